@@ -1,0 +1,245 @@
+"""The game contract: what Parlour asks of every game.
+
+A game object is stateless; states are immutable values that it creates and transforms::
+
+    state = game.start(2, {}, seed=1)
+    seat = min(game.to_act(state))
+    state = game.apply(state, seat, game.legal_actions(state, seat)[0])
+
+Actions are JSON objects with a ``type`` field. ``apply`` never changes the state it is given:
+search bots keep old states and branch from them.
+"""
+
+from __future__ import annotations
+
+import random
+from types import MappingProxyType
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Iterable, Mapping, TypeVar
+
+from .errors import BadOptions, IllegalAction
+
+Action = dict[str, Any]
+View = dict[str, Any]
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option, declared once with its default; everything else reads it.
+
+    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``.
+    """
+
+    name: str
+    label: str
+    kind: str
+    default: Any
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def coerce(self, value: Any) -> Any:
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise BadOptions(f"option {self.name!r} must be true or false, not {value!r}")
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise BadOptions(f"option {self.name!r} must be a whole number, not {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise BadOptions(f"option {self.name!r} must be at least {self.minimum}, not {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise BadOptions(f"option {self.name!r} must be at most {self.maximum}, not {value}")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                allowed = ", ".join(self.choices)
+                raise BadOptions(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            return value
+        raise BadOptions(f"option {self.name!r} has an unknown kind {self.kind!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind,
+                               "default": self.default, "help": self.help}
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        if self.choices:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """A line of the game's log in plain words.
+
+    ``text`` names seats as ``{p0}``, ``{p1}``... so that the hall can put in players' names.
+    ``seats`` is who may read it: ``None`` means everybody, spectators included.
+    """
+
+    text: str
+    seats: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+    def render(self, names: list[str]) -> str:
+        return self.text.format(**{f"p{i}": name for i, name in enumerate(names)})
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game. ``ranks[i]`` is 1 for the winner(s); ties share a rank."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    reason: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(i for i, r in enumerate(self.ranks) if r == 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "ranks": list(self.ranks),
+                "winners": list(self.winners), "reason": self.reason, "details": dict(self.details)}
+
+    @staticmethod
+    def from_scores(scores: Iterable[float], tiebreak: Iterable[float] | None = None,
+                    reason: str = "", **details: Any) -> "Result":
+        """Rank by score, higher first, then by ``tiebreak`` (higher first); equal keys share a rank."""
+        scores = tuple(scores)
+        breaks = tuple(tiebreak) if tiebreak is not None else (0,) * len(scores)
+        keys = list(zip(scores, breaks))
+        ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+        return Result(scores, ranks, reason, details)
+
+
+class Game(ABC, Generic[S]):
+    """One game's rules. Subclasses set the class attributes and implement the verbs."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    pitch: ClassVar[str]  # one line for the catalogue
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    hidden_information: ClassVar[bool] = False
+    options: ClassVar[tuple[Option, ...]] = ()
+    # The game's own heuristic bots by name; the game's package fills this in.
+    bots: Mapping[str, type] = MappingProxyType({})
+
+    # --- set-up -----------------------------------------------------------------------------
+    def resolve_options(self, options: Mapping[str, Any] | None, players: int | None = None) -> dict[str, Any]:
+        """Every option with its value: given ones checked, missing ones at their default."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise BadOptions(f"{self.name} has no option {', '.join(map(repr, unknown))}"
+                             f" (its options: {', '.join(known) or 'none'})")
+        return {name: (opt.coerce(options[name]) if name in options else opt.default)
+                for name, opt in known.items()}
+
+    def check_players(self, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+                self.min_players <= players <= self.max_players):
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise BadOptions(f"{self.name} is played by {span} players, not {players!r}")
+
+    @abstractmethod
+    def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> S:
+        """A new game. All of its randomness comes from ``seed``."""
+
+    # --- whose turn, and what may be done ----------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """The seats that must act now (several in simultaneous phases; none once it is over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now (empty if the seat need not act)."""
+
+    @abstractmethod
+    def check(self, state: S, seat: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` saying why, if ``seat`` may not do ``action`` now."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: Action, log: list[LogEntry] | None = None) -> S:
+        """The state after ``seat`` does ``action``; raises :class:`IllegalAction` if it may not.
+
+        When ``log`` is a list, the log entries of this action are appended to it.
+        """
+
+    def random_action(self, state: S, seat: int, rng: random.Random) -> Action:
+        """A uniformly random legal action. Games may do this without listing them all."""
+        return rng.choice(self.legal_actions(state, seat))
+
+    # --- what people and bots see ------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> View:
+        """JSON-ready data: what ``seat`` may know and nothing more; ``None`` is a spectator."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool:
+        ...
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """Scores and ranks once the game is over, else ``None``."""
+
+    def sample(self, view: View, seat: int, rng: random.Random) -> S:
+        """A full state consistent with ``seat``'s view, the unknown drawn at random.
+
+        For open-information games this rebuilds the one state there is.
+        """
+        raise NotImplementedError(f"{self.name} cannot rebuild a state from a view")
+
+    # --- (de)serialisation -------------------------------------------------------------------
+    @abstractmethod
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        ...
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        ...
+
+    # --- what the catalogue says --------------------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "pitch": self.pitch,
+                "min_players": self.min_players, "max_players": self.max_players,
+                "hidden_information": self.hidden_information,
+                "bots": sorted(self.bots),
+                "options": [o.to_json() for o in self.options]}
+
+
+def require_action(action: Any) -> str:
+    """The action's ``type``, or :class:`IllegalAction` if it is not an action at all."""
+    if not isinstance(action, Mapping):
+        raise IllegalAction(f"an action must be a JSON object with a 'type', not {action!r}")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise IllegalAction(f"an action needs a 'type' naming what to do, got {dict(action)!r}")
+    return kind
+
+
+def require_int(action: Mapping[str, Any], key: str) -> int:
+    """The integer field ``key`` of ``action``, or :class:`IllegalAction` naming the field."""
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"{action.get('type', 'the')} action needs a whole number {key!r}, got {value!r}")
+    return value
+
+
+def replay(game: Game[S], players: int, options: Mapping[str, Any] | None, seed: int,
+           moves: Iterable[tuple[int, Action]], log: list[LogEntry] | None = None) -> S:
+    """The state reached by playing ``moves`` (seat, action) from the start: a game is its
+    seed, its options and its list of actions."""
+    state = game.start(players, options, seed)
+    for seat, action in moves:
+        state = game.apply(state, seat, action, log)
+    return state

@@ -1,0 +1,471 @@
+"""Patchwork as played on the CodinGame arena: two quilts, a circle of 33 patches, one time track.
+
+Quilts are bitboards: square (x, y) of the 9x9 quilt is bit ``y * 9 + x`` of a Python int. Every
+patch's distinct orientations are precomputed once as masks at the origin, with the set of
+top-left corners where they fit on the board, so finding every place a patch fits is a handful of
+shifts and ANDs.
+
+>>> game = Patchwork(); state = game.start(2, {}, seed=1)
+>>> state = game.apply(state, 0, {"type": "skip"}); state.time
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Mapping
+
+from ...core import Action, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
+
+# --- data -------------------------------------------------------------------------------------
+
+DATA = json.loads(resources.files(__package__).joinpath("patchwork.json").read_text())
+SIZE = DATA["board"]["width"]
+assert SIZE == DATA["board"]["height"]
+SQUARES = SIZE * SIZE
+FULL = (1 << SQUARES) - 1
+LAST_SPACE = DATA["timeline"]["last_space"]
+INCOME_TIMES = tuple(DATA["timeline"]["button_income_times"])
+SPECIAL_TIMES = tuple(DATA["timeline"]["special_patch_times"])
+START_BUTTONS = DATA["start_buttons"]
+BONUS_SIDE = DATA["board"]["bonus_square"]
+BONUS_POINTS = DATA["board"]["bonus_points"]
+BASE_SCORE = 200
+EMPTY_PENALTY = 2
+TIME_LIMITS_MS = DATA["time_limits_ms"]
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """One way of laying a patch: flip (mirror each row) first, then ``rotation`` turns clockwise."""
+
+    rotation: int
+    flip: bool
+    rows: tuple[str, ...]  # the shape as 'O'/'.' rows
+    width: int
+    height: int
+    mask: int  # the squares covered with the top-left corner at (0, 0)
+    anchors: int  # the top-left corners (as bits) at which the shape stays on the quilt
+    offsets: tuple[int, ...]  # bit index of each covered square relative to the corner
+
+
+@dataclass(frozen=True)
+class Patch:
+    id: int
+    shape: str  # rows joined by '|', as in the CodinGame protocol
+    income: int
+    price: int
+    time: int
+    orientations: tuple[Orientation, ...]  # the distinct ones, first (rotation, flip) that gives each
+    by_key: Mapping[tuple[int, bool], Orientation]  # all 8 (rotation, flip) pairs
+
+    @property
+    def size(self) -> int:
+        return self.orientations[0].mask.bit_count()
+
+
+def _transform(rows: tuple[str, ...], rotation: int, flip: bool) -> tuple[str, ...]:
+    if flip:
+        rows = tuple(row[::-1] for row in rows)
+    for _ in range(rotation):
+        height = len(rows)
+        rows = tuple("".join(rows[height - 1 - r][c] for r in range(height)) for c in range(len(rows[0])))
+    return rows
+
+
+def _orientation(rows: tuple[str, ...], rotation: int, flip: bool) -> Orientation:
+    shape = _transform(rows, rotation, flip)
+    width, height = len(shape[0]), len(shape)
+    offsets = tuple(y * SIZE + x for y, row in enumerate(shape) for x, ch in enumerate(row) if ch == "O")
+    anchors = 0
+    for y in range(SIZE - height + 1):
+        for x in range(SIZE - width + 1):
+            anchors |= 1 << (y * SIZE + x)
+    mask = sum(1 << o for o in offsets)
+    return Orientation(rotation, flip, shape, width, height, mask, anchors, offsets)
+
+
+def _patch(pid: int, shape: str, income: int, price: int, time: int) -> Patch:
+    rows = tuple(shape.split("|"))
+    by_key: dict[tuple[int, bool], Orientation] = {}
+    distinct: dict[tuple[str, ...], Orientation] = {}
+    for flip in (False, True):
+        for rotation in range(4):
+            o = _orientation(rows, rotation, flip)
+            by_key[(rotation, flip)] = o
+            distinct.setdefault(o.rows, o)
+    return Patch(pid, shape, income, price, time, tuple(distinct.values()), by_key)
+
+
+PATCHES: tuple[Patch, ...] = tuple(
+    _patch(pid, shape, income, price, time) for pid, shape, income, price, time in DATA["patches"])
+assert [p.id for p in PATCHES] == list(range(len(PATCHES)))
+LAST_PATCH = len(PATCHES) - 1  # the 2-square patch that is always last in the circle
+SPECIAL = _patch(0, "O", 0, 0, 0)  # the 1x1 special patch; its id in play is minus its event's time
+
+BONUS_MASKS = tuple(
+    sum(1 << ((y0 + y) * SIZE + x0 + x) for y in range(BONUS_SIDE) for x in range(BONUS_SIDE))
+    for y0 in range(SIZE - BONUS_SIDE + 1) for x0 in range(SIZE - BONUS_SIDE + 1))
+
+
+def patch(pid: int) -> Patch:
+    """The patch with id ``pid`` (negative ids are special patches)."""
+    return SPECIAL if pid < 0 else PATCHES[pid]
+
+
+def has_bonus_square(quilt: int) -> bool:
+    return any(quilt & m == m for m in BONUS_MASKS)
+
+
+def fits(quilt: int, orientation: Orientation) -> int:
+    """The top-left corners (as bits) where ``orientation`` fits on ``quilt`` without overlap."""
+    free = ~quilt & FULL
+    corners = orientation.anchors
+    for offset in orientation.offsets:
+        corners &= free >> offset
+    return corners
+
+
+def quilt_rows(quilt: int) -> list[str]:
+    """The quilt as 9 rows of 'O' (patched) and '.' (empty), as the CodinGame protocol prints it."""
+    return ["".join("O" if quilt >> (y * SIZE + x) & 1 else "." for x in range(SIZE)) for y in range(SIZE)]
+
+
+def quilt_from_rows(rows: list[str]) -> int:
+    return sum(1 << (y * SIZE + x) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O")
+
+
+# --- state ------------------------------------------------------------------------------------
+
+class State:
+    """One moment of a game. Immutable by convention: the engine only ever builds new ones.
+
+    ``circle`` holds the patches still to be taken, starting just after the neutral token, so the
+    offer is ``circle[:3]``. Per-player pairs are indexed by seat.
+    """
+
+    __slots__ = ("circle", "quilts", "buttons", "time", "income", "pending", "specials_left",
+                 "bonus", "last", "first_home", "placed")
+
+    def __init__(self, circle: tuple[int, ...], quilts: tuple[int, int], buttons: tuple[int, int],
+                 time: tuple[int, int], income: tuple[int, int], pending: tuple[tuple[int, ...], ...],
+                 specials_left: tuple[int, ...], bonus: int | None, last: int, first_home: int | None,
+                 placed: tuple[tuple[tuple[int, int, bool, int, int], ...], ...]) -> None:
+        self.circle = circle
+        self.quilts = quilts
+        self.buttons = buttons
+        self.time = time
+        self.income = income
+        self.pending = pending  # special patches (their ids) each player must still place
+        self.specials_left = specials_left  # event times whose special patch nobody has taken
+        self.bonus = bonus  # the seat holding the 7x7 bonus, if anyone does
+        self.last = last  # the seat that moved last (it moves again on a tie)
+        self.first_home = first_home  # the seat that reached the last space first
+        self.placed = placed  # per seat: (patch id, rotation, flip, x, y) in the order sewn
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"State(time={self.time}, buttons={self.buttons}, offer={self.circle[:3]})"
+
+
+def _to_move(state: State) -> int | None:
+    if state.pending[0]:
+        return 0
+    if state.pending[1]:
+        return 1
+    t0, t1 = state.time
+    if t0 == t1:
+        return None if t0 == LAST_SPACE else state.last
+    return 0 if t0 < t1 else 1
+
+
+def score(state: State, seat: int) -> int:
+    """200 + buttons left + 7 for the 7x7 bonus - 2 per empty square (the document's formula)."""
+    empty = SQUARES - state.quilts[seat].bit_count()
+    return BASE_SCORE + state.buttons[seat] + (BONUS_POINTS if state.bonus == seat else 0) - EMPTY_PENALTY * empty
+
+
+def income_events_between(start: int, end: int) -> int:
+    """How many button-income spaces a token passes or reaches moving from ``start`` to ``end``."""
+    return sum(1 for t in INCOME_TIMES if start < t <= end)
+
+
+def _player_word(seat: int) -> str:
+    return f"player {seat + 1}"
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+class Patchwork(Game[State]):
+    id = "patchwork"
+    name = "Patchwork"
+    pitch = "Two tailors race along one time track, buying polyomino patches to fill a 9x9 quilt."
+    min_players = 2
+    max_players = 2
+    hidden_information = False
+    time_limits_ms = TIME_LIMITS_MS
+
+    def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
+        self.check_players(players)
+        self.resolve_options(options, players)
+        order = list(range(LAST_PATCH))
+        derive(seed, "circle").shuffle(order)
+        return State(tuple(order) + (LAST_PATCH,), (0, 0), (START_BUTTONS, START_BUTTONS), (0, 0), (0, 0),
+                     ((), ()), SPECIAL_TIMES, None, 0, None, ((), ()))
+
+    def to_act(self, state: State) -> frozenset[int]:
+        seat = _to_move(state)
+        return frozenset() if seat is None else frozenset((seat,))
+
+    def is_over(self, state: State) -> bool:
+        return _to_move(state) is None
+
+    # -- listing ----------------------------------------------------------------------------------
+    def playable(self, state: State, seat: int) -> list[Patch]:
+        """The patches ``seat`` may buy now: the pending special patch, or the affordable offer."""
+        if state.pending[seat]:
+            return [SPECIAL]
+        buttons = state.buttons[seat]
+        return [PATCHES[p] for p in state.circle[:3] if PATCHES[p].price <= buttons]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if _to_move(state) != seat:
+            return []
+        quilt = state.quilts[seat]
+        actions: list[Action] = []
+        pending = state.pending[seat]
+        for p in self.playable(state, seat):
+            pid = pending[0] if pending else p.id
+            for o in p.orientations:
+                corners = fits(quilt, o)
+                while corners:
+                    low = corners & -corners
+                    index = low.bit_length() - 1
+                    corners ^= low
+                    actions.append({"type": "play", "patch": pid, "rotation": o.rotation, "flip": o.flip,
+                                    "x": index % SIZE, "y": index // SIZE})
+        if not pending:
+            actions.append({"type": "skip"})
+        return actions
+
+    def random_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        """Uniform over :meth:`legal_actions`, counting placements with popcounts instead of listing."""
+        if _to_move(state) != seat:
+            raise IllegalAction(self._not_your_turn(state, seat))
+        quilt = state.quilts[seat]
+        pending = state.pending[seat]
+        choices = []
+        total = 0 if pending else 1  # SKIP
+        for p in self.playable(state, seat):
+            for o in p.orientations:
+                corners = fits(quilt, o)
+                if corners:
+                    count = corners.bit_count()
+                    choices.append((p, o, corners, count))
+                    total += count
+        k = rng.randrange(total)
+        for p, o, corners, count in choices:
+            if k < count:
+                for _ in range(k):
+                    corners &= corners - 1
+                index = (corners & -corners).bit_length() - 1
+                pid = pending[0] if pending else p.id
+                return {"type": "play", "patch": pid, "rotation": o.rotation, "flip": o.flip,
+                        "x": index % SIZE, "y": index // SIZE}
+            k -= count
+        return {"type": "skip"}
+
+    # -- checking -------------------------------------------------------------------------------
+    def _not_your_turn(self, state: State, seat: int) -> str:
+        mover = _to_move(state)
+        if mover is None:
+            return "the game is over"
+        return f"it is {_player_word(mover)}'s turn, not {_player_word(seat)}'s"
+
+    def _placement(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[Patch, int, Orientation, int]:
+        """(patch, id, orientation, mask at its place) of a PLAY action, or IllegalAction saying why."""
+        pid = require_int(action, "patch")
+        rotation = require_int(action, "rotation") if "rotation" in action else 0
+        flip = action.get("flip", False)
+        if flip in (0, 1) and not isinstance(flip, bool):
+            flip = bool(flip)
+        if not isinstance(flip, bool):
+            raise IllegalAction(f"'flip' must be true or false (or 1 or 0), not {flip!r}")
+        if not 0 <= rotation <= 3:
+            raise IllegalAction(f"'rotation' is the number of clockwise quarter turns, 0 to 3, not {rotation}")
+        x, y = require_int(action, "x"), require_int(action, "y")
+        pending = state.pending[seat]
+        if pending:
+            if pid != pending[0]:
+                raise IllegalAction(f"you must first place your special patch {pending[0]}, not patch {pid}")
+            p = SPECIAL
+        else:
+            if pid < 0:
+                raise IllegalAction(f"you hold no special patch {pid}; special patches are only"
+                                    " placed by whoever reaches their space first")
+            if pid > LAST_PATCH:
+                raise IllegalAction(f"there is no patch {pid}: patches are numbered 0 to {LAST_PATCH}")
+            offer = state.circle[:3]
+            if pid not in offer:
+                where = "is already on a quilt" if pid not in state.circle else "is not one of the three on offer"
+                raise IllegalAction(f"patch {pid} {where} (the offer is {', '.join(map(str, offer)) or 'empty'})")
+            p = PATCHES[pid]
+            if p.price > state.buttons[seat]:
+                raise IllegalAction(f"patch {pid} costs {p.price} buttons and you have {state.buttons[seat]}")
+        o = p.by_key[(rotation, flip)]
+        if not (0 <= x <= SIZE - o.width and 0 <= y <= SIZE - o.height):
+            raise IllegalAction(f"patch {pid} laid that way is {o.width} wide and {o.height} tall, so at"
+                                f" x={x}, y={y} it would hang off the {SIZE}x{SIZE} quilt")
+        mask = o.mask << (y * SIZE + x)
+        overlap = mask & state.quilts[seat]
+        if overlap:
+            squares = [f"({i % SIZE},{i // SIZE})" for i in range(SQUARES) if overlap >> i & 1]
+            raise IllegalAction(f"patch {pid} at x={x}, y={y} would cover squares already patched:"
+                                f" {', '.join(squares)}")
+        return p, pid, o, mask
+
+    def check(self, state: State, seat: int, action: Any) -> None:
+        self._checked(state, seat, action)
+
+    def _checked(self, state: State, seat: int, action: Any) -> tuple[Patch, int, Orientation, int] | None:
+        kind = require_action(action)
+        if _to_move(state) != seat:
+            raise IllegalAction(self._not_your_turn(state, seat))
+        if kind == "skip":
+            if state.pending[seat]:
+                raise IllegalAction(f"you cannot SKIP while holding special patch {state.pending[seat][0]}:"
+                                    " place it first")
+            return None
+        if kind == "play":
+            return self._placement(state, seat, action)
+        raise IllegalAction(f"unknown action type {kind!r}: the actions are 'skip' and 'play'")
+
+    # -- applying --------------------------------------------------------------------------------
+    def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
+        placement = self._checked(state, seat, action)
+        other = 1 - seat
+        me = f"{{p{seat}}}"
+        circle, quilts, buttons, income = state.circle, list(state.quilts), list(state.buttons), list(state.income)
+        pending, placed = list(state.pending), list(state.placed)
+        start = state.time[seat]
+        if placement is None:
+            end = min(state.time[other] + 1, LAST_SPACE)
+            buttons[seat] += end - start
+            if log is not None:
+                log.append(LogEntry(f"{me} skipped ahead {end - start} spaces and took {end - start} buttons"))
+        else:
+            p, pid, o, mask = placement
+            quilts[seat] |= mask
+            corner = (mask & -mask).bit_length() - 1 - ((o.mask & -o.mask).bit_length() - 1)
+            x, y = corner % SIZE, corner // SIZE
+            placed[seat] = placed[seat] + ((pid, o.rotation, o.flip, x, y),)
+            if pid < 0:
+                pending[seat] = pending[seat][1:]
+                end = start
+                if log is not None:
+                    log.append(LogEntry(f"{me} sewed the special patch onto square ({x},{y})"))
+            else:
+                i = circle.index(pid)
+                circle = circle[i + 1:] + circle[:i]
+                buttons[seat] -= p.price
+                income[seat] += p.income
+                end = min(start + p.time, LAST_SPACE)
+                if log is not None:
+                    log.append(LogEntry(f"{me} bought patch {pid} for {p.price} buttons and moved"
+                                        f" {end - start} spaces"))
+        time = (end, state.time[1]) if seat == 0 else (state.time[0], end)
+        paid = income_events_between(start, end)
+        if paid:
+            buttons[seat] += paid * income[seat]
+            if log is not None:
+                log.append(LogEntry(f"{me} collected {paid * income[seat]} buttons of income"))
+        specials_left = state.specials_left
+        won = tuple(t for t in specials_left if start < t <= end)
+        if won:
+            specials_left = tuple(t for t in specials_left if t not in won)
+            pending[seat] = pending[seat] + tuple(-t for t in won)
+            if log is not None:
+                log.append(LogEntry(f"{me} reached a special patch first" if len(won) == 1
+                                    else f"{me} reached {len(won)} special patches first"))
+        if quilts[seat] == FULL and pending[seat]:
+            # docs/rules/patchwork.md: a special patch with no empty square left is lost.
+            pending[seat] = ()
+        bonus = state.bonus
+        if bonus is None and placement is not None and has_bonus_square(quilts[seat]):
+            bonus = seat
+            if log is not None:
+                log.append(LogEntry(f"{me} covered a whole 7x7 square and takes the {BONUS_POINTS}-point bonus"))
+        first_home = state.first_home
+        if first_home is None and end == LAST_SPACE:
+            first_home = seat
+        return State(circle, (quilts[0], quilts[1]), (buttons[0], buttons[1]), time, (income[0], income[1]),
+                     (pending[0], pending[1]), specials_left, bonus, seat, first_home,
+                     (placed[0], placed[1]))
+
+    # -- results and views ----------------------------------------------------------------------
+    def result(self, state: State) -> Result | None:
+        if not self.is_over(state):
+            return None
+        scores = (score(state, 0), score(state, 1))
+        home = tuple(1 if state.first_home == s else 0 for s in (0, 1))
+        reason = "higher score" if scores[0] != scores[1] else "equal scores: first to reach the last space wins"
+        return Result.from_scores(scores, home, reason, first_home=state.first_home)
+
+    def view(self, state: State, seat: int | None) -> View:
+        mover = _to_move(state)
+        players = []
+        for s in (0, 1):
+            quilt = state.quilts[s]
+            players.append({
+                "buttons": state.buttons[s], "time": state.time[s], "income": state.income[s],
+                "quilt": quilt_rows(quilt), "empty": SQUARES - quilt.bit_count(),
+                "bonus": state.bonus == s, "special_patches": list(state.pending[s]),
+                "placed": [{"patch": pid, "rotation": r, "flip": f, "x": x, "y": y}
+                           for pid, r, f, x, y in state.placed[s]],
+                "score": score(state, s),
+            })
+        result = self.result(state)
+        return {
+            "game": self.id, "seat": seat, "players": players, "circle": list(state.circle),
+            "offer": list(state.circle[:3]), "to_act": [] if mover is None else [mover],
+            "last_mover": state.last, "first_home": state.first_home,
+            "specials_left": list(state.specials_left), "income_times": list(INCOME_TIMES),
+            "special_times": list(SPECIAL_TIMES), "last_space": LAST_SPACE,
+            "over": result is not None, "result": result.to_json() if result else None,
+        }
+
+    def sample(self, view: View, seat: int, rng: random.Random) -> State:
+        """Patchwork hides nothing, so the view rebuilds the one state there is."""
+        players = view["players"]
+        pair = lambda key: (players[0][key], players[1][key])  # noqa: E731
+        placed = tuple(tuple((d["patch"], d["rotation"], d["flip"], d["x"], d["y"]) for d in p["placed"])
+                       for p in players)
+        bonus = next((s for s in (0, 1) if players[s]["bonus"]), None)
+        return State(tuple(view["circle"]), (quilt_from_rows(players[0]["quilt"]), quilt_from_rows(players[1]["quilt"])),
+                     pair("buttons"), pair("time"), pair("income"),
+                     tuple(tuple(p["special_patches"]) for p in players), tuple(view["specials_left"]),
+                     bonus, view["last_mover"], view["first_home"], placed)
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return {"circle": list(state.circle), "quilts": list(state.quilts), "buttons": list(state.buttons),
+                "time": list(state.time), "income": list(state.income),
+                "pending": [list(p) for p in state.pending], "specials_left": list(state.specials_left),
+                "bonus": state.bonus, "last": state.last, "first_home": state.first_home,
+                "placed": [[list(t) for t in p] for p in state.placed]}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        return State(tuple(data["circle"]), tuple(data["quilts"]), tuple(data["buttons"]), tuple(data["time"]),
+                     tuple(data["income"]), tuple(tuple(p) for p in data["pending"]),
+                     tuple(data["specials_left"]), data["bonus"], data["last"], data["first_home"],
+                     tuple(tuple((a, b, bool(c), d, e) for a, b, c, d, e in p) for p in data["placed"]))

@@ -1,0 +1,72 @@
+"""Checks every game must pass, shared by the games' test modules.
+
+Each helper plays or inspects real games through the public contract and asserts; a game's tests
+call them from hypothesis-driven tests with their own strategies.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from parlour.core import Game, IllegalAction, LogEntry, replay
+
+
+def play_random(game: Game[Any], players: int, seed: int, options: dict | None = None,
+                max_moves: int = 20_000, rng_seed: int | None = None) -> tuple[Any, list[tuple[int, dict]]]:
+    """A uniformly random game to its end: (final state, moves)."""
+    rng = random.Random(seed if rng_seed is None else rng_seed)
+    state = game.start(players, options, seed)
+    moves: list[tuple[int, dict]] = []
+    for _ in range(max_moves):
+        seats = game.to_act(state)
+        if not seats:
+            return state, moves
+        seat = rng.choice(sorted(seats))
+        action = game.random_action(state, seat, rng)
+        state = game.apply(state, seat, action)
+        moves.append((seat, action))
+    raise AssertionError(f"{game.id} did not end within {max_moves} moves")
+
+
+def assert_replays(game: Game[Any], players: int, seed: int, options: dict | None,
+                   moves: list[tuple[int, dict]], final: Any) -> None:
+    """(seed, options, actions) rebuilds the same state bit for bit, also through JSON."""
+    moves = json.loads(json.dumps(moves))
+    again = replay(game, players, options, seed, moves)
+    assert game.state_to_json(again) == game.state_to_json(final)
+    assert json.dumps(game.state_to_json(again), sort_keys=True) == json.dumps(
+        game.state_to_json(game.state_from_json(json.loads(json.dumps(game.state_to_json(final))))),
+        sort_keys=True)
+
+
+def assert_check_matches_legal(game: Game[Any], state: Any, seat: int) -> None:
+    """Every listed action passes ``check`` and applies; the seat's view is JSON-ready."""
+    legal = game.legal_actions(state, seat)
+    for action in legal:
+        game.check(state, seat, action)
+    before = game.state_to_json(state)
+    for action in legal[:50]:
+        game.apply(state, seat, action, [])
+    assert game.state_to_json(state) == before, "apply changed the state it was given"
+    json.dumps(game.view(state, seat))
+    json.dumps(game.view(state, None))
+
+
+def assert_refused(game: Game[Any], state: Any, seat: int, action: Any, *words: str) -> IllegalAction:
+    """``action`` is refused with a message holding ``words``, and the state is unchanged."""
+    before = game.state_to_json(state)
+    try:
+        game.apply(state, seat, action, [])
+    except IllegalAction as error:
+        message = str(error)
+        for word in words:
+            assert word in message, f"{message!r} does not mention {word!r}"
+        assert game.state_to_json(state) == before
+        return error
+    raise AssertionError(f"{action!r} was accepted")
+
+
+def log_texts(entries: list[LogEntry], names: list[str]) -> list[str]:
+    return [entry.render(names) for entry in entries]

@@ -1,0 +1,48 @@
+import pytest
+
+from parlour.core import BadOptions, LogEntry, Option, Result, derive
+from parlour.games import all_games, get
+from parlour.core import UnknownGame
+
+
+def test_derived_generators_repeat_and_differ_by_label():
+    assert derive(3, "deck").random() == derive(3, "deck").random()
+    assert derive(3, "deck").random() != derive(3, "dice").random()
+    assert derive(3, "deck").random() != derive(4, "deck").random()
+
+
+def test_option_coercion_refuses_in_words():
+    count = Option("rounds", "Rounds", "int", 3, minimum=1, maximum=5)
+    assert count.coerce(4) == 4
+    with pytest.raises(BadOptions, match="at most 5"):
+        count.coerce(9)
+    with pytest.raises(BadOptions, match="whole number"):
+        count.coerce("4")
+    with pytest.raises(BadOptions, match="true or false"):
+        Option("x", "X", "bool", False).coerce(1)
+    with pytest.raises(BadOptions, match="one of a, b"):
+        Option("c", "C", "choice", "a", choices=("a", "b")).coerce("z")
+
+
+def test_results_rank_by_score_then_tiebreak():
+    assert Result.from_scores([10, 20, 20]).ranks == (3, 1, 1)
+    assert Result.from_scores([10, 20, 20], [0, 0, 1]).ranks == (3, 2, 1)
+    assert Result.from_scores([5, 5]).winners == (0, 1)
+
+
+def test_log_entries_name_players_and_know_their_readers():
+    entry = LogEntry("{p1} drew a card", frozenset({1}))
+    assert entry.render(["Ana", "Ben"]) == "Ben drew a card"
+    assert entry.visible_to(1) and not entry.visible_to(0) and not entry.visible_to(None)
+    assert LogEntry("public").visible_to(None)
+
+
+def test_registry_lists_games_and_refuses_unknown_ones():
+    assert "patchwork" in all_games()
+    with pytest.raises(UnknownGame, match="there is no game 'chess'"):
+        get("chess")
+    for game in all_games().values():
+        described = game.describe()
+        assert described["min_players"] <= described["max_players"]
+        with pytest.raises(BadOptions):
+            game.resolve_options({"no-such-option": 1})
