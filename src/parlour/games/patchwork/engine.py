@@ -61,6 +61,8 @@ class Patch:
     time: int
     orientations: tuple[Orientation, ...]  # the distinct ones, first (rotation, flip) that gives each
     by_key: Mapping[tuple[int, bool], Orientation]  # all 8 (rotation, flip) pairs
+    # every place of every distinct orientation on an empty quilt: (squares covered, orientation, x, y)
+    layouts: tuple[tuple[int, Orientation, int, int], ...]
 
     @property
     def size(self) -> int:
@@ -97,7 +99,9 @@ def _patch(pid: int, shape: str, income: int, price: int, time: int) -> Patch:
             o = _orientation(rows, rotation, flip)
             by_key[(rotation, flip)] = o
             distinct.setdefault(o.rows, o)
-    return Patch(pid, shape, income, price, time, tuple(distinct.values()), by_key)
+    layouts = tuple((o.mask << (y * SIZE + x), o, x, y) for o in distinct.values()
+                    for y in range(SIZE - o.height + 1) for x in range(SIZE - o.width + 1))
+    return Patch(pid, shape, income, price, time, tuple(distinct.values()), by_key, layouts)
 
 
 PATCHES: tuple[Patch, ...] = tuple(
@@ -116,17 +120,46 @@ def patch(pid: int) -> Patch:
     return SPECIAL if pid < 0 else PATCHES[pid]
 
 
+BONUS_AREA = BONUS_SIDE * BONUS_SIDE
+# How many income (special-patch) spaces lie on 1..t: a move from a to b passes or reaches
+# INCOME_UPTO[b] - INCOME_UPTO[a] of them.
+INCOME_UPTO = tuple(sum(1 for t in INCOME_TIMES if t <= space) for space in range(LAST_SPACE + 1))
+SPECIAL_UPTO = tuple(sum(1 for t in SPECIAL_TIMES if t <= space) for space in range(LAST_SPACE + 1))
+
+
 def has_bonus_square(quilt: int) -> bool:
-    return any(quilt & m == m for m in BONUS_MASKS)
+    if quilt.bit_count() < BONUS_AREA:
+        return False
+    for m in BONUS_MASKS:
+        if quilt & m == m:
+            return True
+    return False
 
 
 def fits(quilt: int, orientation: Orientation) -> int:
     """The top-left corners (as bits) where ``orientation`` fits on ``quilt`` without overlap."""
-    free = ~quilt & FULL
     corners = orientation.anchors
     for offset in orientation.offsets:
-        corners &= free >> offset
+        corners &= ~(quilt >> offset)
     return corners
+
+
+_ROW = (1 << SIZE) - 1
+
+
+def nth_corner(corners: int, k: int) -> int:
+    """The bit index of the ``k``-th lowest set bit of ``corners`` (k counts from 0)."""
+    shift = 0
+    while True:
+        row = (corners >> shift) & _ROW
+        n = row.bit_count()
+        if k < n:
+            break
+        k -= n
+        shift += SIZE
+    for _ in range(k):
+        row &= row - 1
+    return shift + (row & -row).bit_length() - 1
 
 
 def quilt_rows(quilt: int) -> list[str]:
@@ -138,6 +171,10 @@ def quilt_from_rows(rows: list[str]) -> int:
     return sum(1 << (y * SIZE + x) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O")
 
 
+# (patch, its id, orientation, x, y, the squares it covers there)
+Placement = tuple[Patch, int, Orientation, int, int, int]
+
+
 # --- state ------------------------------------------------------------------------------------
 
 class State:
@@ -147,8 +184,9 @@ class State:
     offer is ``circle[:3]``. Per-player pairs are indexed by seat.
     """
 
-    __slots__ = ("circle", "quilts", "buttons", "time", "income", "pending", "specials_left",
-                 "bonus", "last", "first_home", "placed")
+    FIELDS = ("circle", "quilts", "buttons", "time", "income", "pending", "specials_left",
+              "bonus", "last", "first_home", "placed")
+    __slots__ = FIELDS + ("mover",)
 
     def __init__(self, circle: tuple[int, ...], quilts: tuple[int, int], buttons: tuple[int, int],
                  time: tuple[int, int], income: tuple[int, int], pending: tuple[tuple[int, ...], ...],
@@ -165,9 +203,10 @@ class State:
         self.last = last  # the seat that moved last (it moves again on a tie)
         self.first_home = first_home  # the seat that reached the last space first
         self.placed = placed  # per seat: (patch id, rotation, flip, x, y) in the order sewn
+        self.mover = _to_move(self)  # the seat to act, None once the game is over (derived)
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
+        return tuple(getattr(self, name) for name in self.FIELDS)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self._key() == other._key()
@@ -198,7 +237,22 @@ def score(state: State, seat: int) -> int:
 
 def income_events_between(start: int, end: int) -> int:
     """How many button-income spaces a token passes or reaches moving from ``start`` to ``end``."""
-    return sum(1 for t in INCOME_TIMES if start < t <= end)
+    return INCOME_UPTO[end] - INCOME_UPTO[start]
+
+
+def _replaced(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
+    """``pair`` with the item of ``seat`` replaced by ``value``."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+_REJECTION_TRIES = 8  # draws before random_action counts instead (speed only: both are uniform)
+_ONLY = (frozenset((0,)), frozenset((1,)))
+_NOBODY: frozenset[int] = frozenset()
+
+
+def _int_field(action: Mapping[str, Any], key: str) -> int:
+    value = action.get(key)
+    return value if type(value) is int else require_int(action, key)
 
 
 def _player_word(seat: int) -> str:
@@ -225,11 +279,11 @@ class Patchwork(Game[State]):
                      ((), ()), SPECIAL_TIMES, None, 0, None, ((), ()))
 
     def to_act(self, state: State) -> frozenset[int]:
-        seat = _to_move(state)
-        return frozenset() if seat is None else frozenset((seat,))
+        seat = state.mover
+        return _NOBODY if seat is None else _ONLY[seat]
 
     def is_over(self, state: State) -> bool:
-        return _to_move(state) is None
+        return state.mover is None
 
     # -- listing ----------------------------------------------------------------------------------
     def playable(self, state: State, seat: int) -> list[Patch]:
@@ -240,7 +294,7 @@ class Patchwork(Game[State]):
         return [PATCHES[p] for p in state.circle[:3] if PATCHES[p].price <= buttons]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if _to_move(state) != seat:
+        if state.mover != seat:
             return []
         quilt = state.quilts[seat]
         actions: list[Action] = []
@@ -260,16 +314,47 @@ class Patchwork(Game[State]):
         return actions
 
     def random_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        """Uniform over :meth:`legal_actions`, counting placements with popcounts instead of listing."""
-        if _to_move(state) != seat:
+        """Uniform over :meth:`legal_actions` without listing them.
+
+        First by rejection: draw SKIP or one place of one orientation of a playable patch as if the
+        quilt were empty, and keep it if it fits (every legal action is equally likely to be drawn
+        and kept). When a crowded quilt refuses a few draws, count the places that fit instead.
+        """
+        if state.mover != seat:
             raise IllegalAction(self._not_your_turn(state, seat))
+        playable = self.playable(state, seat)
+        if not playable:
+            return {"type": "skip"}
         quilt = state.quilts[seat]
         pending = state.pending[seat]
+        total = 0 if pending else 1  # SKIP
+        for p in playable:
+            total += len(p.layouts)
+        for _ in range(_REJECTION_TRIES):
+            k = rng.randrange(total)
+            for p in playable:
+                if k < len(p.layouts):
+                    mask, o, x, y = p.layouts[k]
+                    if not mask & quilt:
+                        return {"type": "play", "patch": pending[0] if pending else p.id,
+                                "rotation": o.rotation, "flip": o.flip, "x": x, "y": y}
+                    break
+                k -= len(p.layouts)
+            else:
+                return {"type": "skip"}
+        return self._counted_random_action(quilt, pending, playable, rng)
+
+    @staticmethod
+    def _counted_random_action(quilt: int, pending: tuple[int, ...], playable: list[Patch],
+                               rng: random.Random) -> Action:
+        """Uniform over the legal actions, counting the places that fit with popcounts."""
         choices = []
         total = 0 if pending else 1  # SKIP
-        for p in self.playable(state, seat):
+        for p in playable:
             for o in p.orientations:
-                corners = fits(quilt, o)
+                corners = o.anchors
+                for offset in o.offsets:
+                    corners &= ~(quilt >> offset)
                 if corners:
                     count = corners.bit_count()
                     choices.append((p, o, corners, count))
@@ -277,34 +362,32 @@ class Patchwork(Game[State]):
         k = rng.randrange(total)
         for p, o, corners, count in choices:
             if k < count:
-                for _ in range(k):
-                    corners &= corners - 1
-                index = (corners & -corners).bit_length() - 1
-                pid = pending[0] if pending else p.id
-                return {"type": "play", "patch": pid, "rotation": o.rotation, "flip": o.flip,
-                        "x": index % SIZE, "y": index // SIZE}
+                index = nth_corner(corners, k)
+                return {"type": "play", "patch": pending[0] if pending else p.id, "rotation": o.rotation,
+                        "flip": o.flip, "x": index % SIZE, "y": index // SIZE}
             k -= count
         return {"type": "skip"}
 
     # -- checking -------------------------------------------------------------------------------
     def _not_your_turn(self, state: State, seat: int) -> str:
-        mover = _to_move(state)
+        mover = state.mover
         if mover is None:
             return "the game is over"
         return f"it is {_player_word(mover)}'s turn, not {_player_word(seat)}'s"
 
-    def _placement(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[Patch, int, Orientation, int]:
-        """(patch, id, orientation, mask at its place) of a PLAY action, or IllegalAction saying why."""
-        pid = require_int(action, "patch")
-        rotation = require_int(action, "rotation") if "rotation" in action else 0
+    def _placement(self, state: State, seat: int, action: Mapping[str, Any]) -> Placement:
+        """Where and what a PLAY action sews, or IllegalAction saying why it may not."""
+        pid = _int_field(action, "patch")
+        rotation = _int_field(action, "rotation") if "rotation" in action else 0
         flip = action.get("flip", False)
-        if flip in (0, 1) and not isinstance(flip, bool):
+        if type(flip) is not bool:
+            # docs/rules/patchwork.md: 1 and 0 as the CodinGame protocol writes them
+            if type(flip) is not int or flip not in (0, 1):
+                raise IllegalAction(f"'flip' must be true or false (or 1 or 0), not {flip!r}")
             flip = bool(flip)
-        if not isinstance(flip, bool):
-            raise IllegalAction(f"'flip' must be true or false (or 1 or 0), not {flip!r}")
         if not 0 <= rotation <= 3:
             raise IllegalAction(f"'rotation' is the number of clockwise quarter turns, 0 to 3, not {rotation}")
-        x, y = require_int(action, "x"), require_int(action, "y")
+        x, y = _int_field(action, "x"), _int_field(action, "y")
         pending = state.pending[seat]
         if pending:
             if pid != pending[0]:
@@ -333,74 +416,75 @@ class Patchwork(Game[State]):
             squares = [f"({i % SIZE},{i // SIZE})" for i in range(SQUARES) if overlap >> i & 1]
             raise IllegalAction(f"patch {pid} at x={x}, y={y} would cover squares already patched:"
                                 f" {', '.join(squares)}")
-        return p, pid, o, mask
+        return p, pid, o, x, y, mask
 
     def check(self, state: State, seat: int, action: Any) -> None:
         self._checked(state, seat, action)
 
-    def _checked(self, state: State, seat: int, action: Any) -> tuple[Patch, int, Orientation, int] | None:
-        kind = require_action(action)
-        if _to_move(state) != seat:
+    def _checked(self, state: State, seat: int, action: Any) -> Placement | None:
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str:
+            kind = require_action(action)
+        if state.mover != seat:
             raise IllegalAction(self._not_your_turn(state, seat))
+        if kind == "play":
+            return self._placement(state, seat, action)
         if kind == "skip":
             if state.pending[seat]:
                 raise IllegalAction(f"you cannot SKIP while holding special patch {state.pending[seat][0]}:"
                                     " place it first")
             return None
-        if kind == "play":
-            return self._placement(state, seat, action)
         raise IllegalAction(f"unknown action type {kind!r}: the actions are 'skip' and 'play'")
 
     # -- applying --------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
         placement = self._checked(state, seat, action)
-        other = 1 - seat
         me = f"{{p{seat}}}"
-        circle, quilts, buttons, income = state.circle, list(state.quilts), list(state.buttons), list(state.income)
-        pending, placed = list(state.pending), list(state.placed)
+        circle, quilts, income, placed = state.circle, state.quilts, state.income, state.placed
+        pending = state.pending[seat]
+        buttons = state.buttons[seat]
         start = state.time[seat]
         if placement is None:
-            end = min(state.time[other] + 1, LAST_SPACE)
-            buttons[seat] += end - start
+            end = min(state.time[1 - seat] + 1, LAST_SPACE)
+            buttons += end - start
             if log is not None:
                 log.append(LogEntry(f"{me} skipped ahead {end - start} spaces and took {end - start} buttons"))
         else:
-            p, pid, o, mask = placement
-            quilts[seat] |= mask
-            corner = (mask & -mask).bit_length() - 1 - ((o.mask & -o.mask).bit_length() - 1)
-            x, y = corner % SIZE, corner // SIZE
-            placed[seat] = placed[seat] + ((pid, o.rotation, o.flip, x, y),)
+            p, pid, o, x, y, mask = placement
+            quilts = _replaced(quilts, seat, quilts[seat] | mask)
+            placed = _replaced(placed, seat, placed[seat] + ((pid, o.rotation, o.flip, x, y),))
             if pid < 0:
-                pending[seat] = pending[seat][1:]
+                pending = pending[1:]
                 end = start
                 if log is not None:
                     log.append(LogEntry(f"{me} sewed the special patch onto square ({x},{y})"))
             else:
                 i = circle.index(pid)
                 circle = circle[i + 1:] + circle[:i]
-                buttons[seat] -= p.price
-                income[seat] += p.income
+                buttons -= p.price
+                if p.income:
+                    income = _replaced(income, seat, income[seat] + p.income)
                 end = min(start + p.time, LAST_SPACE)
                 if log is not None:
                     log.append(LogEntry(f"{me} bought patch {pid} for {p.price} buttons and moved"
                                         f" {end - start} spaces"))
-        time = (end, state.time[1]) if seat == 0 else (state.time[0], end)
-        paid = income_events_between(start, end)
+        paid = INCOME_UPTO[end] - INCOME_UPTO[start]
         if paid:
-            buttons[seat] += paid * income[seat]
+            buttons += paid * income[seat]
             if log is not None:
                 log.append(LogEntry(f"{me} collected {paid * income[seat]} buttons of income"))
         specials_left = state.specials_left
-        won = tuple(t for t in specials_left if start < t <= end)
-        if won:
-            specials_left = tuple(t for t in specials_left if t not in won)
-            pending[seat] = pending[seat] + tuple(-t for t in won)
-            if log is not None:
-                log.append(LogEntry(f"{me} reached a special patch first" if len(won) == 1
-                                    else f"{me} reached {len(won)} special patches first"))
-        if quilts[seat] == FULL and pending[seat]:
+        if SPECIAL_UPTO[end] != SPECIAL_UPTO[start]:
+            won = tuple(t for t in specials_left if start < t <= end)
+            if won:
+                specials_left = tuple(t for t in specials_left if t not in won)
+                pending = pending + tuple(-t for t in won)
+                if log is not None:
+                    log.append(LogEntry(f"{me} reached a special patch first" if len(won) == 1
+                                        else f"{me} reached {len(won)} special patches first"))
+        if pending and quilts[seat] == FULL:
             # docs/rules/patchwork.md: a special patch with no empty square left is lost.
-            pending[seat] = ()
+            pending = ()
         bonus = state.bonus
         if bonus is None and placement is not None and has_bonus_square(quilts[seat]):
             bonus = seat
@@ -409,9 +493,9 @@ class Patchwork(Game[State]):
         first_home = state.first_home
         if first_home is None and end == LAST_SPACE:
             first_home = seat
-        return State(circle, (quilts[0], quilts[1]), (buttons[0], buttons[1]), time, (income[0], income[1]),
-                     (pending[0], pending[1]), specials_left, bonus, seat, first_home,
-                     (placed[0], placed[1]))
+        return State(circle, quilts, _replaced(state.buttons, seat, buttons), _replaced(state.time, seat, end),
+                     income, _replaced(state.pending, seat, pending), specials_left, bonus, seat, first_home,
+                     placed)
 
     # -- results and views ----------------------------------------------------------------------
     def result(self, state: State) -> Result | None:
@@ -423,7 +507,7 @@ class Patchwork(Game[State]):
         return Result.from_scores(scores, home, reason, first_home=state.first_home)
 
     def view(self, state: State, seat: int | None) -> View:
-        mover = _to_move(state)
+        mover = state.mover
         players = []
         for s in (0, 1):
             quilt = state.quilts[s]
