@@ -14,6 +14,9 @@ from ..core import ParlourError
 
 COMMANDS = (
     "games",
+    "play",
+    "selfplay",
+    "bench",
 )
 
 

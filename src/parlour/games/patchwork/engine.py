@@ -255,6 +255,10 @@ def _int_field(action: Mapping[str, Any], key: str) -> int:
     return value if type(value) is int else require_int(action, key)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _player_word(seat: int) -> str:
     return f"player {seat + 1}"
 
@@ -448,7 +452,8 @@ class Patchwork(Game[State]):
             end = min(state.time[1 - seat] + 1, LAST_SPACE)
             buttons += end - start
             if log is not None:
-                log.append(LogEntry(f"{me} skipped ahead {end - start} spaces and took {end - start} buttons"))
+                log.append(LogEntry(f"{me} skipped ahead {_count(end - start, 'space')} and took"
+                                    f" {_count(end - start, 'button')}"))
         else:
             p, pid, o, x, y, mask = placement
             quilts = _replaced(quilts, seat, quilts[seat] | mask)
@@ -466,13 +471,13 @@ class Patchwork(Game[State]):
                     income = _replaced(income, seat, income[seat] + p.income)
                 end = min(start + p.time, LAST_SPACE)
                 if log is not None:
-                    log.append(LogEntry(f"{me} bought patch {pid} for {p.price} buttons and moved"
-                                        f" {end - start} spaces"))
+                    log.append(LogEntry(f"{me} bought patch {pid} for {_count(p.price, 'button')} and moved"
+                                        f" {_count(end - start, 'space')}"))
         paid = INCOME_UPTO[end] - INCOME_UPTO[start]
-        if paid:
+        if paid and income[seat]:
             buttons += paid * income[seat]
             if log is not None:
-                log.append(LogEntry(f"{me} collected {paid * income[seat]} buttons of income"))
+                log.append(LogEntry(f"{me} collected {_count(paid * income[seat], 'button')} of income"))
         specials_left = state.specials_left
         if SPECIAL_UPTO[end] != SPECIAL_UPTO[start]:
             won = tuple(t for t in specials_left if start < t <= end)

@@ -1,0 +1,90 @@
+"""``parlour play``: a person plays in the terminal, driven here by scripted input."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+import pytest
+
+from parlour.cli import main
+from parlour.cli.play import NoTerminal, terminal_for
+from parlour.core import Game
+
+
+def play(monkeypatch, capsys, lines, *argv: str) -> tuple[int, str]:
+    monkeypatch.setenv("COLUMNS", "110")
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    code = main(["play", "patchwork", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def test_a_whole_game_against_a_bot(monkeypatch, capsys):
+    # always SKIP; whenever a special patch is held, SKIP is refused and the next line places it
+    lines = itertools.chain.from_iterable(("skip", "skip", f"sp {k % 9} {k // 9}") for k in range(200))
+    code, out = play(monkeypatch, capsys, list(lines), "--vs", "random", "--seed", "3")
+    assert code == 0
+    assert "Patchwork, seed 3: you are player 1 against random" in out
+    assert "You skipped ahead" in out and "random bought patch" in out
+    assert "Not allowed: you cannot SKIP while holding special patch -" in out
+    assert "You sewed the special patch onto square (" in out
+    assert "you hold no special patch" in out  # 'sp' lines when nothing is held: the prompt comes back
+    assert "Final scores" in out and ("random wins" in out or "You win" in out)
+    assert "collected 0 buttons" not in out
+
+
+def test_illegal_and_unreadable_moves_are_refused_and_the_prompt_comes_back(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, ["help", "dance", "play 99 0 0", "p 26 0 0 r 7", "board", "quit"],
+                     "--seed", "7", "--vs", "random")
+    assert code == 1
+    assert "PLAY 12 1 0 3 4" in out  # the help
+    assert "I do not understand 'dance'" in out
+    assert "Not allowed: there is no patch 99" in out
+    assert "Not allowed: 'rotation' is the number of clockwise quarter turns, 0 to 3, not 7" in out
+    assert out.count("player 1>") == 6 and out.count("On offer:") == 2
+    assert "You leave the game." in out
+
+
+def test_a_legal_move_is_applied_and_the_bot_answers(monkeypatch, capsys):
+    from parlour.games import get
+
+    game = get("patchwork")
+    offer = game.start(2, {}, 7).circle[:3]
+    code, out = play(monkeypatch, capsys, [f"p {offer[2]} 0 0", "quit"], "--seed", "7")
+    assert code == 1
+    assert f"You bought patch {offer[2]} for" in out or "Not allowed" in out
+    assert "greedy" in out
+
+
+def test_seat_two_lets_the_bot_open(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, [], "--seat", "2", "--seed", "5")
+    assert code == 1 and "you are player 2" in out and "no more input" in out
+    assert out.index("greedy ") < out.index("player 2>")
+
+
+def test_unknown_bot_and_bad_seat_are_refused_in_words(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, [], "--vs", "nobody")
+    assert code == 2 and "has no bot 'nobody'" in out
+    code, out = play(monkeypatch, capsys, [], "--seat", "3")
+    assert code == 2 and "--seat is 1 to 2" in out
+
+
+class Blank(Game):
+    id = name = "blank"
+    pitch = "nothing"
+    min_players = max_players = 2
+
+
+Blank.__abstractmethods__ = frozenset()
+Blank.__module__ = "parlour.games.blank.engine"
+
+
+def test_a_game_without_a_terminal_renderer_says_so():
+    with pytest.raises(NoTerminal, match="blank cannot be played in the terminal"):
+        terminal_for(Blank())
+
+
+def test_unknown_game(capsys):
+    assert main(["play", "chess"]) == 2
+    assert "there is no game 'chess'" in capsys.readouterr().err
