@@ -134,7 +134,8 @@ def _quilt_owner(placed: list[dict[str, Any]]) -> dict[int, int]:
 
 def draw_quilt(player: dict[str, Any], title: str) -> Panel:
     owner = _quilt_owner(player["placed"])
-    text = Text("   " + " ".join(f"{x}" for x in range(SIZE)) + "\n", style="dim")
+    text = Text()
+    text.append("   " + " ".join(f"{x}" for x in range(SIZE)) + "\n", style="dim")
     for y in range(SIZE):
         text.append(f"{y}  ", style="dim")
         for x in range(SIZE):
@@ -186,7 +187,8 @@ def draw_time_track(view: View, names: list[str]) -> Text:
             line.append("$", style="green")
         else:
             line.append("·" if space % 10 else "|", style="grey50")
-    out = Text("time track 0-53 (1, 2 tokens; $ button income; ◆ special patch)\n", style="dim")
+    out = Text()
+    out.append("time track 0-53 (1, 2 tokens; $ button income; ◆ special patch)\n", style="dim")
     out.append_text(line)
     for s in (0, 1):
         t = players[s]["time"]
