@@ -94,11 +94,11 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
             text = read(f"[bold]player {me + 1}>[/bold] ").strip()
         except EOFError:
             console.print("\nno more input: you leave the game.")
-            return 1
+            return 0
         word = text.lower()
         if word in QUIT_WORDS:
             console.print("You leave the game.")
-            return 1
+            return 0
         if word in HELP_WORDS:
             console.print(terminal.HELP, markup=False)
             continue

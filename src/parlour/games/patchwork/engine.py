@@ -245,7 +245,9 @@ def _replaced(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-_REJECTION_TRIES = 8  # draws before random_action counts instead (speed only: both are uniform)
+# How many draws random_action tries before it counts instead, by how many squares are patched:
+# a crowded quilt refuses most draws. Speed only: both ways are uniform.
+_REJECTION_TRIES = tuple(8 if squares < 25 else 3 if squares < 35 else 0 for squares in range(SQUARES + 1))
 _ONLY = (frozenset((0,)), frozenset((1,)))
 _NOBODY: frozenset[int] = frozenset()
 
@@ -334,7 +336,7 @@ class Patchwork(Game[State]):
         total = 0 if pending else 1  # SKIP
         for p in playable:
             total += len(p.layouts)
-        for _ in range(_REJECTION_TRIES):
+        for _ in range(_REJECTION_TRIES[quilt.bit_count()]):
             k = rng.randrange(total)
             for p in playable:
                 if k < len(p.layouts):

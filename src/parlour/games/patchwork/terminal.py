@@ -164,7 +164,7 @@ def draw_patch(pid: int, buttons: int | None = None, label: str = "") -> Panel:
             shape.append("██" if ch == "O" else "  ", style=patch_colour(pid))
         shape.append("\n")
     affordable = buttons is None or p.price <= buttons
-    shape.append(f"{p.price} buttons", style="" if affordable else "red")
+    shape.append(f"{p.price} button{'' if p.price == 1 else 's'}", style="" if affordable else "red")
     shape.append(f"\n{p.time} time\n{p.income} income")
     return Panel(shape, title=f"{label}patch {pid}", expand=False,
                  border_style="bright_white" if affordable else "grey42")
