@@ -385,9 +385,12 @@ class Room:
                 self._think(seat, self.seats[seat].bot or self.hall.builtin_bot(self.game), "bot")
 
     def _think(self, seat: int, bot: str, by: str) -> None:
-        if self._thinking.get(seat) == self.turn:
+        # One bot move per time a seat is asked to act: in a phase where several seats choose
+        # at once, another seat's move does not start this seat's choice over.
+        since = self.waiting_since[seat]
+        if self._thinking.get(seat) == since:
             return
-        self._thinking[seat] = self.turn
+        self._thinking[seat] = since
         self.hall.spawn(self._bot_move(seat, bot, by, self.turn, self.state))
 
     async def _bot_move(self, seat: int, name: str, by: str, turn: int, state: Any) -> None:
@@ -407,8 +410,14 @@ class Room:
         except HallError as error:
             if error.code != "stale":  # stale: someone acted first (a seat changed hands)
                 log.warning("bot %s in room %s could not act: %s", name, self.code, error)
-            if self._thinking.get(seat) == turn:
-                del self._thinking[seat]
+            if error.code == "illegal":  # a bot's bug must not stall the game
+                await self._fallback(seat, by, turn, state)
+
+    async def _fallback(self, seat: int, by: str, turn: int, state: Any) -> None:
+        try:
+            await self.act(seat, turn, self.game.random_action(state, seat, random.Random()), by=by)
+        except HallError as error:
+            log.warning("the random fallback in room %s could not act either: %s", self.code, error)
 
     def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
