@@ -120,6 +120,8 @@ class Room:
         self.turn = 0
         self.actions: list[tuple[int, Action]] = []
         self.log: list[tuple[int, LogEntry]] = []
+        self._rendered: list[tuple[int, str, LogEntry]] = []  # self.log with names filled in
+        self._rendered_names: list[str] = []
         # waiting_since[seat]: the turn since which the seat has been asked to act without acting
         self.waiting_since: list[int | None] = [None] * self.players
         self.lock = asyncio.Lock()
@@ -173,11 +175,18 @@ class Room:
                      else None)
             outcome = self.game.result(self.state)
             result = outcome.to_json() if outcome is not None else None
-        names = self.names()
         return {"type": "state", "room": self.status_json(), "turn": self.turn, "view": view,
-                "to_act": to_act, "legal": moves,
-                "log": [{"turn": t, "text": e.render(names)} for t, e in self.log if e.visible_to(seat)],
+                "to_act": to_act, "legal": moves, "log": self.log_for(seat),
                 "result": result, "deadline": self.deadline}
+
+    def log_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """The log lines ``seat`` may read, with the players' names filled in."""
+        names = self.names()
+        if names != self._rendered_names:  # a seat changed hands: render every line again
+            self._rendered_names, self._rendered = names, []
+        for turn, entry in self.log[len(self._rendered):]:
+            self._rendered.append((turn, entry.render(names), entry))
+        return [{"turn": turn, "text": text} for turn, text, entry in self._rendered if entry.visible_to(seat)]
 
     def replay_json(self) -> dict[str, Any]:
         if self.status != "over":
