@@ -17,6 +17,8 @@ COMMANDS = (
     "play",
     "selfplay",
     "bench",
+    "arena",
+    "replay",
 )
 
 
