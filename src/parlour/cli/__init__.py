@@ -17,6 +17,7 @@ COMMANDS = (
     "play",
     "selfplay",
     "bench",
+    "serve",
     "arena",
     "replay",
 )
