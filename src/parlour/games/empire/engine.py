@@ -386,7 +386,8 @@ class Empire(Game[State]):
         log.append(LogEntry(f"{{p{seat}}} challenges. {{p{active}}} shows {card_name(mine)}, {{p{seat}}} shows"
                             f" {card_name(theirs)}: {{p{winner}}} wins the challenge"))
         roles = (mine, theirs) if active == 0 else (theirs, mine)
-        state = replace(state, challenge=(active, amount, roles, winner), main_done=True)
+        shown = (frozenset((roles[1],)), frozenset((roles[0],)))  # both roles are face up until discarded
+        state = replace(state, challenge=(active, amount, roles, winner), main_done=True, known=shown)
         redraws: tuple[Step, ...] = (("discard",), ("draw", active, "challenge"), ("draw", seat, "challenge"))
         if winner == active:
             if state.coins[seat] > 0:
