@@ -14,6 +14,7 @@ from ..core import Game, UnknownGame
 PACKAGES = (
     "patchwork",
     "empire",
+    "dinosaurs",
 )
 
 
