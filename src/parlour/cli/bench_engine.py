@@ -1,5 +1,8 @@
 """``parlour bench engine GAME``: uniformly random complete games per second on one core, through
-the public contract (start, to_act, random_action, apply, is_over); the median of several runs."""
+the public contract (start, to_act, random_action, apply, is_over); the median of several runs.
+
+Rates are given per CPU second of this process (what one core does, steady on a busy machine) and
+per wall-clock second (what a user would see, lower when other work shares the cores)."""
 
 from __future__ import annotations
 
@@ -20,18 +23,18 @@ def register(targets: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def random_games(game: Any, players: int, games: int, seed: int) -> tuple[float, int]:
-    """(seconds, moves) for ``games`` uniformly random complete games."""
+def random_games(game: Any, players: int, games: int, seed: int) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, moves) for ``games`` uniformly random complete games."""
     rng = random.Random(seed)
     moves = 0
-    started = time.perf_counter()
+    cpu_started, started = time.process_time(), time.perf_counter()
     for number in range(games):
         state = game.start(players, None, seed + number)
         while not game.is_over(state):
             seat = min(game.to_act(state))
             state = game.apply(state, seat, game.random_action(state, seat, rng))
             moves += 1
-    return time.perf_counter() - started, moves
+    return time.process_time() - cpu_started, time.perf_counter() - started, moves
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,17 +52,17 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     random_games(game, players, min(20, args.games), args.seed)  # warm up
     table = Table(title=f"{game.name}: {args.games} uniformly random games per run, one core")
-    for column in ("run", "seconds", "games/s", "moves/s", "moves/game"):
+    for column in ("run", "CPU s", "wall s", "games/s", "moves/s", "games/wall s", "moves/game"):
         table.add_column(column, justify="right")
     rates = []
     for run_number in range(args.runs):
-        seconds, moves = random_games(game, players, args.games, args.seed + run_number * args.games)
-        rates.append((args.games / seconds, moves / seconds))
-        table.add_row(str(run_number + 1), f"{seconds:.3f}", f"{args.games / seconds:,.0f}",
-                      f"{moves / seconds:,.0f}", f"{moves / args.games:.1f}")
+        cpu, wall, moves = random_games(game, players, args.games, args.seed + run_number * args.games)
+        rates.append((args.games / cpu, moves / cpu, args.games / wall))
+        table.add_row(str(run_number + 1), f"{cpu:.3f}", f"{wall:.3f}", f"{args.games / cpu:,.0f}",
+                      f"{moves / cpu:,.0f}", f"{args.games / wall:,.0f}", f"{moves / args.games:.1f}")
     console.print(table)
-    games_per_second = statistics.median(r[0] for r in rates)
-    moves_per_second = statistics.median(r[1] for r in rates)
-    console.print(f"median: [bold]{games_per_second:,.0f} games/s[/bold], {moves_per_second:,.0f} moves/s")
+    games_per_second, moves_per_second, games_per_wall = (statistics.median(r[i] for r in rates) for i in range(3))
+    console.print(f"median: [bold]{games_per_second:,.0f} games/s[/bold], {moves_per_second:,.0f} moves/s"
+                  f" per CPU second ({games_per_wall:,.0f} games per wall-clock second)")
     console.print(machine(), style="dim")
     return 0

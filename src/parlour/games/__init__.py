@@ -13,6 +13,8 @@ from ..core import Game, UnknownGame
 
 PACKAGES = (
     "patchwork",
+    "empire",
+    "dinosaurs",
     "prestige_cities",
 )
 
