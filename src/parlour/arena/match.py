@@ -134,6 +134,7 @@ class _Seat:
         self.program: Program | None = None
         self.first_limit, self.limit = time_limits(game, task.time_scale)
         self.turns = 0
+        self.thought: list[float] = []  # seconds per turn
         if entrant.builtin is not None:
             self.bot = bots.create(game, entrant.builtin, seed=derive(task.bot_seed, "arena bot", task.number, seat)
                                    .getrandbits(32), time_limit=self.limit)
@@ -149,22 +150,25 @@ class _Seat:
         self.bot = ProgramBot(game, self.program, protocol, self.limit, self.first_limit)
         self.needs_legal = protocol.needs_legal
 
-    def choose(self, view: dict[str, Any], seat: int, legal: list[Action] | None) -> tuple[Action, float]:
-        """The bot's action and the seconds it thought."""
+    def choose(self, view: dict[str, Any], seat: int, legal: list[Action] | None) -> Action:
+        """The bot's action; the seconds it thought (or failed) are added to ``thought``."""
         if self.program is not None:
             waited = self.program.waited
-            action = self.bot.choose(view, seat, legal)
-            return action, self.program.waited - waited
+            try:
+                return self.bot.choose(view, seat, legal)
+            finally:
+                self.thought.append(self.program.waited - waited)
         from ..bots.program import BotFailure
 
         self.bot.time_limit = self.first_limit if self.turns == 0 else self.limit
         self.turns += 1
         began = time.perf_counter()
         try:
-            action = self.bot.choose(view, seat, legal)  # type: ignore[arg-type]
+            return self.bot.choose(view, seat, legal)  # type: ignore[arg-type]
         except Exception as error:  # a built-in bot's bug loses its match, not the tournament
             raise BotFailure("crash", f"raised {type(error).__name__}: {error}") from None
-        return action, time.perf_counter() - began
+        finally:
+            self.thought.append(time.perf_counter() - began)
 
     def close(self) -> None:
         if self.program is not None:
@@ -206,8 +210,7 @@ def play_match(task: MatchTask) -> MatchRecord:
             view = game.view(state, seat)
             legal = game.legal_actions(state, seat) if seats[seat].needs_legal else None
             try:
-                action, seconds = seats[seat].choose(view, seat, legal)
-                think[seat].append(seconds)
+                action = seats[seat].choose(view, seat, legal)
                 try:
                     state = game.apply(state, seat, action)
                 except IllegalAction as error:
@@ -217,6 +220,7 @@ def play_match(task: MatchTask) -> MatchRecord:
                 forfeit = seat
                 break
             actions.append([seat, action])
+        think = [s.thought for s in seats] + [[] for _ in range(players - len(seats))]
         overhead = time.perf_counter() - began - sum(map(sum, think))
     finally:
         for s in seats:

@@ -79,7 +79,7 @@ class Standing:
     forfeits: int = 0  # matches this bot lost by failing
     moves: int = 0
     think_total: float = 0.0
-    think_max: float = 0.0
+    think_max: float = 0.0  # the longest turn after the first
     mu: float = 0.0
     sigma: float = 0.0
 
@@ -139,7 +139,7 @@ def standings(entrants: list[Entrant], records: list[MatchRecord]) -> list[Stand
                 s.forfeits += 1
             s.moves += len(record.think[seat])
             s.think_total += sum(record.think[seat])
-            s.think_max = max([s.think_max, *record.think[seat]])
+            s.think_max = max([s.think_max, *record.think[seat][1:]])  # the first turn has its own limit
         teams = model.rate([[ratings[name]] for name in record.names], ranks=list(ranks))
         for name, (rating,) in zip(record.names, teams):
             ratings[name] = rating

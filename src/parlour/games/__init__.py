@@ -15,6 +15,7 @@ PACKAGES = (
     "patchwork",
     "empire",
     "dinosaurs",
+    "prestige_cities",
 )
 
 
