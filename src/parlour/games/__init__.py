@@ -13,6 +13,7 @@ from ..core import Game, UnknownGame
 
 PACKAGES = (
     "patchwork",
+    "palace",
 )
 
 
