@@ -6,8 +6,9 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test chromium
 
+# The hall on an embedded SQLite file under ./var/; it prints the address to open.
 run: $(STAMP)
-	$(VENV)/bin/parlour play patchwork --vs greedy
+	$(VENV)/bin/parlour serve --db sqlite:///var/parlour.sqlite3
 
 test: $(STAMP) chromium
 	$(PY) -m pytest

@@ -17,6 +17,9 @@ COMMANDS = (
     "play",
     "selfplay",
     "bench",
+    "serve",
+    "arena",
+    "replay",
 )
 
 

@@ -13,6 +13,9 @@ from ..core import Game, UnknownGame
 
 PACKAGES = (
     "patchwork",
+    "empire",
+    "dinosaurs",
+    "prestige_cities",
     "palace",
 )
 

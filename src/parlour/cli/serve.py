@@ -1,0 +1,50 @@
+"""``parlour serve``: run the hall, the web server where people meet and play."""
+
+from __future__ import annotations
+
+import argparse
+
+DEFAULT_DB = "sqlite:///var/parlour.sqlite3"
+WS_MAX_SIZE = 1024 * 1024  # the hall refuses messages over 64 KiB in words; past this the socket closes
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("serve", help="run the hall (web server)",
+                            description="Run the hall: the lobby, the rooms and live play in the browser.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--db", default=DEFAULT_DB,
+                        help=f"the store's SQLAlchemy URL (default {DEFAULT_DB}, a file under ./var/);"
+                             " PostgreSQL: postgresql+psycopg://user:pass@host/db")
+    parser.add_argument("--quiet", action="store_true", help="no access log")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..games import all_games
+    from ..hall import create_app
+    from ..hall.clock import SystemClock
+    from ..hall.store import SqlStore
+
+    ensure_folder(args.db)
+    store = SqlStore(args.db)
+    app = create_app(store, all_games(), SystemClock())
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
+                    access_log=not args.quiet, log_level="warning" if args.quiet else "info")
+    finally:
+        store.close()
+    return 0
+
+
+def ensure_folder(url: str) -> None:
+    """Create the folder of a SQLite file URL (``sqlite:///var/x.sqlite3``)."""
+    from pathlib import Path
+
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and url != prefix + ":memory:":
+        Path(url[len(prefix):]).parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,195 @@
+"""The web application: REST for the lobby, the pages and static files, one WebSocket per room.
+
+Everything it uses is passed in::
+
+    app = create_app(SqlStore("sqlite:///var/parlour.sqlite3"), all_games(), SystemClock())
+    uvicorn.run(app, host="127.0.0.1", port=8000)
+
+The rooms' authority lives in :mod:`parlour.hall.rooms`; this module only translates HTTP and
+WebSocket traffic to it and back.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Mapping
+
+from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from .. import bots as bot_registry
+from ..core import Game, IllegalAction, ParlourError
+from .broadcast import Broadcast
+from .clock import Clock
+from .models import (CreateRoom, ErrorOut, GameOut, GiveToBot, Join, Joined, OpenRoomOut, ReplayIn, ReplayOut,
+                     RoomCreated, RoomOut)
+from .rooms import Hall, HallError, frames
+from .store import Store
+from .ws import room_socket
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {"lobby": "index.html", "room": "room.html", "replay": "replay.html"}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut} for status in (403, 404, 409, 422)}
+
+
+def game_folder(game: Game[Any]) -> Path:
+    """The folder of the package that defines ``game`` (its rules and renderer live there)."""
+    return Path(sys.modules[type(game).__module__].__file__ or ".").parent
+
+
+def bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
+               broadcast: Broadcast | None = None, bot_time_limit: float = 1.0) -> FastAPI:
+    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await hall.start()
+        yield
+        await hall.stop()
+
+    app = FastAPI(title="Parlour hall", version="1",
+                  description="The lobby's REST API. Live play goes over the WebSocket"
+                              " `/ws/rooms/{code}`, documented in docs/protocol.md.",
+                  lifespan=lifespan)
+    app.state.hall = hall
+
+    @app.exception_handler(HallError)
+    async def refused(_: Request, error: HallError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=error.http_status)
+
+    @app.exception_handler(RequestValidationError)
+    async def unreadable(_: Request, error: RequestValidationError) -> JSONResponse:
+        words = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
+        return JSONResponse({"detail": f"this request does not read right: {words}"}, status_code=422)
+
+    # -- the lobby's REST API ------------------------------------------------------------------
+    @app.get("/api/games", response_model=list[GameOut], tags=["lobby"])
+    def list_games() -> list[dict[str, Any]]:
+        """The catalogue: each game with its seat counts, options and bots."""
+        return [dict(game.describe(), bots=bot_registry.names(game), rules_url=f"/games/{game.id}/rules",
+                     renderer_url=f"/games/{game.id}/static/renderer.js") for game in hall.games.values()]
+
+    @app.post("/api/rooms", response_model=RoomCreated, status_code=201, responses=ERRORS, tags=["rooms"])
+    async def create_room(body: CreateRoom) -> dict[str, Any]:
+        """A new room. The answer's host token manages it; take_seat also seats the creator."""
+        room, host_token, seat, seat_token = await hall.create_room(
+            body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
+            body.host_name, body.take_seat)
+        return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
+
+    @app.get("/api/rooms", response_model=list[OpenRoomOut], tags=["rooms"])
+    def open_rooms() -> list[dict[str, Any]]:
+        """The rooms still waiting for players, newest first."""
+        return [{"code": r.code, "game": r.game.id, "seats": r.seats_json(), "created": r.created}
+                for r in sorted(hall.open_rooms(), key=lambda r: -r.created)]
+
+    @app.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
+    def room_status(code: str) -> dict[str, Any]:
+        return hall.room(code).status_json()
+
+    @app.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
+    async def join(code: str, body: Join) -> dict[str, Any]:
+        """Take a seat by name; keep the seat token, it is the only way back into the seat."""
+        seat, token = await hall.room(code).join(body.name, body.seat)
+        return {"seat": seat, "seat_token": token}
+
+    @app.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
+    async def give_to_bot(code: str, seat: int, body: GiveToBot,
+                          authorization: str | None = Header(None, description="Bearer <host token>")
+                          ) -> dict[str, Any]:
+        """The host gives an empty seat, or one whose player is gone, to a bot."""
+        room = hall.room(code)
+        room.check_host(bearer(authorization))
+        await room.give_to_bot(seat, body.bot, body.name)
+        return room.status_json()
+
+    @app.post("/api/rooms/{code}/start", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
+    async def start(code: str, authorization: str | None = Header(None, description="Bearer <host token>")
+                    ) -> dict[str, Any]:
+        """The host starts the game once no seat is open."""
+        room = hall.room(code)
+        room.check_host(bearer(authorization))
+        await room.start()
+        return room.status_json()
+
+    @app.get("/api/rooms/{code}/replay", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
+    def room_replay(code: str) -> dict[str, Any]:
+        """The finished game's replay, seed included, with the spectator's frames."""
+        return hall.room(code).replay_json()
+
+    @app.post("/api/replays/frames", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
+    def replay_frames(body: ReplayIn) -> dict[str, Any]:
+        """The frames of a replay file (from the arena), for the replay page."""
+        game = hall.game(body.game)
+        replay = body.model_dump()
+        replay["names"] = (replay["names"] + [f"seat {i + 1}" for i in range(body.players)])[:body.players]
+        try:
+            game.check_players(body.players)
+            replay["options"] = game.resolve_options(body.options)
+            replay["frames"] = frames(game, replay)
+        except IllegalAction as error:
+            raise HallError("bad_request", f"this replay does not replay: {error}") from None
+        except ParlourError as error:
+            raise HallError("bad_request", str(error)) from None
+        return replay
+
+    # -- live play ----------------------------------------------------------------------------
+    @app.websocket("/ws/rooms/{code}")
+    async def live(websocket: WebSocket, code: str) -> None:
+        await room_socket(websocket, hall, code)
+
+    # -- pages and files ------------------------------------------------------------------------
+    def page(name: str) -> Response:
+        path = STATIC / PAGES[name]
+        if path.is_file():
+            return FileResponse(path, media_type="text/html")
+        return HTMLResponse(f"<!doctype html><title>Parlour</title><p>The {name} page is not built yet."
+                            " The API is described at <a href=\"/docs\">/docs</a>.</p>")
+
+    @app.get("/", include_in_schema=False)
+    def lobby() -> Response:
+        return page("lobby")
+
+    @app.get("/r/{code}", include_in_schema=False)
+    def room_page(code: str) -> Response:
+        return page("room")
+
+    @app.get("/r/{code}/replay", include_in_schema=False)
+    def room_replay_page(code: str) -> Response:
+        return page("replay")
+
+    @app.get("/replay", include_in_schema=False)
+    def replay_page() -> Response:
+        return page("replay")
+
+    @app.get("/games/{game_id}/rules", include_in_schema=False)
+    def rules(game_id: str) -> Response:
+        return game_file(game_id, "", "rules.html")
+
+    @app.get("/games/{game_id}/static/{path:path}", include_in_schema=False)
+    def game_static(game_id: str, path: str) -> Response:
+        return game_file(game_id, "static", path)
+
+    def game_file(game_id: str, under: str, relative: str) -> Response:
+        """A file of the game's package folder ``under``, never one outside it."""
+        game = hall.games.get(game_id)
+        if game is not None:
+            folder = (game_folder(game) / under).resolve()
+            path = (folder / relative).resolve()
+            if path.is_relative_to(folder) and path.is_file():
+                return FileResponse(path)
+        return JSONResponse({"detail": f"game {game_id!r} has no file {relative!r}"}, status_code=404)
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app

@@ -1,0 +1,48 @@
+"""How rooms tell their watchers that something changed, without knowing about sockets.
+
+A room publishes "room X changed"; each subscriber (one per WebSocket connection) then asks the
+room for its own seat's snapshot, so per-seat filtering stays in the room and the transport only
+carries. A fan-out between several server processes (Redis publish/subscribe) would be another
+implementation of this interface; Parlour ships the in-process one.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import defaultdict
+from typing import Callable
+
+Listener = Callable[[], None]
+
+
+class Broadcast(ABC):
+    @abstractmethod
+    def subscribe(self, code: str, listener: Listener) -> None: ...
+
+    @abstractmethod
+    def unsubscribe(self, code: str, listener: Listener) -> None: ...
+
+    @abstractmethod
+    def publish(self, code: str) -> None:
+        """Room ``code`` changed: every listener of it is called (they must not block)."""
+
+
+class LocalBroadcast(Broadcast):
+    """Listeners in this process."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[str, set[Listener]] = defaultdict(set)
+
+    def subscribe(self, code: str, listener: Listener) -> None:
+        self._listeners[code].add(listener)
+
+    def unsubscribe(self, code: str, listener: Listener) -> None:
+        listeners = self._listeners.get(code)
+        if listeners is not None:
+            listeners.discard(listener)
+            if not listeners:
+                del self._listeners[code]
+
+    def publish(self, code: str) -> None:
+        for listener in list(self._listeners.get(code, ())):
+            listener()

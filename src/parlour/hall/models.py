@@ -1,0 +1,132 @@
+"""What crosses the wire on the REST side: the OpenAPI schema is built from these."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Wire(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OptionOut(BaseModel):
+    name: str
+    label: str
+    kind: Literal["bool", "int", "choice"]
+    default: Any
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: list[str] | None = None
+
+
+class GameOut(BaseModel):
+    id: str
+    name: str
+    pitch: str
+    min_players: int
+    max_players: int
+    hidden_information: bool
+    bots: list[str] = Field(description="bots that can take a seat, the game's own heuristic ones first")
+    options: list[OptionOut]
+    rules_url: str
+    renderer_url: str
+
+
+class OpenSeat(Wire):
+    kind: Literal["open"]
+
+
+class BotSeat(Wire):
+    kind: Literal["bot"]
+    bot: str = Field(description="a bot name from the game's catalogue entry")
+    name: str | None = Field(None, description="the name shown for it (default: the bot's name)")
+
+
+SeatSpec = Annotated[Union[OpenSeat, BotSeat], Field(discriminator="kind")]
+
+
+class CreateRoom(Wire):
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=16)
+    turn_timer: float | None = Field(None, description="seconds per turn; null: no timer")
+    host_name: str | None = Field(None, description="the creator's name, when taking a seat")
+    take_seat: int | None = Field(None, description="an open seat the creator takes at once")
+
+
+class RoomCreated(BaseModel):
+    code: str
+    host_token: str
+    seat: int | None
+    seat_token: str | None
+
+
+class SeatOut(BaseModel):
+    seat: int
+    kind: Literal["open", "human", "bot"]
+    name: str | None
+    bot: str | None
+    connected: bool
+
+
+class RoomOut(BaseModel):
+    code: str
+    game: str
+    options: dict[str, Any]
+    status: Literal["waiting", "playing", "over"]
+    seats: list[SeatOut]
+    turn_timer: float | None
+    turn: int = Field(description="how many actions have been applied")
+    created: float
+
+
+class OpenRoomOut(BaseModel):
+    code: str
+    game: str
+    seats: list[SeatOut]
+    created: float
+
+
+class Join(Wire):
+    name: str = Field(description="1 to 32 characters, kept as plain text")
+    seat: int | None = Field(None, description="null: the first open seat")
+
+
+class Joined(BaseModel):
+    seat: int
+    seat_token: str
+
+
+class GiveToBot(Wire):
+    bot: str
+    name: str | None = None
+
+
+class ReplayIn(BaseModel):
+    format: Literal["parlour-replay/1"]
+    game: str
+    players: int
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int
+    names: list[str] = Field(default_factory=list)
+    actions: list[tuple[int, dict[str, Any]]] = Field(max_length=100_000)
+    result: dict[str, Any] | None = None
+    ended: str | None = None
+
+
+class Frame(BaseModel):
+    turn: int
+    view: dict[str, Any]
+    to_act: list[int]
+    log: list[str] = Field(description="the lines this action added, as a spectator may read them")
+
+
+class ReplayOut(ReplayIn):
+    frames: list[Frame] = Field(description="frames[0] is the start, frames[k] follows action k")
+
+
+class ErrorOut(BaseModel):
+    detail: str

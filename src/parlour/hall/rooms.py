@@ -1,0 +1,544 @@
+"""The rooms' authority: seats, tokens, the game's state, bots and turn timers.
+
+A room validates every change, commits it to the :class:`~parlour.hall.store.Store`, then updates
+itself and tells its watchers through the :class:`~parlour.hall.broadcast.Broadcast`; it never
+touches a socket or a database itself. Each watcher then asks :meth:`Room.snapshot` for what its
+own seat may see.
+
+    hall = Hall(SqlStore("sqlite:///var/parlour.sqlite3"), all_games(), SystemClock())
+    room, host, seat, token = await hall.create_room("patchwork", {}, [{"kind": "open"}] * 2, ...)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import unicodedata
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Coroutine, Mapping
+
+from .. import bots as bot_registry
+from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
+from .broadcast import Broadcast, LocalBroadcast
+from .clock import Clock
+from .store import ActionRecord, RoomRecord, Store, StoreError
+
+log = logging.getLogger(__name__)
+
+CODE_LETTERS = "ACDEFHJKMNPRTUVWXY"  # no I/L/1, O/0, B/8, S/5, Z/2 to mistake
+CODE_LENGTH = 6
+NAME_MAX = 32
+TOKEN_BYTES = 24  # 192 random bits
+TIMER_TICK = 0.1  # seconds between two looks at the turn timers
+MAX_TURN_TIMER = 24 * 3600
+
+# Why a request was refused, and the HTTP status the REST side answers with.
+HTTP_STATUS = {
+    "bad_request": 422, "unknown_room": 404, "unknown_seat": 404, "bad_token": 403,
+    "not_host": 403, "conflict": 409, "not_started": 409, "over": 409, "not_a_player": 403,
+    "not_your_turn": 409, "stale": 409, "illegal": 409, "store": 503,
+}
+
+
+class HallError(ParlourError):
+    """A refused request: ``code`` says what kind (see ``HTTP_STATUS``), the message says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    @property
+    def http_status(self) -> int:
+        return HTTP_STATUS.get(self.code, 400)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def clean_name(name: Any) -> str:
+    """A player's name: trimmed, inner runs of spaces made one, 1 to 32 characters, no control
+    characters. It stays plain text: clients show it as text, never as HTML."""
+    if not isinstance(name, str):
+        raise HallError("bad_request", "a name must be text")
+    name = " ".join(name.split())
+    if not name:
+        raise HallError("bad_request", "a name cannot be empty")
+    if len(name) > NAME_MAX:
+        raise HallError("bad_request", f"a name can have at most {NAME_MAX} characters, not {len(name)}")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise HallError("bad_request", "a name cannot hold control characters")
+    return name
+
+
+@dataclass
+class Seat:
+    kind: str  # open | human | bot
+    name: str | None = None
+    bot: str | None = None
+    token: str | None = None  # sha256 of the seat token
+    connections: int = 0
+
+    def record(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+
+    @property
+    def connected(self) -> bool:
+        return self.kind == "bot" or self.connections > 0
+
+
+class Room:
+    """One room: a game, its seats and, once started, its state rebuilt from its actions."""
+
+    def __init__(self, hall: "Hall", record: RoomRecord, game: Game[Any]) -> None:
+        self.hall = hall
+        self.game = game
+        self.code = record.code
+        self.players = record.players
+        self.options = record.options
+        self.seed = record.seed
+        self.status = record.status
+        self.turn_timer = record.turn_timer
+        self.host_token = record.host_token
+        self.created = record.created
+        self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
+        self.state: Any = None
+        self.turn = 0
+        self.actions: list[tuple[int, Action]] = []
+        self.log: list[tuple[int, LogEntry]] = []
+        # waiting_since[seat]: the turn since which the seat has been asked to act without acting
+        self.waiting_since: list[int | None] = [None] * self.players
+        self.lock = asyncio.Lock()
+        self.version = 0
+        self._snapshots: dict[tuple[int | None, bool], str] = {}  # JSON text, until the next change
+        self.deadline: float | None = None
+        self._thinking: dict[int, int] = {}  # seat -> turn a bot is choosing for
+        self._bots: dict[tuple[int, str], Bot] = {}
+        if self.status != "waiting":
+            self._begin()
+            for action in record.actions:
+                entries: list[LogEntry] = []
+                state = self.game.apply(self.state, action.seat, action.action, entries)
+                self._advance(action, state, entries)
+
+    # -- what anyone may see ----------------------------------------------------------------
+    def names(self) -> list[str]:
+        return [seat.name or f"seat {i + 1}" for i, seat in enumerate(self.seats)]
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected}
+                for i, s in enumerate(self.seats)]
+
+    def status_json(self) -> dict[str, Any]:
+        return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
+                "seats": self.seats_json(), "turn_timer": self.turn_timer, "turn": self.turn,
+                "created": self.created}
+
+    def to_act(self) -> frozenset[int]:
+        return frozenset() if self.state is None else self.game.to_act(self.state)
+
+    def snapshot_text(self, seat: int | None, legal: bool = True) -> str:
+        """:meth:`snapshot` as JSON text, made once per change for all the seat's connections."""
+        key = (seat, legal)
+        text = self._snapshots.get(key)
+        if text is None:
+            text = self._snapshots[key] = json.dumps(self.snapshot(seat, legal), separators=(",", ":"),
+                                                     ensure_ascii=False)
+        return text
+
+    def snapshot(self, seat: int | None, legal: bool = True) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
+        if self.state is None:
+            view, to_act, moves, result = None, [], None, None
+        else:
+            view = self.game.view(self.state, seat)
+            acting = self.game.to_act(self.state)
+            to_act = sorted(acting)
+            moves = (self.game.legal_actions(self.state, seat)
+                     if legal and seat is not None and seat in acting and self.seats[seat].kind == "human"
+                     else None)
+            outcome = self.game.result(self.state)
+            result = outcome.to_json() if outcome is not None else None
+        names = self.names()
+        return {"type": "state", "room": self.status_json(), "turn": self.turn, "view": view,
+                "to_act": to_act, "legal": moves,
+                "log": [{"turn": t, "text": e.render(names)} for t, e in self.log if e.visible_to(seat)],
+                "result": result, "deadline": self.deadline}
+
+    def replay_json(self) -> dict[str, Any]:
+        if self.status != "over":
+            raise HallError("conflict", "the replay is shown once the game is over"
+                            " (its seed stays secret until then)")
+        result = self.game.result(self.state)
+        replay = {"format": "parlour-replay/1", "game": self.game.id, "players": self.players,
+                  "options": self.options, "seed": self.seed, "names": self.names(),
+                  "actions": [[seat, action] for seat, action in self.actions],
+                  "result": result.to_json() if result else None, "ended": "normal"}
+        replay["frames"] = frames(self.game, replay)
+        return replay
+
+    # -- seats --------------------------------------------------------------------------------
+    def seat_for_token(self, token: str | None) -> int:
+        """The seat ``token`` acts for, or :class:`HallError` (``bad_token``)."""
+        if token:
+            digest = token_hash(token)
+            for i, seat in enumerate(self.seats):
+                if seat.token is not None and hmac.compare_digest(seat.token, digest):
+                    return i
+        raise HallError("bad_token", "this token holds no seat in this room (it may have been given to a bot)")
+
+    def check_host(self, token: str | None) -> None:
+        if not token or not hmac.compare_digest(token_hash(token), self.host_token):
+            raise HallError("not_host", "only the room's host may do this (send the host token)")
+
+    def check_seat(self, seat: Any) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise HallError("unknown_seat", f"this room has seats 0 to {self.players - 1}, not {seat!r}")
+        return seat
+
+    async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
+        name = clean_name(name)
+        async with self.lock:
+            if self.status != "waiting":
+                raise HallError("conflict", "the game has started: there is no seat left to join")
+            if seat is None:
+                seat = next((i for i, s in enumerate(self.seats) if s.kind == "open"), None)
+                if seat is None:
+                    raise HallError("conflict", "every seat is taken")
+            self.check_seat(seat)
+            if self.seats[seat].kind != "open":
+                raise HallError("conflict", f"seat {seat} is taken by {self.names()[seat]}")
+            token = new_token()
+            seats = [s.record() for s in self.seats]
+            seats[seat] = {"kind": "human", "name": name, "bot": None, "token": token_hash(token)}
+            await self._save(seats=seats)
+            self.seats[seat] = Seat("human", name, None, seats[seat]["token"])
+        self._changed()
+        return seat, token
+
+    async def give_to_bot(self, seat: int, bot: str, name: str | None = None) -> None:
+        """Seat ``seat`` (empty, or a human's who is not connected) is played by ``bot`` from now on."""
+        self.check_seat(seat)
+        self.hall.check_bot(self.game, bot)
+        name = clean_name(name) if name is not None else bot
+        async with self.lock:
+            if self.status == "over":
+                raise HallError("over", "the game is over")
+            current = self.seats[seat]
+            if current.kind == "human" and current.connections > 0:
+                raise HallError("conflict", f"seat {seat} is {current.name}'s, who is still here;"
+                                " only an empty or abandoned seat can go to a bot")
+            seats = [s.record() for s in self.seats]
+            seats[seat] = {"kind": "bot", "name": name, "bot": bot, "token": None}
+            await self._save(seats=seats)
+            self.seats[seat] = Seat("bot", name, bot, None)
+        self._changed()
+
+    async def start(self) -> None:
+        async with self.lock:
+            if self.status != "waiting":
+                raise HallError("conflict", "the game has already started")
+            open_seats = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+            if open_seats:
+                raise HallError("conflict", f"seat(s) {', '.join(map(str, open_seats))} still open:"
+                                " wait for players or give them to bots")
+            await self._save(status="playing")
+            self.status = "playing"
+            self._begin()
+        self._changed()
+
+    def connect(self, seat: int | None) -> None:
+        if seat is not None:
+            self.seats[seat].connections += 1
+            self._changed()
+
+    def disconnect(self, seat: int | None) -> None:
+        if seat is not None:
+            self.seats[seat].connections -= 1
+            self._changed()
+
+    async def _save(self, **changes: Any) -> None:
+        try:
+            await self.hall.store.update_room(self.code, **changes)
+        except StoreError as error:
+            raise HallError("store", str(error)) from None
+
+    # -- playing ------------------------------------------------------------------------------
+    async def act(self, seat: int, turn: Any, action: Any, by: str = "player",
+                  on_commit: Callable[[int], None] | None = None) -> int:
+        """Apply ``action`` for ``seat``, chosen when the room was at ``turn``; returns the new turn.
+
+        The action is committed to the store before anything else learns of it: ``on_commit`` (the
+        acknowledgement) runs next, then the broadcast. Refusals raise :class:`HallError` and change
+        nothing. A cancelled caller (a closed socket) does not interrupt a commit under way.
+        """
+        return await asyncio.shield(self._act(seat, turn, action, by, on_commit))
+
+    async def _act(self, seat: int, turn: Any, action: Any, by: str,
+                   on_commit: Callable[[int], None] | None) -> int:
+        async with self.lock:
+            self._check_turn(seat, turn)
+            entries: list[LogEntry] = []
+            try:
+                state = self.game.apply(self.state, seat, action, entries)
+            except IllegalAction as error:
+                raise HallError("illegal", str(error)) from None
+            record = ActionRecord(self.turn, seat, action, by, self.hall.clock.now())
+            over = self.game.is_over(state)
+            try:
+                await self.hall.store.append_action(self.code, record, status="over" if over else None)
+            except StoreError as error:
+                raise HallError("store", str(error)) from None
+            self._advance(record, state, entries)
+            if on_commit is not None:
+                on_commit(self.turn)
+        self._changed()
+        return self.turn
+
+    def _check_turn(self, seat: int, turn: Any) -> None:
+        if self.status == "waiting":
+            raise HallError("not_started", "the game has not started yet")
+        if self.status == "over":
+            raise HallError("over", "the game is over")
+        if isinstance(turn, bool) or not isinstance(turn, int):
+            raise HallError("bad_message", "an act needs 'turn', the turn of the last state you saw")
+        since = self.waiting_since[seat]
+        # Stale: the game moved on since that state in a way that concerns this seat (it acted
+        # already, or it was not yet asked to act then). Of two racing clicks one applies.
+        if turn > self.turn or (turn < self.turn and (since is None or turn < since)):
+            raise HallError("stale", f"the game has moved on since turn {turn} (it is at turn {self.turn}):"
+                            " look at the new state and choose again")
+        if seat not in self.game.to_act(self.state):
+            waiting = ", ".join(self.names()[s] for s in sorted(self.game.to_act(self.state)))
+            raise HallError("not_your_turn", f"it is not your turn: waiting for {waiting}")
+
+    def _begin(self) -> None:
+        self.state = self.game.start(self.players, self.options, self.seed)
+        self.turn = 0
+        self._update_waiting(None)
+
+    def _advance(self, record: ActionRecord, state: Any, entries: list[LogEntry]) -> None:
+        self.state = state
+        self.actions.append((record.seat, record.action))
+        self.turn = record.turn + 1
+        if record.by == "timer":
+            self.log.append((self.turn, LogEntry(
+                f"the turn timer ran out: the {self.hall.builtin_bot(self.game)} bot moved for {{p{record.seat}}}")))
+        self.log.extend((self.turn, entry) for entry in entries)
+        if self.game.is_over(state):
+            self.status = "over"
+        self._update_waiting(record.seat)
+
+    def _update_waiting(self, mover: int | None) -> None:
+        acting = self.game.to_act(self.state)
+        for seat in range(self.players):
+            if seat not in acting:
+                self.waiting_since[seat] = None
+            elif seat == mover or self.waiting_since[seat] is None:
+                self.waiting_since[seat] = self.turn
+
+    # -- after every change: watchers, bots, timer ---------------------------------------------
+    def _changed(self) -> None:
+        self.version += 1
+        self._snapshots.clear()
+        if self.status == "playing":
+            self._arm_timer()
+            self._schedule_bots()
+        else:
+            self.deadline = None
+        self.hall.broadcast.publish(self.code)
+
+    def _arm_timer(self) -> None:
+        humans = [s for s in self.to_act() if self.seats[s].kind == "human"]
+        if not self.turn_timer or not humans:
+            self.deadline = None
+            self.hall.timed.discard(self)
+        elif self.deadline is None or any(self.waiting_since[s] == self.turn for s in humans):
+            self.deadline = self.hall.clock.now() + self.turn_timer
+            self.hall.timed.add(self)
+
+    def time_out(self) -> None:
+        """The turn timer ran out: the built-in bot moves for every human seat that must act."""
+        self.deadline = None
+        self.hall.timed.discard(self)
+        for seat in self.to_act():
+            if self.seats[seat].kind == "human":
+                self._think(seat, self.hall.builtin_bot(self.game), "timer")
+
+    def _schedule_bots(self) -> None:
+        for seat in self.to_act():
+            if self.seats[seat].kind == "bot":
+                self._think(seat, self.seats[seat].bot or self.hall.builtin_bot(self.game), "bot")
+
+    def _think(self, seat: int, bot: str, by: str) -> None:
+        if self._thinking.get(seat) == self.turn:
+            return
+        self._thinking[seat] = self.turn
+        self.hall.spawn(self._bot_move(seat, bot, by, self.turn, self.state))
+
+    async def _bot_move(self, seat: int, name: str, by: str, turn: int, state: Any) -> None:
+        """A bot chooses from its seat's view, in a thread so that a slow bot stalls no other room."""
+        bot = self._bots.get((seat, name))
+        if bot is None:
+            bot = self._bots[seat, name] = bot_registry.create(
+                self.game, name, seed=fresh_seed(), time_limit=self.hall.bot_time_limit)
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.hall.executor, self._choose, bot, state, seat)
+        except Exception:
+            log.exception("bot %s failed in room %s; playing a random legal action", name, self.code)
+            action = self.game.random_action(state, seat, random.Random())
+        try:
+            await self.act(seat, turn, action, by=by)
+        except HallError as error:
+            if error.code != "stale":  # stale: someone acted first (a seat changed hands)
+                log.warning("bot %s in room %s could not act: %s", name, self.code, error)
+            if self._thinking.get(seat) == turn:
+                del self._thinking[seat]
+
+    def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
+        return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
+
+
+def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The spectator's view and the log lines it may read after each action of ``replay``
+    (``frames[0]`` is the start). Raises :class:`IllegalAction` for a replay that does not replay."""
+    names = list(replay["names"])
+    state = game.start(replay["players"], replay["options"], replay["seed"])
+    out = [{"turn": 0, "view": game.view(state, None), "to_act": sorted(game.to_act(state)), "log": []}]
+    for turn, (seat, action) in enumerate(replay["actions"], start=1):
+        entries: list[LogEntry] = []
+        state = game.apply(state, seat, action, entries)
+        out.append({"turn": turn, "view": game.view(state, None), "to_act": sorted(game.to_act(state)),
+                    "log": [e.render(names) for e in entries if e.visible_to(None)]})
+    return out
+
+
+class Hall:
+    """Every room, with what they share: the store, the broadcast, the clock, the bots' threads."""
+
+    def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
+                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 2) -> None:
+        self.store = store
+        self.games = dict(games)
+        self.clock = clock
+        self.broadcast = broadcast or LocalBroadcast()
+        self.bot_time_limit = bot_time_limit
+        self.executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="parlour-bot")
+        self.rooms: dict[str, Room] = {}
+        self.timed: set[Room] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        """Rebuild every stored room by replaying its actions, wake its bots, run the timers."""
+        for record in self.store.load():
+            game = self.games.get(record.game)
+            if game is None:
+                log.error("room %s plays %r, a game this hall does not have: left out", record.code, record.game)
+                continue
+            room = self.rooms[record.code] = Room(self, record, game)
+            if room.status == "playing":
+                room._changed()
+        self.spawn(self._tick())
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(TIMER_TICK)
+            now = self.clock.now()
+            for room in [r for r in self.timed if r.deadline is not None and r.deadline <= now]:
+                room.time_out()
+
+    # -- rooms --------------------------------------------------------------------------------
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code.upper())
+        if room is None:
+            raise HallError("unknown_room", f"there is no room {code!r}")
+        return room
+
+    def open_rooms(self) -> list[Room]:
+        return [r for r in self.rooms.values()
+                if r.status == "waiting" and any(s.kind == "open" for s in r.seats)]
+
+    def game(self, game_id: str) -> Game[Any]:
+        game = self.games.get(game_id)
+        if game is None:
+            raise HallError("bad_request", f"there is no game {game_id!r} (the games: {', '.join(self.games)})")
+        return game
+
+    def check_bot(self, game: Game[Any], bot: str) -> None:
+        if bot not in bot_registry.names(game):
+            raise HallError("bad_request", f"{game.name} has no bot {bot!r}"
+                            f" (its bots: {', '.join(bot_registry.names(game))})")
+
+    @staticmethod
+    def builtin_bot(game: Game[Any]) -> str:
+        """The bot that moves when a turn timer runs out: the game's first own bot, else random."""
+        return next(iter(game.bots), "random")
+
+    async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: list[Mapping[str, Any]],
+                          turn_timer: float | None = None, host_name: str | None = None,
+                          take_seat: int | None = None) -> tuple[Room, str, int | None, str | None]:
+        """A new room: (room, host token, the host's seat, its seat token)."""
+        game = self.game(game_id)
+        try:
+            game.check_players(len(seats))
+            resolved = game.resolve_options(options)
+        except ParlourError as error:
+            raise HallError("bad_request", str(error)) from None
+        if turn_timer is not None and not 0 < turn_timer <= MAX_TURN_TIMER:
+            raise HallError("bad_request", f"the turn timer must be between 0 and {MAX_TURN_TIMER} seconds")
+        records: list[dict[str, Any]] = []
+        for i, spec in enumerate(seats):
+            if spec.get("kind") == "bot":
+                self.check_bot(game, spec.get("bot", ""))
+                name = clean_name(spec["name"]) if spec.get("name") is not None else spec["bot"]
+                records.append({"kind": "bot", "name": name, "bot": spec["bot"], "token": None})
+            else:
+                records.append({"kind": "open", "name": None, "bot": None, "token": None})
+        seat_token = None
+        if take_seat is not None:
+            if not 0 <= take_seat < len(seats) or records[take_seat]["kind"] != "open":
+                raise HallError("bad_request", f"seat {take_seat} is not an open seat of this room")
+            if host_name is None:
+                raise HallError("bad_request", "to take a seat, give host_name")
+            seat_token = new_token()
+            records[take_seat] = {"kind": "human", "name": clean_name(host_name), "bot": None,
+                                  "token": token_hash(seat_token)}
+        host_token = new_token()
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved, seed=fresh_seed(),
+                            status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
+                            seats=records, created=self.clock.now())
+        try:
+            await self.store.create_room(record)
+        except StoreError as error:
+            raise HallError("store", str(error)) from None
+        room = self.rooms[code] = Room(self, record, game)
+        return room, host_token, take_seat, seat_token

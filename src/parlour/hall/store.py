@@ -1,0 +1,251 @@
+"""Where rooms are kept: a small interface, and its one implementation on SQLAlchemy Core.
+
+The hall writes a room when it is created, when its seats or status change, and one row per
+accepted action. A room is rebuilt on start from its record and its actions (seed, options,
+actions), so nothing else needs keeping.
+
+Writes go through one writer thread that commits them in groups: everything queued while the
+previous transaction was committing goes into the next one, so under load one fsync covers many
+moves across many rooms, and each caller's future resolves only once its transaction committed.
+
+>>> store = SqlStore("sqlite://")      # doctest: +SKIP
+>>> await store.create_room(record)    # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import sqlalchemy as sa
+from sqlalchemy.pool import StaticPool
+
+metadata = sa.MetaData()
+
+rooms_table = sa.Table(
+    "rooms", metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),       # JSON object
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # waiting | playing | over
+    sa.Column("turn_timer", sa.Float, nullable=True),
+    sa.Column("host_token", sa.String(64), nullable=False),  # sha256 hex of the host token
+    sa.Column("seats", sa.Text, nullable=False),         # JSON list of seat records
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+actions_table = sa.Table(
+    "actions", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("turn", sa.Integer, primary_key=True, autoincrement=False),  # 0 for the first action
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),        # the game's JSON action
+    sa.Column("by", sa.String(16), nullable=False),      # player | bot | timer
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+@dataclass
+class ActionRecord:
+    turn: int
+    seat: int
+    action: dict[str, Any]
+    by: str
+    at: float
+
+
+@dataclass
+class RoomRecord:
+    """A room as stored. ``seats`` are JSON-ready dicts: ``{kind, name, bot, token}`` where
+    ``token`` is the sha256 of the seat token (never the token itself)."""
+
+    code: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    turn_timer: float | None
+    host_token: str
+    seats: list[dict[str, Any]]
+    created: float
+    actions: list[ActionRecord] = field(default_factory=list)
+
+
+class StoreError(Exception):
+    """The store could not write; the change it carried did not happen."""
+
+
+class Store(ABC):
+    """What the hall asks of storage. Each coroutine returns once the write is committed."""
+
+    @abstractmethod
+    def load(self) -> list[RoomRecord]:
+        """Every room with its actions in order (called once, on start)."""
+
+    @abstractmethod
+    async def create_room(self, room: RoomRecord) -> None: ...
+
+    @abstractmethod
+    async def update_room(self, code: str, *, seats: list[dict[str, Any]] | None = None,
+                          status: str | None = None) -> None: ...
+
+    @abstractmethod
+    async def append_action(self, code: str, action: ActionRecord, status: str | None = None) -> None:
+        """Store one accepted action (and the room's new status with it, in the same transaction)."""
+
+    def close(self) -> None:
+        """Finish pending writes and let go of resources."""
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # FULL: every commit is fsynced, so an acknowledged move survives even a power cut.
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str) -> sa.Engine:
+    """An engine for ``url``: SQLite (WAL) for ``sqlite:///path``, PostgreSQL for
+    ``postgresql+psycopg://...`` (install the ``postgres`` extra)."""
+    if url.startswith("sqlite"):
+        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+        if url in ("sqlite://", "sqlite:///:memory:"):
+            kwargs["poolclass"] = StaticPool  # one shared in-memory database
+        engine = sa.create_engine(url, **kwargs)
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+Write = Callable[[sa.Connection], None]
+
+
+class SqlStore(Store):
+    """The store on SQLAlchemy Core: SQLite by default, PostgreSQL by URL, same code."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+        self._queue: queue.SimpleQueue[tuple[Write, asyncio.Future[None]] | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write_loop, name="parlour-store-writer", daemon=True)
+        self._writer.start()
+        self.batches = 0  # transactions committed, for the benchmark's report
+        self.writes = 0
+
+    # -- reading ----------------------------------------------------------------------------
+    def load(self) -> list[RoomRecord]:
+        with self.engine.connect() as conn:
+            rooms = {row.code: RoomRecord(
+                code=row.code, game=row.game, players=row.players, options=json.loads(row.options),
+                seed=row.seed, status=row.status, turn_timer=row.turn_timer, host_token=row.host_token,
+                seats=json.loads(row.seats), created=row.created)
+                for row in conn.execute(sa.select(rooms_table).order_by(rooms_table.c.created))}
+            for row in conn.execute(sa.select(actions_table).order_by(actions_table.c.code, actions_table.c.turn)):
+                rooms[row.code].actions.append(
+                    ActionRecord(row.turn, row.seat, json.loads(row.action), row.by, row.at))
+        return list(rooms.values())
+
+    # -- writing ----------------------------------------------------------------------------
+    async def create_room(self, room: RoomRecord) -> None:
+        values = dict(code=room.code, game=room.game, players=room.players,
+                      options=json.dumps(room.options), seed=room.seed, status=room.status,
+                      turn_timer=room.turn_timer, host_token=room.host_token,
+                      seats=json.dumps(room.seats), created=room.created)
+        await self._write(lambda conn: conn.execute(rooms_table.insert().values(**values)))
+
+    async def update_room(self, code: str, *, seats: list[dict[str, Any]] | None = None,
+                          status: str | None = None) -> None:
+        values: dict[str, Any] = {}
+        if seats is not None:
+            values["seats"] = json.dumps(seats)
+        if status is not None:
+            values["status"] = status
+        if values:
+            await self._write(lambda conn: conn.execute(
+                rooms_table.update().where(rooms_table.c.code == code).values(**values)))
+
+    async def append_action(self, code: str, action: ActionRecord, status: str | None = None) -> None:
+        row = dict(code=code, turn=action.turn, seat=action.seat, action=json.dumps(action.action),
+                   by=action.by, at=action.at)
+
+        def write(conn: sa.Connection) -> None:
+            conn.execute(actions_table.insert().values(**row))
+            if status is not None:
+                conn.execute(rooms_table.update().where(rooms_table.c.code == code).values(status=status))
+
+        await self._write(write)
+
+    async def _write(self, write: Write) -> None:
+        future = asyncio.get_running_loop().create_future()
+        self._queue.put((write, future))
+        await future
+
+    def _write_loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while True:  # group commit: take everything that queued up meanwhile
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._commit(batch)
+                    return
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                for write, _ in batch:
+                    write(conn)
+        except Exception:
+            # One bad write must not sink the others: retry each alone, failing only the bad one.
+            for write, future in batch:
+                try:
+                    with self.engine.begin() as conn:
+                        write(conn)
+                except Exception as error:
+                    _settle(future, StoreError(f"the store could not save this: {error}"))
+                else:
+                    _settle(future, None)
+            return
+        self.batches += 1
+        self.writes += len(batch)
+        for _, future in batch:
+            _settle(future, None)
+
+    def close(self) -> None:
+        if self._writer.is_alive():
+            self._queue.put(None)
+            self._writer.join()
+        self.engine.dispose()
+
+
+def _settle(future: asyncio.Future[None], error: Exception | None) -> None:
+    def settle() -> None:
+        if future.done():
+            return
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+    try:
+        future.get_loop().call_soon_threadsafe(settle)
+    except RuntimeError:  # the loop is gone (shutting down): nobody waits for this answer
+        pass

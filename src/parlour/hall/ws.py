@@ -1,0 +1,154 @@
+"""The WebSocket of a room (docs/protocol.md): one connection, one seat or one spectator.
+
+Reading and writing are two tasks. What the connection sends goes through one queue, in order;
+"the room changed" puts one marker in it however many changes pile up, and the marker becomes the
+newest snapshot of the connection's own seat when its turn to be sent comes, so a slow reader
+costs the room nothing and never receives an outdated state after a newer one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .rooms import Hall, HallError, Room
+
+MAX_MESSAGE = 64 * 1024  # bytes; longer messages are refused in words
+CLOSE_UNKNOWN_ROOM = 4404
+_STATE = object()
+
+
+def dumps(message: Any) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(code: str, message: str, message_id: Any = None) -> dict[str, Any]:
+    return {"type": "error", "id": message_id, "code": code, "message": message}
+
+
+class Connection:
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.state_queued = False
+        self.room: Room | None = None
+        self.seat: int | None = None
+        self.greeted = False
+        self.legal = True
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait(dumps(message))
+
+    def changed(self) -> None:
+        if not self.state_queued:
+            self.state_queued = True
+            self.outbox.put_nowait(_STATE)
+
+    async def send_loop(self) -> None:
+        while True:
+            item = await self.outbox.get()
+            if item is _STATE:
+                self.state_queued = False
+                assert self.room is not None
+                item = self.room.snapshot_text(self.seat, self.legal)
+            await self.websocket.send_text(item)
+
+    async def receive_loop(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                data = message.get("bytes") or b""
+                if len(data) > MAX_MESSAGE:
+                    self.push(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"))
+                    continue
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    self.push(error("bad_message", "a message must be JSON text in UTF-8"))
+                    continue
+            elif len(text) > MAX_MESSAGE or (len(text) * 4 > MAX_MESSAGE and len(text.encode()) > MAX_MESSAGE):
+                self.push(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"
+                                             f" ({len(text.encode())} sent): nothing was done"))
+                continue
+            await self.handle(text)
+
+    async def handle(self, text: str) -> None:
+        try:
+            message = json.loads(text)
+        except ValueError as problem:
+            self.push(error("bad_message", f"this is not JSON ({problem}): nothing was done"))
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            self.push(error("bad_message", 'a message must be a JSON object with a "type"'))
+            return
+        message_id = message.get("id")
+        if not (message_id is None or isinstance(message_id, (str, int)) and not isinstance(message_id, bool)):
+            self.push(error("bad_message", '"id" must be a string or a whole number'))
+            return
+        kind = message["type"]
+        try:
+            if kind == "hello":
+                self.hello(message)
+            elif kind == "act":
+                await self.act(message, message_id)
+            elif kind == "ping":
+                self.push({"type": "pong"})
+            else:
+                self.push(error("bad_message", f"unknown message type {kind!r}: the types are hello, act"
+                                " and ping", message_id))
+        except HallError as refused:
+            self.push(error(refused.code, str(refused), message_id))
+
+    def hello(self, message: dict[str, Any]) -> None:
+        assert self.room is not None
+        if self.greeted:
+            raise HallError("bad_message", "hello is said once per connection")
+        token = message.get("token")
+        if token is not None and not isinstance(token, str):
+            raise HallError("bad_message", '"token" must be a seat token (text) or null')
+        seat = self.room.seat_for_token(token) if token else None
+        self.legal = message.get("legal", True) is not False
+        self.greeted, self.seat = True, seat
+        self.push({"type": "welcome", "seat": seat, "room": self.room.status_json()})
+        self.room.hall.broadcast.subscribe(self.room.code, self.changed)
+        self.changed()
+        self.room.connect(seat)
+
+    async def act(self, message: dict[str, Any], message_id: Any) -> None:
+        assert self.room is not None
+        if not self.greeted:
+            raise HallError("not_a_player", "say hello with your seat token first")
+        if self.seat is None:
+            raise HallError("not_a_player", "spectators watch; only a seat's player can act")
+        if "action" not in message:
+            raise HallError("bad_message", 'an act needs an "action"')
+        await self.room.act(self.seat, message.get("turn"), message["action"],
+                            on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
+
+
+async def room_socket(websocket: WebSocket, hall: Hall, code: str) -> None:
+    await websocket.accept()
+    connection = Connection(websocket)
+    try:
+        connection.room = hall.room(code)
+    except HallError as refused:
+        await websocket.send_text(dumps(error(refused.code, str(refused))))
+        await websocket.close(CLOSE_UNKNOWN_ROOM, "unknown room")
+        return
+    room = connection.room
+    sender = asyncio.create_task(connection.send_loop())
+    try:
+        await connection.receive_loop()
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went away
+    finally:
+        sender.cancel()
+        if connection.greeted:
+            hall.broadcast.unsubscribe(room.code, connection.changed)
+            room.disconnect(connection.seat)

@@ -1,0 +1,71 @@
+"""Fixtures for the hall's tests: an app on a fresh SQLite file with a hand-moved clock."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from parlour.games import all_games  # noqa: E402
+from parlour.hall import create_app  # noqa: E402
+from parlour.hall.store import SqlStore  # noqa: E402
+from secret_game import SECRETS  # noqa: E402
+
+pytestmark = pytest.mark.timeout(30)
+
+
+class FakeClock:
+    """Time that moves only when a test says so."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.time = now
+
+    def now(self) -> float:
+        return self.time
+
+    def advance(self, seconds: float) -> None:
+        self.time += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def games() -> dict[str, Any]:
+    return dict(all_games(), secrets=SECRETS)
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'hall.sqlite3'}"
+
+
+@pytest.fixture
+def make_client(db_url: str, games: dict[str, Any], clock: FakeClock) -> Iterator[Callable[[], TestClient]]:
+    """Open a client on the app (its lifespan runs); each call is a fresh app on the same file,
+    as after a restart."""
+    opened: list[tuple[TestClient, SqlStore]] = []
+
+    def make() -> TestClient:
+        store = SqlStore(db_url)
+        client = TestClient(create_app(store, games, clock))
+        client.__enter__()
+        opened.append((client, store))
+        return client
+
+    yield make
+    for client, store in reversed(opened):
+        client.__exit__(None, None, None)
+        store.close()
+
+
+@pytest.fixture
+def client(make_client: Callable[[], TestClient]) -> TestClient:
+    return make_client()

@@ -1,0 +1,112 @@
+"""Helpers for driving the hall in tests: rooms over REST, a seat or a spectator over WebSocket."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from fastapi.testclient import TestClient
+
+OPEN = {"kind": "open"}
+
+
+def bot(name: str = "greedy") -> dict[str, str]:
+    return {"kind": "bot", "bot": name}
+
+
+def host(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_room(client: TestClient, game: str = "patchwork", seats: list[dict] | None = None, **body: Any) -> dict:
+    answer = client.post("/api/rooms", json={"game": game, "seats": seats or [OPEN, OPEN], **body})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def started_room(client: TestClient, game: str = "patchwork", names: tuple[str, ...] = ("Ana", "Bo"),
+                 **body: Any) -> tuple[str, list[str], str]:
+    """A started room with every seat a person: (code, seat tokens, host token)."""
+    room = new_room(client, game, [OPEN] * len(names), **body)
+    tokens = [join(client, room["code"], name, seat)["seat_token"] for seat, name in enumerate(names)]
+    answer = client.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"]))
+    assert answer.status_code == 200, answer.text
+    return room["code"], tokens, room["host_token"]
+
+
+def join(client: TestClient, code: str, name: str, seat: int | None = None) -> dict:
+    answer = client.post(f"/api/rooms/{code}/join", json={"name": name, "seat": seat})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+class Socket:
+    """One WebSocket connection to a room, remembering every message it received."""
+
+    def __init__(self, client: TestClient, code: str) -> None:
+        self._context = client.websocket_connect(f"/ws/rooms/{code}")
+        self.ws = self._context.__enter__()
+        self.received: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+        self.state: dict[str, Any] | None = None
+
+    def close(self) -> None:
+        self._context.__exit__(None, None, None)
+
+    def send(self, message: Any) -> None:
+        self.ws.send_json(message)
+
+    def receive(self) -> dict[str, Any]:
+        text = self.ws.receive_text()
+        self.texts.append(text)
+        import json
+        message = json.loads(text)
+        self.received.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def expect(self, kind: str) -> dict[str, Any]:
+        """The next message that is not a state push; it must be of ``kind``."""
+        while True:
+            message = self.receive()
+            if message["type"] != "state" or kind == "state":
+                assert message["type"] == kind, message
+                return message
+
+    def until(self, done: Callable[[dict[str, Any]], bool], limit: int = 2000) -> dict[str, Any]:
+        """Read state pushes until one satisfies ``done``."""
+        for _ in range(limit):
+            message = self.receive()
+            if message["type"] == "state" and done(message):
+                return message
+        raise AssertionError(f"no state satisfied the condition in {limit} messages")
+
+    def hello(self, token: str | None = None) -> dict[str, Any]:
+        self.send({"type": "hello", "token": token})
+        welcome = self.expect("welcome")
+        self.expect("state")
+        return welcome
+
+    def act(self, action: dict[str, Any], turn: int | None = None, message_id: str = "a") -> dict[str, Any]:
+        """Send ``action`` at ``turn`` (default: the last state's) and return the ack or error."""
+        assert self.state is not None
+        self.send({"type": "act", "id": message_id, "turn": self.state["turn"] if turn is None else turn,
+                   "action": action})
+        while True:
+            message = self.receive()
+            if message["type"] in ("ack", "error") and message.get("id") == message_id:
+                return message
+
+    def sync(self) -> dict[str, Any]:
+        """Read up to the newest state (a ping's pong marks the end of what was queued)."""
+        self.send({"type": "ping"})
+        while self.receive()["type"] != "pong":
+            pass
+        assert self.state is not None
+        return self.state
+
+    def __enter__(self) -> "Socket":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

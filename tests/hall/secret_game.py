@@ -1,0 +1,99 @@
+"""Secrets: a tiny hidden-information game for the hall's tests, injected into the app's registry.
+
+Each seat holds a secret word dealt from the seed, and the deck holds one more that nobody sees
+while the game runs. For two rounds every seat picks a number at the same time; picks show once
+the round is complete. A seat's view holds its own secret and its own pick, nothing of the others'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from parlour.core import Game, IllegalAction, LogEntry, Result, derive, require_action
+
+ROUNDS = 2
+
+
+@dataclass(frozen=True)
+class State:
+    secrets: tuple[str, ...]
+    deck: str
+    round: int
+    picks: tuple[int | None, ...]       # this round's, hidden until all have picked
+    revealed: tuple[tuple[int, ...], ...]
+
+
+class Secrets(Game[State]):
+    id = "secrets"
+    name = "Secrets"
+    pitch = "pick numbers while hiding your secret word"
+    min_players = 2
+    max_players = 3
+    hidden_information = True
+
+    def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
+        self.check_players(players)
+        rng = derive(seed, "deal")
+        secrets = tuple(f"SECRET{seat}X{rng.randrange(10**9):09d}" for seat in range(players))
+        return State(secrets, f"DECKX{rng.randrange(10**9):09d}", 0, (None,) * players, ())
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state.round >= ROUNDS:
+            return frozenset()
+        return frozenset(s for s, pick in enumerate(state.picks) if pick is None)
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return [{"type": "pick", "number": n} for n in range(10)] if seat in self.to_act(state) else []
+
+    def check(self, state: State, seat: int, action: Any) -> None:
+        if require_action(action) != "pick":
+            raise IllegalAction(f"unknown action type {action['type']!r}: the only action is 'pick'")
+        if seat not in self.to_act(state):
+            raise IllegalAction("you have picked already this round")
+        number = action.get("number")
+        if isinstance(number, bool) or number not in range(10):
+            raise IllegalAction(f"pick a whole number from 0 to 9, not {number!r}")
+
+    def apply(self, state: State, seat: int, action: dict[str, Any], log: list[LogEntry] | None = None) -> State:
+        self.check(state, seat, action)
+        picks = tuple(action["number"] if s == seat else p for s, p in enumerate(state.picks))
+        if log is not None:
+            log.append(LogEntry(f"{{p{seat}}} picked"))
+            log.append(LogEntry(f"you picked {action['number']} holding {state.secrets[seat]}", frozenset({seat})))
+        if any(p is None for p in picks):
+            return State(state.secrets, state.deck, state.round, picks, state.revealed)
+        if log is not None:
+            log.append(LogEntry(f"round {state.round + 1}: " + ", ".join(f"{{p{s}}} {p}" for s, p in enumerate(picks))))
+        return State(state.secrets, state.deck, state.round + 1, (None,) * len(picks),
+                     state.revealed + (tuple(p for p in picks if p is not None),))
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = {"round": state.round, "picked": [p is not None for p in state.picks],
+                                "revealed": [list(r) for r in state.revealed],
+                                "scores": [sum(r[s] for r in state.revealed) for s in range(len(state.picks))]}
+        if seat is not None:
+            view["secret"] = state.secrets[seat]
+            view["my_pick"] = state.picks[seat]
+        if self.is_over(state):
+            view["deck"] = state.deck
+        return view
+
+    def is_over(self, state: State) -> bool:
+        return state.round >= ROUNDS
+
+    def result(self, state: State) -> Result | None:
+        if not self.is_over(state):
+            return None
+        return Result.from_scores(sum(r[s] for r in state.revealed) for s in range(len(state.picks)))
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return {"secrets": list(state.secrets), "deck": state.deck, "round": state.round,
+                "picks": list(state.picks), "revealed": [list(r) for r in state.revealed]}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        return State(tuple(data["secrets"]), data["deck"], data["round"], tuple(data["picks"]),
+                     tuple(tuple(r) for r in data["revealed"]))
+
+
+SECRETS = Secrets()
