@@ -111,7 +111,7 @@ function showForm() {
       el("select", { id: "game-choice", onchange: (e) => choose(catalogue.find((g) => g.id === e.target.value)) },
         catalogue.map((g) => el("option", { value: g.id, selected: g.id === game.id }, g.name)))),
     el("label", { class: "field", for: "player-name" }, el("span", {}, "Your name"),
-      el("input", { id: "player-name", name: "name", maxlength: 40, placeholder: "e.g. Ana", value: lastName(), required: true })),
+      el("input", { id: "player-name", name: "name", maxlength: 32, placeholder: "e.g. Ana", value: lastName(), required: true })),
     game.min_players !== game.max_players
       ? el("label", { class: "field", for: "players" }, el("span", {}, "Players"), count) : null,
     el("fieldset", { class: "field" }, el("legend", {}, "Seats"), seats),

@@ -116,7 +116,7 @@ function buildWaiting() {
   } }, "Copy link");
   const parts = {
     seats: el("ol", { class: "seat-list", id: "seats" }),
-    name: el("input", { id: "join-name", maxlength: 40, placeholder: "Your name", value: lastName() }),
+    name: el("input", { id: "join-name", maxlength: 32, placeholder: "Your name", value: lastName() }),
     error: el("p", { class: "form-error", role: "alert" }),
     joinBox: el("div", { class: "join-box" }),
     startBox: el("div", { class: "start-box" }),
