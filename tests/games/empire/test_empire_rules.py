@@ -296,7 +296,8 @@ def test_challenge_higher_number_wins_and_the_winner_chooses_bank_and_opponent()
     assert_refused(GAME, state, 0, collect(4), "0 to 3", "bank")
     assert log_texts(log, NAMES)[-1] == ("Bob challenges. Ana shows the Captain (7), Bob shows the Jester (3):"
                                          " Ana wins the challenge")
-    assert GAME.view(state, None)["last_challenge"] == {"claimant": 0, "amount": 4, "roles": [7, 3], "winner": 0}
+    assert GAME.view(state, None)["last_challenge"] == {"claimant": 0, "amount": 4, "roles": [7, 3], "winner": 0,
+                                                            "turn": 1}
     for k in range(4):
         after = run(state, (0, collect(k)))
         assert after.coins == (8, 3 - k)
@@ -354,7 +355,7 @@ def test_guess_right_makes_the_claimant_pay_the_guesser():
     state = run(make_state(coins=(4, 2)), (0, claim(4)), (1, guess(7)))
     assert state.coins == (0, 5)
     assert GAME.view(state, 1)["opponent"]["role"] == 7, "a right guess tells the guesser the role"
-    assert GAME.view(state, None)["last_guess"] == {"guesser": 1, "role": 7, "right": True}
+    assert GAME.view(state, None)["last_guess"] == {"guesser": 1, "role": 7, "right": True, "turn": 1}
 
 
 def test_rules_note_guess_needs_a_coin():
