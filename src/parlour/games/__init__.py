@@ -15,6 +15,8 @@ PACKAGES = (
     "patchwork",
     "empire",
     "dinosaurs",
+    "prestige_cities",
+    "palace",
 )
 
 

@@ -48,7 +48,7 @@ def make_state(players: int = 3, *, dinosaurs: tuple[str, ...] = ("stego", "nerv
                 phase=phase, waiting=active, hidden=[None] * players, front=[None] * players,
                 sudden=[[] for _ in range(players)], sudden_seats=[], instants=[], answers=[None] * players,
                 bonus=[0] * players, queue=[], ignored=False, peek=[], grab=None, victim=None,
-                round_scores=None, winners=[], reason="", reshuffles=0)
+                round_scores=None, winners=[], reason="", reshuffles=0, last_round=None)
     base.update(fields)
     return State(**base)
 

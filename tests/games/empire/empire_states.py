@@ -1,6 +1,12 @@
-"""Build Empire situations directly, for scenario tests."""
+"""Build Empire situations directly, for scenario tests; and play long random games for property tests.
+
+Uniformly random play accuses at once (most of the legal actions are accusations), so the property
+tests play with a wanderer that picks an action type first and accuses rarely: its games run long
+enough to empty the deck, draw revelatory cards and reach the tie."""
 
 from __future__ import annotations
+
+import random
 
 from parlour.games import get
 from parlour.games.empire.engine import SLOTS, State
@@ -9,7 +15,7 @@ GAME = get("empire")
 NOTHING: frozenset[int] = frozenset()
 
 
-def make_state(*, deck=(8, 9, 10, 11, 12), slots=(1, 2, 4, 5), culprit=6, roles=(7, 3), drawn=None,
+def make_state(*, deck=(8, 9, 10, 11, 12, 13, 14, 15), slots=(1, 2, 4, 5), culprit=6, roles=(7, 3), drawn=None,
                coins=(2, 2), pile=(), active=0, queue=(), claim=0, used=(), main_done=False,
                looked=((), ()), taken=(None,) * SLOTS, discovered=(False, False), known=((), ()),
                ruled_out=((), ()), challenge=None, guess=None, turn=1, outcome=None) -> State:
@@ -72,3 +78,27 @@ def all_cards(state: State) -> list[int]:
     present = [state.slots[i] for i in range(SLOTS) if state.taken[i] is None]
     hands = [r for r in state.roles if r is not None] + ([state.drawn] if state.drawn is not None else [])
     return sorted(list(state.deck) + present + [state.culprit] + hands + list(state.pile))
+
+
+def wander(state, seat, rng: random.Random) -> dict:
+    """A legal action: its type uniformly among the types on offer, accusing only now and then."""
+    legal = GAME.legal_actions(state, seat)
+    types = sorted({a["type"] for a in legal})
+    if len(types) > 1 and "accuse" in types and rng.random() < 0.98:
+        types.remove("accuse")
+    kind = rng.choice(types)
+    return rng.choice([a for a in legal if a["type"] == kind])
+
+
+def play_wandering(seed: int, rng_seed: int, max_moves: int = 5_000):
+    rng = random.Random(rng_seed)
+    state = GAME.start(2, {}, seed)
+    states, moves = [state], []
+    while not GAME.is_over(state):
+        assert len(moves) < max_moves, "the game did not end"
+        seat = min(GAME.to_act(state))
+        action = wander(state, seat, rng)
+        state = GAME.apply(state, seat, action)
+        states.append(state)
+        moves.append((seat, action))
+    return states, moves

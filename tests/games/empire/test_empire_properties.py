@@ -1,9 +1,5 @@
 """Property tests: random Empire games to the end, checking invariants, replay, and the agreement of
-``check`` with ``legal_actions``.
-
-Uniformly random play accuses at once (a dozen of the legal actions are accusations), so these games
-are played by a wanderer that picks an action type first and accuses rarely: its games run long
-enough to empty the deck, draw revelatory cards and reach the tie."""
+``check`` with ``legal_actions``; the games are played by empire_states.play_wandering."""
 
 from __future__ import annotations
 
@@ -11,7 +7,7 @@ import json
 import random
 
 from contract import assert_check_matches_legal, assert_replays, play_random
-from empire_states import GAME, all_cards
+from empire_states import GAME, all_cards, play_wandering
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,30 +16,6 @@ from parlour.games.empire.engine import NUMBERS, SLOTS, seen_by
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def wander(state, seat, rng: random.Random) -> dict:
-    """A legal action: its type uniformly among the types on offer, accusing only now and then."""
-    legal = GAME.legal_actions(state, seat)
-    types = sorted({a["type"] for a in legal})
-    if len(types) > 1 and "accuse" in types and rng.random() < 0.98:
-        types.remove("accuse")
-    kind = rng.choice(types)
-    return rng.choice([a for a in legal if a["type"] == kind])
-
-
-def play_wandering(seed: int, rng_seed: int, max_moves: int = 5_000):
-    rng = random.Random(rng_seed)
-    state = GAME.start(2, {}, seed)
-    states, moves = [state], []
-    while not GAME.is_over(state):
-        assert len(moves) < max_moves, "the game did not end"
-        seat = min(GAME.to_act(state))
-        action = wander(state, seat, rng)
-        state = GAME.apply(state, seat, action)
-        states.append(state)
-        moves.append((seat, action))
-    return states, moves
 
 
 def assert_invariants(state) -> None:

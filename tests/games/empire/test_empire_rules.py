@@ -2,7 +2,7 @@
 001_4c3f7851320eb4d9.txt) and each line of docs/rules/empire.md. Situations are built directly as
 engine states (empire_states.make_state: player 1 is the Captain (7), player 2 the Jester (3), the
 revelatory cards are 1, 2, 4, 5 in places A to D, the culprit is the Alchemist (6), the deck
-8, 9, 10, 11, 12 from the top)."""
+8 to 15 from the top)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from empire_states import (CHALLENGE, DECLINE, DISCOVER, END, GAME, INCOME, PASS
 from parlour.games.empire.engine import COSTS, NUMBERS, ROLES, START_COINS, suspects
 
 NAMES = ["Ana", "Bob"]
+EMPTY_DECK = dict(deck=(), pile=(8, 9, 10, 11, 12, 13, 14, 15))  # the deck drawn and discarded
+NOTHING_LEFT = (7, 3) + EMPTY_DECK["pile"] + (1, 2)  # ... and revelatory cards 1 and 2 too
 
 
 def kinds(state, seat):
@@ -22,10 +24,10 @@ def kinds(state, seat):
 
 # --- the deck (docs/rules/empire.md) -------------------------------------------------------------------
 
-def test_rules_note_the_deck_is_twelve_roles_each_with_its_own_number():
-    assert len(ROLES) == 12 and NUMBERS == tuple(range(1, 13))
+def test_rules_note_the_deck_is_fifteen_roles_each_with_its_own_number():
+    assert len(ROLES) == 15 and NUMBERS == tuple(range(1, 16))
     assert len(set(ROLES.values())) == len(ROLES)
-    assert ROLES[1] == "Urchin" and ROLES[12] == "Empress"
+    assert ROLES[1] == "Urchin" and ROLES[15] == "Empress"
 
 
 # --- setup ----------------------------------------------------------------------------------------------
@@ -43,7 +45,7 @@ def test_setup_deals_roles_revelatory_cards_culprit_and_deck():
     for seed in range(20):
         state = GAME.start(2, {}, seed)
         assert None not in state.roles and len(state.slots) == 4 and state.taken == (None,) * 4
-        assert len(state.deck) == 12 - 2 - 4 - 1
+        assert len(state.deck) == 15 - 2 - 4 - 1
         assert all_cards(state) == list(NUMBERS)
         assert state.pile == () and state.drawn is None
     decks = {GAME.start(2, {}, seed).deck for seed in range(20)}
@@ -56,7 +58,7 @@ def test_each_player_sees_only_their_own_role_at_the_start():
     assert GAME.view(state, 0)["you"]["role"] == 7 and GAME.view(state, 0)["opponent"]["role"] is None
     assert GAME.view(state, 1)["you"]["role"] == 3 and GAME.view(state, 1)["opponent"]["role"] is None
     assert all(s["card"] is None for s in GAME.view(state, 0)["revelatory"])
-    assert GAME.view(state, 0)["culprit"] is None and GAME.view(state, 0)["deck_count"] == 5
+    assert GAME.view(state, 0)["culprit"] is None and GAME.view(state, 0)["deck_count"] == 8
 
 
 def test_rules_note_player_one_takes_the_first_turn():
@@ -162,7 +164,7 @@ def test_promote_pays_two_draws_and_keeps_one():
     the newly drawn card. Whichever you choose to keep becomes your role.\""""
     log = []
     state = run(make_state(coins=(5, 2)), (0, PROMOTE), log=log)
-    assert state.coins == (3, 2) and state.drawn == 8 and state.deck == (9, 10, 11, 12)
+    assert state.coins == (3, 2) and state.drawn == 8 and state.deck == (9, 10, 11, 12, 13, 14, 15)
     assert GAME.to_act(state) == {0} and kinds(state, 0) == {"keep"}
     assert GAME.view(state, 0)["you"] == {"role": 7, "drawn": 8}
     assert GAME.view(state, 1)["opponent"]["drawn"] is None and GAME.view(state, 1)["holding"] == [2, 1]
@@ -175,7 +177,8 @@ def test_promote_pays_two_draws_and_keeps_one():
     assert "Ana pays 2 coins to promote" in texts and "Ana discards the Captain (7) and keeps the other card" in texts
     private = [e for e in log if e.seats is not None]
     assert all(e.seats == {0} for e in private)
-    assert {e.render(NAMES) for e in private} == {"Ana draws the Priestess (8)", "Ana keeps the Priestess (8) as their role"}
+    assert {e.render(NAMES) for e in private} == {"Ana draws the Priestess (8)",
+                                                  "Ana keeps the Priestess (8) as their role"}
 
 
 def test_reveal_pays_three_and_privately_shows_two_revelatory_cards():
@@ -203,13 +206,11 @@ def test_reveal_refuses_bad_places():
 
 
 def test_rules_note_reveal_with_one_card_left_looks_at_it_and_with_none_is_refused():
-    one = make_state(coins=(5, 2), deck=(), taken=(1, 0, None, 1), roles=(2, 1), pile=(7, 3, 8, 9, 10, 11, 12),
-                     slots=(1, 2, 4, 5))
+    one = make_state(coins=(5, 2), deck=(), taken=(1, 0, None, 1), roles=(2, 1), pile=(7, 3) + EMPTY_DECK["pile"])
     assert [a for a in GAME.legal_actions(one, 0) if a["type"] == "reveal"] == [reveal(2)]
     state = run(one, (0, reveal(2)))
     assert GAME.view(state, 0)["revelatory"][2]["card"] == 4
-    none = make_state(coins=(5, 2), deck=(), taken=(1, 0, 0, 1), roles=(2, 1), slots=(1, 2, 4, 5),
-                      pile=(7, 3, 8, 9, 10, 11, 12), drawn=None)
+    none = make_state(coins=(5, 2), deck=(), taken=(1, 0, 0, 1), roles=(2, 1), pile=(7, 3) + EMPTY_DECK["pile"])
     assert "reveal" not in kinds(none, 0)
     assert_refused(GAME, none, 0, reveal(0, 1), "no revelatory cards are left")
 
@@ -254,7 +255,7 @@ def test_accuse_wrongly_loses():
     """"Otherwise, they lose the game.\""""
     state = run(make_state(active=1), (1, accuse(9)))
     assert GAME.result(state).winners == (0,) and GAME.result(state).scores == (1.0, 0.0)
-    assert_refused(GAME, make_state(), 0, accuse(13), "no role 13")
+    assert_refused(GAME, make_state(), 0, accuse(16), "no role 16")
 
 
 def test_rules_note_accuse_at_any_free_moment_of_your_turn():
@@ -295,7 +296,8 @@ def test_challenge_higher_number_wins_and_the_winner_chooses_bank_and_opponent()
     assert_refused(GAME, state, 0, collect(4), "0 to 3", "bank")
     assert log_texts(log, NAMES)[-1] == ("Bob challenges. Ana shows the Captain (7), Bob shows the Jester (3):"
                                          " Ana wins the challenge")
-    assert GAME.view(state, None)["last_challenge"] == {"claimant": 0, "amount": 4, "roles": [7, 3], "winner": 0}
+    assert GAME.view(state, None)["last_challenge"] == {"claimant": 0, "amount": 4, "roles": [7, 3], "winner": 0,
+                                                            "turn": 1}
     for k in range(4):
         after = run(state, (0, collect(k)))
         assert after.coins == (8, 3 - k)
@@ -317,7 +319,7 @@ def test_after_a_challenge_both_discard_and_draw_active_first():
     """"Both players then discard their revealed roles and draw new roles, starting with the active player.\""""
     log = []
     state = run(make_state(coins=(3, 2), active=1), (1, claim(2)), (0, CHALLENGE), log=log)
-    assert state.pile == (7, 3) and state.roles == (9, 8) and state.deck == (10, 11, 12)
+    assert state.pile == (7, 3) and state.roles == (9, 8) and state.deck == (10, 11, 12, 13, 14, 15)
     assert GAME.to_act(state) == {1} and state.main_done
     texts = log_texts(log, NAMES)
     assert texts.index("Bob draws a card from the deck") < texts.index("Ana draws a card from the deck")
@@ -353,7 +355,7 @@ def test_guess_right_makes_the_claimant_pay_the_guesser():
     state = run(make_state(coins=(4, 2)), (0, claim(4)), (1, guess(7)))
     assert state.coins == (0, 5)
     assert GAME.view(state, 1)["opponent"]["role"] == 7, "a right guess tells the guesser the role"
-    assert GAME.view(state, None)["last_guess"] == {"guesser": 1, "role": 7, "right": True}
+    assert GAME.view(state, None)["last_guess"] == {"guesser": 1, "role": 7, "right": True, "turn": 1}
 
 
 def test_rules_note_guess_needs_a_coin():
@@ -363,9 +365,6 @@ def test_rules_note_guess_needs_a_coin():
 
 
 # --- drawing and discarding -----------------------------------------------------------------------------
-
-EMPTY_DECK = dict(deck=(), pile=(8, 9, 10, 11, 12))
-
 
 def test_cards_are_drawn_from_the_deck_by_default():
     """"Cards are by default drawn from the deck.\""""
@@ -415,7 +414,7 @@ def test_rules_note_the_opponent_learns_a_drawn_revelatory_card_it_had_looked_at
 
 def test_deck_and_revelatory_cards_empty_is_a_tie():
     """"If a player must draw but the deck and set of revelatory cards are both empty, the game ends in a tie.\""""
-    state = make_state(coins=(2, 2), deck=(), taken=(0, 1, 0, 1), roles=(4, 5), pile=(7, 3, 8, 9, 10, 11, 12, 1, 2))
+    state = make_state(coins=(2, 2), deck=(), taken=(0, 1, 0, 1), roles=(4, 5), pile=NOTHING_LEFT)
     log = []
     state = run(state, (0, claim(2)), (1, CHALLENGE), log=log)  # 4 loses to 5: no collect step
     assert GAME.is_over(state) and GAME.result(state).winners == (0, 1)
@@ -425,7 +424,7 @@ def test_deck_and_revelatory_cards_empty_is_a_tie():
 
 
 def test_rules_note_promote_is_refused_with_nothing_to_draw():
-    state = make_state(coins=(5, 2), deck=(), taken=(0, 1, 0, 1), roles=(4, 5), pile=(7, 3, 8, 9, 10, 11, 12, 1, 2))
+    state = make_state(coins=(5, 2), deck=(), taken=(0, 1, 0, 1), roles=(4, 5), pile=NOTHING_LEFT)
     assert "promote" not in kinds(state, 0)
     assert_refused(GAME, state, 0, PROMOTE, "no card to draw")
 
@@ -467,7 +466,7 @@ def test_rules_note_a_spied_role_stays_known_until_it_is_discarded():
 
 def test_rules_note_suspects_are_the_roles_not_seen():
     state = run(make_state(coins=(3, 2)), (0, reveal(0, 1)))
-    assert suspects(state, 0) == (3, 4, 5, 6, 8, 9, 10, 11, 12)
+    assert suspects(state, 0) == (3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15)
     assert GAME.view(state, 1)["suspects"] == [n for n in NUMBERS if n != 3]
 
 

@@ -98,7 +98,7 @@ class State:
               "disaster_deck", "known_bottom", "disaster", "areas", "escape", "out", "round", "phase",
               "waiting", "hidden", "front", "sudden", "sudden_seats", "instants", "answers", "bonus",
               "queue", "ignored", "peek", "grab", "victim", "round_scores", "winners", "reason",
-              "reshuffles")
+              "reshuffles", "last_round")
     __slots__ = FIELDS
 
     players: int
@@ -134,6 +134,7 @@ class State:
     winners: list[int]
     reason: str
     reshuffles: int
+    last_round: dict[str, Any] | None  # what the table showed when the previous round ended
 
     def __init__(self, **fields: Any) -> None:
         for name in self.FIELDS:
@@ -143,7 +144,7 @@ class State:
         new = State.__new__(State)
         for name in self.FIELDS:
             value = getattr(self, name)
-            if type(value) is list:
+            if type(value) is list:  # last_round (a dict) is replaced, never changed in place
                 value = [list(v) if type(v) is list else v for v in value]
             setattr(new, name, value)
         return new
@@ -393,6 +394,7 @@ def _score(s: State, log: list[LogEntry] | None) -> None:
 
 
 def _bury_disaster(s: State) -> None:
+    s.last_round = {"round": s.round, "disaster": s.disaster, "to": None}
     s.disaster_deck.insert(0, s.disaster)
     s.known_bottom += 1
     s.disaster = None
@@ -441,6 +443,7 @@ def _reveal_sudden_death(s: State, log: list[LogEntry] | None) -> None:
 
 def _add_disaster(s: State, seat: int, log: list[LogEntry] | None) -> None:
     cid = s.disaster
+    s.last_round = {"round": s.round, "disaster": cid, "to": seat}
     s.areas[seat].append(cid)
     s.disaster = None
     s.victim = None
@@ -485,6 +488,10 @@ def _end_round(s: State, log: list[LogEntry] | None) -> None:
         return
     for i in s.active():
         _fill_hand(s, i, log)
+    summary = s.last_round if s.last_round and s.last_round.get("round") == s.round else {}
+    s.last_round = {"round": s.round, "disaster": summary.get("disaster"), "to": summary.get("to"),
+                    "front": list(s.front), "sudden": [list(c) for c in s.sudden], "bonus": list(s.bonus),
+                    "instants": [list(i) for i in s.instants], "scores": s.round_scores}
     for i in range(s.players):
         if s.front[i] is not None:
             s.discard.append(s.front[i])
@@ -562,7 +569,7 @@ class Dinosaurs(Game[State]):
                      phase="dinosaur", waiting=[0], hidden=[None] * n, front=[None] * n,
                      sudden=[[] for _ in range(n)], sudden_seats=[], instants=[], answers=[None] * n,
                      bonus=[0] * n, queue=[], ignored=False, peek=[], grab=None, victim=None,
-                     round_scores=None, winners=[], reason="", reshuffles=0)
+                     round_scores=None, winners=[], reason="", reshuffles=0, last_round=None)
 
     def to_act(self, state: State) -> frozenset[int]:
         return frozenset(state.waiting)
@@ -958,6 +965,7 @@ class Dinosaurs(Game[State]):
             "instants": [{"player": p, "card": c, "target": None if t < 0 else t} for p, c, t in s.instants],
             "victim": s.victim, "sudden_death_seats": list(s.sudden_seats),
             "round_scores": None if s.round_scores is None else list(s.round_scores),
+            "last_round": None if s.last_round is None else json.loads(json.dumps(s.last_round)),
             "result": None if result is None else result.to_json(),
         }
 
@@ -1053,7 +1061,8 @@ class Dinosaurs(Game[State]):
             ignored=view["effects_ignored"], peek=peek, grab=None if grab is None else grab["player"],
             victim=view["victim"], round_scores=None if view["round_scores"] is None else list(view["round_scores"]),
             winners=list(view["result"]["winners"]) if view["result"] else [],
-            reason=view["result"]["reason"] if view["result"] else "", reshuffles=view["reshuffles"])
+            reason=view["result"]["reason"] if view["result"] else "", reshuffles=view["reshuffles"],
+            last_round=None if view["last_round"] is None else json.loads(json.dumps(view["last_round"])))
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         return state.copy().to_json()

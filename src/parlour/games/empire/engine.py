@@ -103,8 +103,8 @@ class State:
     discovered: tuple[bool, bool]                  # who has looked at the culprit (public)
     known: tuple[frozenset[int], frozenset[int]]   # cards in the opponent's hand this seat knows
     ruled_out: tuple[frozenset[int], frozenset[int]]  # wrong guesses at the opponent's current role
-    challenge: tuple[Any, ...] | None     # the last challenge: (claimant, amount, roles, winner)
-    guess: tuple[Any, ...] | None         # the last guess: (guesser, role, right)
+    challenge: tuple[Any, ...] | None     # the last challenge: (claimant, amount, roles, winner, turn)
+    guess: tuple[Any, ...] | None         # the last guess: (guesser, role, right, turn)
     turn: int                             # turns begun, counting from 1
     outcome: tuple[Any, ...] | None       # (winner seat or None for a tie, reason) once over
 
@@ -376,7 +376,7 @@ class Empire(Game[State]):
             known = state.known
             ruled_out = _pair(state.ruled_out, seat, state.ruled_out[seat] | {role})
         return replace(self._claim_settled(state), coins=coins, known=known, ruled_out=ruled_out,
-                       guess=(seat, role, right))
+                       guess=(seat, role, right, state.turn))
 
     def _do_challenge(self, state: State, seat: int, action: Action, log: list[LogEntry]) -> State:
         active, amount = state.active, state.claim
@@ -387,7 +387,7 @@ class Empire(Game[State]):
                             f" {card_name(theirs)}: {{p{winner}}} wins the challenge"))
         roles = (mine, theirs) if active == 0 else (theirs, mine)
         shown = (frozenset((roles[1],)), frozenset((roles[0],)))  # both roles are face up until discarded
-        state = replace(state, challenge=(active, amount, roles, winner), main_done=True, known=shown)
+        state = replace(state, challenge=(active, amount, roles, winner, state.turn), main_done=True, known=shown)
         redraws: tuple[Step, ...] = (("discard",), ("draw", active, "challenge"), ("draw", seat, "challenge"))
         if winner == active:
             if state.coins[seat] > 0:
@@ -542,12 +542,13 @@ class Empire(Game[State]):
                           "taken_by": state.taken[i], "card": card if knows else None})
         last_challenge = None
         if state.challenge is not None:
-            claimant, amount, roles, winner = state.challenge
-            last_challenge = {"claimant": claimant, "amount": amount, "roles": list(roles), "winner": winner}
+            claimant, amount, roles, winner, turn = state.challenge
+            last_challenge = {"claimant": claimant, "amount": amount, "roles": list(roles), "winner": winner,
+                              "turn": turn}
         last_guess = None
         if state.guess is not None:
-            guesser, role, right = state.guess
-            last_guess = {"guesser": guesser, "role": role, "right": right}
+            guesser, role, right, turn = state.guess
+            last_guess = {"guesser": guesser, "role": role, "right": right, "turn": turn}
         promoting = state.active if state.drawn is not None else None
         view: View = {
             "game": self.id, "seat": seat, "turn": state.turn, "active": state.active,
@@ -648,7 +649,7 @@ class Empire(Game[State]):
                 "discovered": list(state.discovered), "known": [sorted(x) for x in state.known],
                 "ruled_out": [sorted(x) for x in state.ruled_out],
                 "challenge": None if state.challenge is None else [
-                    state.challenge[0], state.challenge[1], list(state.challenge[2]), state.challenge[3]],
+                    state.challenge[0], state.challenge[1], list(state.challenge[2]), *state.challenge[3:]],
                 "guess": None if state.guess is None else list(state.guess),
                 "turn": state.turn, "outcome": None if state.outcome is None else list(state.outcome)}
 
@@ -660,7 +661,7 @@ class Empire(Game[State]):
                      tuple(tuple(s) for s in data["queue"]), data["claim"], frozenset(data["used"]),
                      data["main_done"], pair("looked", frozenset), tuple(data["taken"]),
                      pair("discovered", bool), pair("known", frozenset), pair("ruled_out", frozenset),
-                     None if challenge is None else (challenge[0], challenge[1], tuple(challenge[2]), challenge[3]),
+                     None if challenge is None else (challenge[0], challenge[1], tuple(challenge[2]), *challenge[3:]),
                      None if data["guess"] is None else tuple(data["guess"]), data["turn"],
                      None if data["outcome"] is None else tuple(data["outcome"]))
 
@@ -668,11 +669,11 @@ class Empire(Game[State]):
 def _challenge_from(data: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
     if data is None:
         return None
-    return (data["claimant"], data["amount"], tuple(data["roles"]), data["winner"])
+    return (data["claimant"], data["amount"], tuple(data["roles"]), data["winner"], data["turn"])
 
 
 def _guess_from(data: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
-    return None if data is None else (data["guesser"], data["role"], data["right"])
+    return None if data is None else (data["guesser"], data["role"], data["right"], data["turn"])
 
 
 def _outcome_from(result: Mapping[str, Any] | None) -> tuple[Any, ...] | None:

@@ -20,15 +20,15 @@ function uploadForm(message) {
     input);
   const load = async (file) => {
     error.textContent = "";
-    let data;
+    const text = await file.text();
     try {
-      data = JSON.parse(await file.text());
+      JSON.parse(text);
     } catch {
       error.textContent = `${file.name} is not a JSON file.`;
       return;
     }
     try {
-      show(await api("POST", "/api/replays/frames", data));
+      show(await api("POST", "/api/replays/frames", text));  // as written: seeds may not fit a JS number
     } catch (err) {
       error.textContent = err.message;
     }
@@ -66,11 +66,11 @@ async function show(replay) {
   const playButton = el("button", { type: "button", class: "btn", id: "play" }, "▶ Play");
   const step = (n) => go(Math.max(0, Math.min(frames.length - 1, n)));
   const controls = el("div", { class: "replay-controls" },
-    el("button", { type: "button", class: "btn", title: "First (Home)", onclick: () => step(0) }, "⏮"),
+    el("button", { type: "button", class: "btn", title: "First (Home)", "aria-label": "First", onclick: () => step(0) }, "|◀"),
     el("button", { type: "button", class: "btn", id: "prev", title: "Back (←)", onclick: () => step(at - 1) }, "◀ Back"),
     counter,
     el("button", { type: "button", class: "btn btn-primary", id: "next", title: "Forward (→)", onclick: () => step(at + 1) }, "Forward ▶"),
-    el("button", { type: "button", class: "btn", title: "Last (End)", onclick: () => step(frames.length - 1) }, "⏭"),
+    el("button", { type: "button", class: "btn", title: "Last (End)", "aria-label": "Last", onclick: () => step(frames.length - 1) }, "▶|"),
     playButton, slider);
   const result = replay.result;
   const players = el("ol", { class: "seat-list compact" }, names.map((name, seat) =>
@@ -114,7 +114,7 @@ async function show(replay) {
       return;
     }
     if (at === frames.length - 1) go(0);
-    playButton.textContent = "⏸ Pause";
+    playButton.textContent = "❚❚ Pause";
     timer = setInterval(() => {
       if (at >= frames.length - 1) togglePlay();
       else go(at + 1);

@@ -125,14 +125,18 @@ export function toast(message, kind = "info") {
 
 // --- talking to the hall -----------------------------------------------------------------------
 
-/** A REST call: the parsed JSON answer, or an Error whose message is the server's words. */
+/**
+ * A REST call: the parsed JSON answer, or an Error whose message is the server's words.
+ * A string body is sent as it is (JSON text that JavaScript must not round: 64-bit seeds).
+ */
 export async function api(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
+  const payload = body === undefined || typeof body === "string" ? body : JSON.stringify(body);
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: payload });
   } catch (err) {
     throw new Error("cannot reach the hall: check your connection");
   }
@@ -296,12 +300,19 @@ export class RoomSocket {
     });
   }
 
-  /** Says hello again under another token (after taking a seat). */
+  /** Connects again under another token (after taking a seat): hello is said once per connection. */
   reidentify(token) {
     this.token = token || null;
-    if (!this.send({ type: "hello", token: this.token })) {
-      if (this.ws) this.ws.close();
+    const old = this.ws;
+    if (old) {
+      old.onclose = null;
+      old.onmessage = null;
+      old.close();
     }
+    clearTimeout(this.timer);
+    clearInterval(this.keepAlive);
+    this.failPending("reconnecting with your seat");
+    this.connect();
   }
 
   close() {
@@ -320,6 +331,11 @@ export function header(...extra) {
     el("a", { class: "brand", href: "/" },
       el("span", { class: "brand-mark", "aria-hidden": "true" }, "♜"), "Parlour"),
     el("div", { class: "topbar-extra" }, ...extra));
+}
+
+/** The hall's page showing a game's rules document. */
+export function rulesPage(game) {
+  return `/static/rules.html?game=${encodeURIComponent(game.id)}`;
 }
 
 /** A seat's display name: its player's name, its bot, or "open seat". */

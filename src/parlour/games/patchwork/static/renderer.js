@@ -426,6 +426,12 @@ export function mount(root, ctx) {
     const picked = pick && pick.id === id;
     const label = `Patch ${id}: costs ${plural(patch.price, "button")} and ${plural(patch.time, "time space")}` +
       (patch.income ? `, earns ${patch.income} at each payday` : "");
+    if (!playing) {
+      return el("div", { class: "pw-offer unable", dataset: { patch: id }, title: label },
+        el("span", { class: "pw-offer-shape" }, miniPatch(patch, 16)),
+        el("span", { class: "pw-offer-stats" }, stat("button", patch.price, "price in buttons"), stat("time", patch.time, "time spaces"),
+          patch.income ? stat("income", patch.income, "income at each payday") : null));
+    }
     return el("button", {
       type: "button", class: ["pw-offer", picked && "picked", !can && "unable"], "aria-pressed": picked ? "true" : "false",
       dataset: { patch: id }, title: label, "aria-label": label, "aria-keyshortcuts": String(n + 1),
@@ -457,8 +463,8 @@ export function mount(root, ctx) {
       parts.push(el("h3", { class: "pw-centre-title" }, turnNow ? "Your move" : playing ? `${who} is choosing…` : `${who} to move`),
         el("div", { class: "pw-offers", id: "pw-offers" }, v.offer.map(offerCard)));
     }
-    if (playing) {
-      const gain = turnNow && special === null ? skipGain() : null;
+    if (turnNow) {
+      const gain = special === null ? skipGain() : null;
       parts.push(el("div", { class: "pw-buttons" },
         el("button", { type: "button", class: "btn", id: "pw-rotate", disabled: !pick, onclick: () => turn(1), "aria-keyshortcuts": "R" }, "↻ Turn", el("kbd", { class: "key" }, "R")),
         el("button", { type: "button", class: "btn", id: "pw-flip", disabled: !pick, onclick: flip, "aria-keyshortcuts": "F" }, "⇋ Flip", el("kbd", { class: "key" }, "F")),
@@ -532,6 +538,7 @@ export function mount(root, ctx) {
     drawCircle();
     drawPick();
     board.classList.toggle("pw-my-turn", myTurn());
+    board.classList.toggle("pw-over", !!v.over);
   }
 
   return {
