@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Bot, Game, UnknownGame
+from .mcts import MctsBot
 from .random_bot import RandomBot
 
-GENERIC: dict[str, type[Bot]] = {"random": RandomBot}
+GENERIC: dict[str, type[Bot]] = {"random": RandomBot, "mcts": MctsBot}
 
 
 def names(game: Game[Any]) -> list[str]:

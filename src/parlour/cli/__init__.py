@@ -18,6 +18,8 @@ COMMANDS = (
     "selfplay",
     "bench",
     "serve",
+    "arena",
+    "replay",
 )
 
 

@@ -12,6 +12,7 @@ import importlib
 TARGETS = (
     "engine",
     "hall",
+    "referee",
 )
 
 

@@ -13,6 +13,10 @@ from ..core import Game, UnknownGame
 
 PACKAGES = (
     "patchwork",
+    "empire",
+    "dinosaurs",
+    "prestige_cities",
+    "palace",
 )
 
 

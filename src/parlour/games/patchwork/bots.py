@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core import Action, Bot, View
-from .engine import (FULL, INCOME_TIMES, LAST_SPACE, PATCHES, SIZE, SPECIAL, fits, has_bonus_square)
+from .engine import (FULL, INCOME_TIMES, LAST_SPACE, PATCHES, SIZE, SPECIAL, Patch, fits, has_bonus_square)
 
 _LEFT_EDGE = sum(1 << (y * SIZE) for y in range(SIZE))
 _RIGHT_EDGE = _LEFT_EDGE << (SIZE - 1)
@@ -30,6 +30,24 @@ def _fit_quality(quilt: int, mask: int) -> float:
     return border + touching - 3.0 * lonely
 
 
+def purchase_value(p: Patch, pid: int, time: int) -> float:
+    """What buying ``p`` at ``time`` is worth before placing it: squares covered, income for the
+    paydays still ahead, buttons and time spent (shared with the search bot's hooks)."""
+    end = min(time + p.time, LAST_SPACE)
+    paydays = sum(1 for t in INCOME_TIMES if t > end)
+    base = (2 * p.size + p.income * (paydays + sum(1 for t in INCOME_TIMES if time < t <= end))
+            - p.price - (end - time))
+    # early in the game cheap small patches waste space that big ones would fill better
+    if pid >= 0 and time < 20:
+        base += 0.3 * p.size
+    return base
+
+
+def skip_value(time: int, opponent_time: int) -> float:
+    """What SKIP is worth on the same scale: a button a space, less a little for the lost tempo."""
+    return (min(opponent_time + 1, LAST_SPACE) - time) * 1.0 - 0.5
+
+
 class GreedyBot(Bot):
     """Weighs each purchase now: squares covered, income for the paydays still ahead, buttons and
     time spent, and how snugly the patch packs into the quilt. A fair opponent for a newcomer."""
@@ -50,13 +68,7 @@ class GreedyBot(Bot):
         else:
             candidates = [(PATCHES[p], p) for p in view["offer"] if PATCHES[p].price <= buttons]
         for p, pid in candidates:
-            end = min(time + p.time, LAST_SPACE)
-            paydays = sum(1 for t in INCOME_TIMES if t > end)
-            base = (2 * p.size + p.income * (paydays + sum(1 for t in INCOME_TIMES if time < t <= end))
-                    - p.price - (end - time))
-            # early in the game cheap small patches waste space that big ones would fill better
-            if pid >= 0 and time < 20:
-                base += 0.3 * p.size
+            base = purchase_value(p, pid, time)
             for o in p.orientations:
                 corners = fits(quilt, o)
                 while corners:
@@ -72,9 +84,7 @@ class GreedyBot(Bot):
                         best = {"type": "play", "patch": pid, "rotation": o.rotation, "flip": o.flip,
                                 "x": index % SIZE, "y": index // SIZE}
         if not me["special_patches"]:
-            skip_to = min(opponent_time + 1, LAST_SPACE)
-            skip_value = (skip_to - time) * 1.0 - 0.5
-            if best is None or skip_value > best_value:
+            if best is None or skip_value(time, opponent_time) > best_value:
                 return {"type": "skip"}
         assert best is not None, "a seat holding a special patch always has a free square"
         return best

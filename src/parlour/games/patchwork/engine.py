@@ -22,7 +22,8 @@ from ...core import Action, Game, IllegalAction, LogEntry, Result, View, derive,
 
 # --- data -------------------------------------------------------------------------------------
 
-DATA = json.loads(resources.files(__package__).joinpath("patchwork.json").read_text())
+# One file for the engine and the browser renderer, which fetches it from the game's static folder.
+DATA = json.loads(resources.files(__package__).joinpath("static", "patchwork.json").read_text())
 SIZE = DATA["board"]["width"]
 assert SIZE == DATA["board"]["height"]
 SQUARES = SIZE * SIZE
@@ -534,6 +535,7 @@ class Patchwork(Game[State]):
             "specials_left": list(state.specials_left), "income_times": list(INCOME_TIMES),
             "special_times": list(SPECIAL_TIMES), "last_space": LAST_SPACE,
             "over": result is not None, "result": result.to_json() if result else None,
+            "scores": [p["score"] for p in players],
         }
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:

@@ -1,0 +1,249 @@
+"""The referee: one match between bots, built-in ones in this process and programs as
+subprocesses, under the game's time limits; the record of what happened.
+
+A program speaks its game's own protocol when the game's package has one (Patchwork: the
+CodinGame protocol of its rules document, in ``parlour.games.patchwork.protocol``), else the
+generic JSON protocol; ``json:`` before its command line forces JSON. A bot that times out,
+crashes, exits, prints something unparsable or makes an illegal move loses the match on the spot,
+and every program's process group is killed when the match ends, whatever it did.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, derive
+
+REPLAY_FORMAT = "parlour-replay/1"
+DEFAULT_TIME_LIMITS_MS = {"first_turn": 1000, "turn": 100}  # for games whose documents set none
+MAX_MOVES = 100_000  # a longer match is a bug in the game, not a long game
+BUILTIN = "builtin:"
+JSON = "json:"
+
+
+class BadEntrant(ParlourError):
+    """A --bot that does not say NAME=COMMAND, or names a bot that does not exist."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot in a tournament: its name in the tables and what runs it.
+
+    ``command`` is ``builtin:NAME`` (a built-in bot, in-process), ``json:COMMAND LINE`` (a program
+    speaking the generic JSON protocol) or a command line (a program speaking the game's own
+    protocol, JSON if the game has none).
+    """
+
+    name: str
+    command: str
+
+    @staticmethod
+    def parse(text: str) -> "Entrant":
+        name, sep, command = text.partition("=")
+        name, command = name.strip(), command.strip()
+        if not sep or not name or not command:
+            raise BadEntrant(f"--bot takes NAME=COMMAND, e.g. mine='python3 bot.py' or g=builtin:greedy, not {text!r}")
+        if command.startswith(BUILTIN) and not command[len(BUILTIN):].strip():
+            raise BadEntrant(f"{text!r}: builtin: needs a bot's name, e.g. builtin:greedy")
+        return Entrant(name, command)
+
+    @property
+    def builtin(self) -> str | None:
+        return self.command[len(BUILTIN):].strip() if self.command.startswith(BUILTIN) else None
+
+
+@dataclass(frozen=True)
+class MatchTask:
+    """Everything needed to play one match, picklable for a worker process."""
+
+    number: int
+    game: str
+    entrants: tuple[Entrant, ...]  # by seat
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    time_scale: float = 1.0
+    logs: str | None = None  # a folder for the programs' standard error
+    bot_seed: int = 0
+
+
+@dataclass
+class MatchRecord:
+    """What happened in a match: the replay, and what the tables need."""
+
+    number: int
+    names: tuple[str, ...]  # by seat
+    replay: dict[str, Any]
+    ended: str  # "normal", or "<kind>: <who> <what happened>"
+    forfeit: int | None  # the seat that lost by failing, if one did
+    moves: int
+    think: list[list[float]]  # by seat: seconds per move
+    overhead: float  # seconds the referee spent on everything but waiting for bots
+    overhead_cpu: float = 0.0  # the referee's own CPU seconds in that time (steadier on a busy machine)
+
+    @property
+    def result(self) -> dict[str, Any]:
+        return self.replay["result"]
+
+
+def time_limits(game: Game[Any], scale: float) -> tuple[float, float]:
+    """(first turn, later turns) in seconds: the game's own limits times ``scale``."""
+    limits = getattr(game, "time_limits_ms", None) or DEFAULT_TIME_LIMITS_MS
+    return limits["first_turn"] * scale / 1000, limits["turn"] * scale / 1000
+
+
+def native_protocol(game: Game[Any]) -> Any | None:
+    """The ``protocol`` module of the game's package, if the game has its own protocol."""
+    package = type(game).__module__.rpartition(".")[0]
+    name = f"{package}.protocol"
+    try:
+        spec = importlib.util.find_spec(name) if package else None
+    except ModuleNotFoundError:
+        spec = None
+    return importlib.import_module(name) if spec is not None else None
+
+
+def check_entrant(game: Game[Any], entrant: Entrant) -> None:
+    """Refuse, in words, a built-in bot that does not exist for ``game`` (before anything runs)."""
+    from .. import bots
+
+    if entrant.builtin is not None:
+        bots.create(game, entrant.builtin)
+
+
+def _log_path(logs: str, number: int, seat: int, name: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "bot"
+    return Path(logs) / f"match-{number:04d}-seat{seat + 1}-{safe}.log"
+
+
+class _Seat:
+    """A seated bot: a built-in one, or a program behind its protocol."""
+
+    def __init__(self, game: Game[Any], task: MatchTask, seat: int, opening: dict[str, Any]) -> None:
+        from .. import bots
+        from ..bots.json_protocol import JsonProtocol
+        from ..bots.program import Program, ProgramBot
+
+        entrant = task.entrants[seat]
+        self.name = entrant.name
+        self.bot: Bot
+        self.program: Program | None = None
+        self.first_limit, self.limit = time_limits(game, task.time_scale)
+        self.turns = 0
+        self.thought: list[float] = []  # seconds per turn
+        self.thought_cpu = 0.0  # CPU seconds of this process spent in an in-process bot
+        if entrant.builtin is not None:
+            self.bot = bots.create(game, entrant.builtin, seed=derive(task.bot_seed, "arena bot", task.number, seat)
+                                   .getrandbits(32), time_limit=self.limit)
+            self.needs_legal = True
+            return
+        command = entrant.command
+        module = None if command.startswith(JSON) else native_protocol(game)
+        if command.startswith(JSON):
+            command = command[len(JSON):].strip()
+        protocol = module.make_protocol(opening, seat) if module else JsonProtocol(game.id)
+        log = _log_path(task.logs, task.number, seat, entrant.name) if task.logs else None
+        self.program = Program(command, log=log)
+        self.bot = ProgramBot(game, self.program, protocol, self.limit, self.first_limit)
+        self.needs_legal = protocol.needs_legal
+
+    def choose(self, view: dict[str, Any], seat: int, legal: list[Action] | None) -> Action:
+        """The bot's action; the seconds it thought (or failed) are added to ``thought``."""
+        if self.program is not None:
+            waited = self.program.waited
+            try:
+                return self.bot.choose(view, seat, legal)
+            finally:
+                self.thought.append(self.program.waited - waited)
+        from ..bots.program import BotFailure
+
+        self.bot.time_limit = self.first_limit if self.turns == 0 else self.limit
+        self.turns += 1
+        began, began_cpu = time.perf_counter(), time.process_time()
+        try:
+            return self.bot.choose(view, seat, legal)  # type: ignore[arg-type]
+        except Exception as error:  # a built-in bot's bug loses its match, not the tournament
+            raise BotFailure("crash", f"raised {type(error).__name__}: {error}") from None
+        finally:
+            self.thought.append(time.perf_counter() - began)
+            self.thought_cpu += time.process_time() - began_cpu
+
+    def close(self) -> None:
+        if self.program is not None:
+            self.program.close()
+
+
+def forfeit_result(players: int, seat: int, reason: str) -> Result:
+    """The failing seat ranks last, everyone else first; scores are 1 (did not fail) or 0."""
+    return Result(tuple(0.0 if s == seat else 1.0 for s in range(players)),
+                  tuple(players if s == seat else 1 for s in range(players)), reason, {"forfeit": seat})
+
+
+def play_match(task: MatchTask) -> MatchRecord:
+    """Play one match to its end or to a bot's failure; never raises for a bot's misdeeds."""
+    from ..bots.program import BotFailure
+    from ..games import get
+
+    game = get(task.game)
+    players = len(task.entrants)
+    names = tuple(e.name for e in task.entrants)
+    state = game.start(players, task.options, task.seed)
+    actions: list[list[Any]] = []
+    think: list[list[float]] = [[] for _ in range(players)]
+    seats: list[_Seat] = []
+    ended, forfeit, result = "normal", None, None
+    overhead = overhead_cpu = 0.0
+    try:
+        for seat in range(players):
+            try:
+                seats.append(_Seat(game, task, seat, game.view(state, seat)))
+            except BotFailure as failure:
+                ended, forfeit = f"{failure.kind}: {names[seat]} (seat {seat + 1}) {failure.message}", seat
+                break
+        began, began_cpu = time.perf_counter(), time.process_time()
+        while forfeit is None and not game.is_over(state):
+            if len(actions) >= MAX_MOVES:
+                raise RuntimeError(f"{game.id} match {task.number} did not end in {MAX_MOVES} moves")
+            seat = min(game.to_act(state))
+            view = game.view(state, seat)
+            legal = game.legal_actions(state, seat) if seats[seat].needs_legal else None
+            try:
+                action = seats[seat].choose(view, seat, legal)
+                try:
+                    state = game.apply(state, seat, action)
+                except IllegalAction as error:
+                    raise BotFailure("illegal", f"{_show(action)} is not allowed: {error}") from None
+            except BotFailure as failure:
+                ended = f"{failure.kind}: {names[seat]} (seat {seat + 1}) {failure.message} on move {len(actions) + 1}"
+                forfeit = seat
+                break
+            actions.append([seat, action])
+        think = [s.thought for s in seats] + [[] for _ in range(players - len(seats))]
+        overhead = time.perf_counter() - began - sum(map(sum, think))
+        overhead_cpu = time.process_time() - began_cpu - sum(s.thought_cpu for s in seats)
+    finally:
+        for s in seats:
+            s.close()
+    if forfeit is not None:
+        result = forfeit_result(players, forfeit, ended)
+    else:
+        result = game.result(state)
+    replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": dict(task.options),
+              "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(),
+              "ended": ended}
+    return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead, overhead_cpu)
+
+
+def _show(action: Any) -> str:
+    import json
+
+    try:
+        text = json.dumps(action)
+    except (TypeError, ValueError):
+        text = repr(action)
+    return text if len(text) <= 100 else text[:97] + "..."

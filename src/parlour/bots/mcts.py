@@ -1,0 +1,192 @@
+"""Monte Carlo tree search for any game of the contract, within a time limit, from one seat's view.
+
+The search starts from ``game.sample(view, seat, rng)``: for open-information games the one state
+there is, for hidden-information games a fresh guess at what the seat cannot see on every
+iteration (determinized UCT over one tree of actions), so the bot never reads the true state.
+
+A game may offer hooks that make the search much stronger, as ``game.search`` (duck-typed, every
+method optional):
+
+- ``candidates(state, seat, depth) -> list[Action]``: the actions worth searching at a node,
+  best first (default: every legal action, in the engine's order). Children are added in this
+  order as the node is visited more (progressive widening), so a good order matters.
+- ``rollout(state, seat, rng) -> Action``: the playout policy (default: ``game.random_action``).
+- ``evaluate(state) -> list[float]``: each seat's chance of winning from a non-final state, in
+  [0, 1]; with it, playouts stop after ``rollout_depth`` moves and the leaf is evaluated.
+- ``rollout_depth`` (int, default unbounded) and ``exploration`` (the UCT constant, default 0.7).
+
+>>> from parlour.games import get
+>>> game = get("patchwork"); state = game.start(2, {}, seed=3)
+>>> bot = MctsBot(game, seed=1, time_limit=0.05)
+>>> bot.choose(game.view(state, 0), 0, game.legal_actions(state, 0)) in game.legal_actions(state, 0)
+True
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from typing import Any
+
+from ..core import Action, Bot, Game, IllegalAction, View
+
+DEFAULT_TIME = 0.2  # seconds per move when no time limit is given
+SAFETY = 0.8  # the share of the time limit spent searching; the rest is margin
+MARGIN = 0.004  # seconds kept back for everything around the search
+MAX_ROLLOUT = 10_000
+
+
+def seat_values(ranks: tuple[int, ...] | list[int]) -> list[float]:
+    """Each seat's share of the others it beat (ties count half): 1 for a lone winner, 0 for last.
+
+    >>> seat_values([1, 2]), seat_values([1, 1]), seat_values([2, 1, 3])
+    ([1.0, 0.0], [0.5, 0.5], [0.5, 1.0, 0.0])
+    """
+    n = len(ranks)
+    if n == 1:
+        return [1.0]
+    return [(sum(1 for r in ranks if r > mine) + 0.5 * (sum(1 for r in ranks if r == mine) - 1)) / (n - 1)
+            for mine in ranks]
+
+
+class _Node:
+    __slots__ = ("state", "mover", "candidates", "children", "visits", "value")
+
+    def __init__(self, state: Any, mover: int | None) -> None:
+        self.state = state  # kept for open-information games only
+        self.mover = mover  # the seat choosing here; None once the game is over
+        self.candidates: list[Action] | None = None
+        self.children: list[tuple[Action, _Node]] = []
+        self.visits = 0
+        self.value = 0.0  # total value, for the seat that chose the move into this node
+
+
+class _DefaultHooks:
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+
+    def candidates(self, state: Any, seat: int, depth: int) -> list[Action]:
+        return self.game.legal_actions(state, seat)
+
+    def rollout(self, state: Any, seat: int, rng: Any) -> Action:
+        return self.game.random_action(state, seat, rng)
+
+
+class MctsBot(Bot):
+    """UCT with progressive widening; the game's search hooks (``game.search``) guide it."""
+
+    name = "mcts"
+    widening = 1.5  # a node with n visits may have about widening * sqrt(n) + 1 children
+
+    def __init__(self, game: Game[Any], seed: int = 0, time_limit: float | None = None) -> None:
+        super().__init__(game, seed=seed, time_limit=time_limit)
+        hooks = getattr(game, "search", None)
+        default = _DefaultHooks(game)
+        self._candidates = getattr(hooks, "candidates", default.candidates)
+        self._rollout = getattr(hooks, "rollout", default.rollout)
+        self._evaluate = getattr(hooks, "evaluate", None)
+        self.rollout_depth = getattr(hooks, "rollout_depth", MAX_ROLLOUT) if self._evaluate else MAX_ROLLOUT
+        self.exploration = getattr(hooks, "exploration", 0.7)
+        self.iterations = 0  # of the last search, for benchmarks and tests
+
+    def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        budget = (self.time_limit if self.time_limit is not None else DEFAULT_TIME) * SAFETY - MARGIN
+        deadline = time.perf_counter() + max(budget, 0.001)
+        game = self.game
+        hidden = game.hidden_information
+        state = game.sample(view, seat, self.rng)
+        root = _Node(None if hidden else state, seat)
+        root.candidates = self._root_candidates(state, seat, legal)
+        iterations = 0
+        collecting = gc.isenabled()
+        gc.disable()  # the tree has no cycles, and a full collection of it could blow the time limit
+        try:
+            while True:
+                if hidden and iterations:
+                    state = game.sample(view, seat, self.rng)
+                self._iterate(root, state, hidden)
+                iterations += 1
+                if time.perf_counter() >= deadline:
+                    break
+        finally:
+            if collecting:
+                gc.enable()
+        self.iterations = iterations
+        if not root.children:
+            return root.candidates[0]
+        action, _ = max(root.children, key=lambda c: (c[1].visits, c[1].value))
+        return action
+
+    def _root_candidates(self, state: Any, seat: int, legal: list[Action]) -> list[Action]:
+        candidates = self._candidates(state, seat, 0)
+        return candidates if candidates else legal
+
+    def _iterate(self, root: _Node, state: Any, hidden: bool) -> None:
+        game = self.game
+        node, path, depth = root, [root], 0
+        while node.mover is not None:
+            if node.candidates is None:
+                node.candidates = self._candidates(state, node.mover, depth)
+            allowed = min(len(node.candidates), int(self.widening * math.sqrt(node.visits)) + 1)
+            if len(node.children) < allowed:
+                action = node.candidates[len(node.children)]
+                try:
+                    state = game.apply(state, node.mover, action)
+                except IllegalAction:  # a guessed hidden state where this action is impossible
+                    node.candidates.pop(len(node.children))
+                    continue
+                child = _Node(None if hidden else state, _mover(game, state))
+                node.children.append((action, child))
+                path.append(child)
+                node = child
+                break
+            node, state = self._select(node, state, hidden)
+            if node is None:
+                return
+            path.append(node)
+            depth += 1
+        values = self._playout(state, node.mover)
+        chooser = None
+        for n in path:
+            n.visits += 1
+            if chooser is not None:
+                n.value += values[chooser]
+            chooser = n.mover
+
+    def _select(self, node: _Node, state: Any, hidden: bool) -> tuple[_Node | None, Any]:
+        log_n = math.log(node.visits + 1)
+        c = self.exploration
+        best, best_score, best_action = None, -1.0, None
+        for action, child in node.children:
+            score = child.value / child.visits + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score, best_action = child, score, action
+        if best is None:
+            return None, state
+        if not hidden:
+            return best, best.state
+        try:
+            return best, self.game.apply(state, node.mover, best_action)
+        except IllegalAction:
+            return None, state
+
+    def _playout(self, state: Any, mover: int | None) -> list[float]:
+        game, rng = self.game, self.rng
+        for _ in range(self.rollout_depth):
+            if mover is None:
+                break
+            state = game.apply(state, mover, self._rollout(state, mover, rng))
+            mover = _mover(game, state)
+        if mover is None:
+            return seat_values(game.result(state).ranks)
+        if self._evaluate is not None:
+            return self._evaluate(state)
+        raise RuntimeError(f"{game.name} did not end within {MAX_ROLLOUT} playout moves")
+
+
+def _mover(game: Game[Any], state: Any) -> int | None:
+    seats = game.to_act(state)
+    return min(seats) if seats else None

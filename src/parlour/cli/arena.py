@@ -1,0 +1,112 @@
+"""``parlour arena GAME --bot NAME=COMMAND ...``: a round-robin tournament between bots.
+
+Each bot is a built-in one (``builtin:greedy``) or a program (any command line) that the referee
+runs as a subprocess under the game's time limits. Seats are rotated (swapped, for two players),
+games are seeded and played in parallel processes; at the end a table of wins, draws, losses,
+average scores and ratings, and why any match ended early. ``docs/bots.md`` tells bot authors
+the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+DEFAULT_LOGS = "arena-logs"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "arena", help="a tournament between bots (built-in ones or programs)",
+        description="Round-robin tournament between bots, seats rotated, in parallel processes. A bot is"
+                    " NAME=COMMAND: COMMAND is builtin:BOT, json:COMMAND LINE (a program speaking the generic"
+                    " JSON protocol) or a command line (a program speaking the game's own protocol, such as"
+                    " Patchwork's CodinGame protocol; JSON for games that have none). See docs/bots.md.")
+    parser.add_argument("game", help="the game's id (see 'parlour games')")
+    parser.add_argument("--bot", action="append", required=True, metavar="NAME=COMMAND", dest="bots",
+                        help="a bot, e.g. mine='python3 bot.py' or g=builtin:greedy (two or more)")
+    parser.add_argument("--games", type=int, default=2,
+                        help="games per table of bots (default 2: one deal, seats swapped)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the whole tournament (default 1)")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="matches played at once (default 1)")
+    parser.add_argument("--time-scale", type=float, default=1.0, metavar="X",
+                        help="multiply the time limits by X, for slow machines (default 1: the rules document's)")
+    parser.add_argument("--players", type=int, default=None, help="players per game (default: the fewest)")
+    parser.add_argument("--replays", default=None, metavar="DIR", help="write one replay file per game here")
+    parser.add_argument("--logs", default=DEFAULT_LOGS, metavar="DIR",
+                        help=f"the programs' standard error, one file per bot and match (default {DEFAULT_LOGS})")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..arena import replays, tournament
+    from ..arena.match import Entrant, check_entrant, time_limits
+    from ..core import ParlourError
+    from ..games import get
+
+    game = get(args.game)
+    players = args.players or max(2, game.min_players)
+    game.check_players(players)
+    if args.games < 1 or args.jobs < 1:
+        raise ParlourError("--games and -j must be at least 1")
+    if not args.time_scale > 0:
+        raise ParlourError("--time-scale must be more than 0")
+    entrants = [Entrant.parse(text) for text in args.bots]
+    for entrant in entrants:
+        check_entrant(game, entrant)
+    tasks = tournament.schedule(game.id, entrants, players, args.games, args.seed,
+                                time_scale=args.time_scale, logs=args.logs)
+    console = Console()
+    first, later = time_limits(game, args.time_scale)
+    console.print(f"[bold]{game.name}[/bold]: {len(tasks)} games, {len(entrants)} bots, seed {args.seed};"
+                  f" time limits {first * 1000:g} ms for a bot's first turn, {later * 1000:g} ms later")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console) as progress:
+        bar = progress.add_task("playing", total=len(tasks))
+
+        def advance(record: Any) -> None:
+            if args.replays:
+                replays.write(args.replays, record.number, record.replay)
+            progress.advance(bar)
+
+        records = tournament.run(tasks, args.jobs, advance)
+    standings = tournament.standings(entrants, records)
+    console.print(results_table(game.name, standings, len(records), args.seed))
+    early = [r for r in records if r.forfeit is not None]
+    if early:
+        console.print(f"[bold]{len(early)} game(s) ended early[/bold] (the failing bot loses):")
+        for record in early:
+            where = f" (replay {game.id}-{record.number:04d}.json)" if args.replays else ""
+            console.print(f"  game {record.number}: {record.ended}{where}", markup=False, highlight=False)
+    moves = sum(r.moves for r in records)
+    if moves:
+        overhead = sum(r.overhead for r in records) / moves
+        console.print(f"referee overhead: {overhead * 1000:.3f} ms per move on average"
+                      " (everything but the bots' thinking)", style="dim")
+    if any(e.builtin is None for e in entrants):
+        console.print(f"programs' standard error: {args.logs}/", style="dim")
+    if args.replays:
+        console.print(f"replays: {args.replays}/ (show one with 'parlour replay FILE')", style="dim")
+    return 0
+
+
+def results_table(game_name: str, standings: list[Any], games: int, seed: int) -> Any:
+    from rich.table import Table
+
+    table = Table(title=f"{game_name}: {games} games, seed {seed}")
+    for column in ("bot", "games", "wins", "draws", "losses", "win rate (95%)", "avg score", "rating",
+                   "failed", "ms/move", "max ms*"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for s in standings:
+        rate, low, high = s.win_rate_interval()
+        average = "-" if s.average_score is None else f"{s.average_score:.1f}"
+        table.add_row(s.name, str(s.games), str(s.wins), str(s.draws), str(s.losses),
+                      f"{rate:.1%} ({low:.0%}-{high:.0%})", average,
+                      f"{s.rating:.1f} ({s.mu:.1f}±{s.sigma:.1f})", str(s.forfeits),
+                      f"{s.think_total / s.moves * 1000:.1f}" if s.moves else "-",
+                      f"{s.think_max * 1000:.0f}" if s.moves else "-")
+    table.caption = "max ms*: the longest turn after a bot's first (which has the longer limit)"
+    return table

@@ -1,0 +1,167 @@
+"""Empire's heuristic player: the detective.
+
+It reasons from its seat's view alone. The view's ``suspects`` are the roles it has not seen: the
+culprit is one of them, and so is every other card it cannot see (the opponent's role, the
+revelatory cards it has not looked at, the deck). With every card unique and dealt at random, each
+suspect is equally likely to be the culprit, and the opponent's role is equally likely to be any
+suspect but those its wrong guesses ruled out. From that it weighs challenges and guesses by their
+expected coins, accuses when it is sure (or when the opponent is sure and will accuse first), buys
+Discover when it can, and cheaper clues while it saves up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import Action, Bot, View
+from .engine import COSTS, NUMBERS
+
+WEAK_ROLE = 5       # a role this low or lower is worth promoting away from
+BLUFF_RATE = 0.5    # how often a weak role still claims the most it can
+
+
+def _first(legal: list[Action], kind: str, **fields: Any) -> Action | None:
+    for action in legal:
+        if action["type"] == kind and all(action.get(k) == v for k, v in fields.items()):
+            return action
+    return None
+
+
+class DetectiveBot(Bot):
+    name = "detective"
+
+    def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
+        step = view["step"]
+        return getattr(self, f"_{step}")(view, seat, legal)
+
+    # -- what it knows ---------------------------------------------------------------------------
+    @staticmethod
+    def _suspects(view: View) -> list[int]:
+        return view["suspects"]
+
+    @staticmethod
+    def _opponent_candidates(view: View) -> list[int]:
+        """The roles the opponent may hold now."""
+        known = view["opponent"]["role"]
+        if known is not None:
+            return [known]
+        ruled_out = set(view["opponent"]["ruled_out"])
+        return [n for n in view["suspects"] if n not in ruled_out] or list(view["suspects"])
+
+    @staticmethod
+    def _opponent_suspects(view: View, seat: int) -> int:
+        """How many roles the opponent cannot yet rule out, counted from what it has visibly seen."""
+        other = 1 - seat
+        if view["discovered"][other]:
+            return 1
+        looked = sum(1 for s in view["revelatory"] if s["present"] and other in s["looked_at_by"])
+        seen = len(view["pile"]) + view["holding"][other] + looked + len(view["opponent_knows"]["cards"])
+        return max(1, len(NUMBERS) - seen)
+
+    def _best_guess(self, view: View) -> int:
+        """The likeliest culprit: a suspect the opponent is known not to hold, else any suspect."""
+        suspects = self._suspects(view)
+        if view["culprit"] is not None:
+            return view["culprit"]
+        ruled_out = [n for n in suspects if n in view["opponent"]["ruled_out"] or (
+            view["opponent"]["role"] is not None and n != view["opponent"]["role"])]
+        return self.rng.choice(ruled_out or suspects)
+
+    def _should_accuse(self, view: View, seat: int) -> bool:
+        """Sure of the culprit, or the opponent is and will accuse before this seat's next chance."""
+        if len(self._suspects(view)) == 1:
+            return True
+        return self._opponent_suspects(view, seat) == 1
+
+    def _win_chance(self, mine: int | None, view: View) -> float:
+        """The chance that role ``mine`` beats the opponent's in a challenge."""
+        if mine is None:
+            return 0.0
+        candidates = self._opponent_candidates(view)
+        return sum(1 for n in candidates if n < mine) / len(candidates)
+
+    # -- the steps -----------------------------------------------------------------------------
+    def _accuse_chance(self, view: View, seat: int, legal: list[Action]) -> Action:
+        if self._should_accuse(view, seat):
+            return {"type": "accuse", "role": self._best_guess(view)}
+        return {"type": "decline"}
+
+    def _respond(self, view: View, seat: int, legal: list[Action]) -> Action:
+        amount = view["claim"]
+        candidates = self._opponent_candidates(view)
+        can_guess = view["coins"][seat] >= COSTS["guess"]
+        if len(candidates) == 1 and can_guess:
+            return {"type": "guess", "role": candidates[0]}
+        # expected change of (my coins - their coins) for each answer
+        lose_to = min(amount, view["coins"][seat])
+        p = self._win_chance(view["you"]["role"], view)
+        values = {"pass": -amount, "challenge": p * amount - (1 - p) * (amount + lose_to)}
+        if can_guess:
+            q = 1 / len(candidates)
+            values["guess"] = -COSTS["guess"] + q * 2 * amount - (1 - q) * amount
+        best = max(values, key=lambda k: values[k])
+        if best == "guess":
+            ruled_out = set(view["opponent"]["ruled_out"])
+            return {"type": "guess", "role": self.rng.choice([n for n in candidates if n not in ruled_out])}
+        return {"type": best}
+
+    def _collect(self, view: View, seat: int, legal: list[Action]) -> Action:
+        return max(legal, key=lambda a: a["from_opponent"])
+
+    def _draw(self, view: View, seat: int, legal: list[Action]) -> Action:
+        """Prefer a revelatory card the opponent has not looked at (so it stays secret), then one this
+        seat has not seen (so it learns a card), then the highest it knows."""
+        other = 1 - seat
+
+        def rank(action: Action) -> tuple[int, int, int]:
+            slot = view["revelatory"][action["slot"]]
+            return (other not in slot["looked_at_by"], slot["card"] is None, slot["card"] or 0)
+
+        return max(legal, key=rank)
+
+    def _keep(self, view: View, seat: int, legal: list[Action]) -> Action:
+        role, drawn = view["you"]["role"], view["you"]["drawn"]
+        known = set(view["opponent_knows"]["cards"])
+        if (role in known) != (drawn in known):
+            return {"type": "keep", "card": "drawn" if role in known else "role"}
+        return {"type": "keep", "card": "role" if role > drawn else "drawn"}
+
+    def _turn(self, view: View, seat: int, legal: list[Action]) -> Action:
+        coins = view["coins"][seat]
+        used = set(view["used"])
+        if self._should_accuse(view, seat):
+            return {"type": "accuse", "role": self._best_guess(view)}
+        knows_culprit = view["culprit"] is not None
+        role = view["you"]["role"]
+        exposed = role in view["opponent_knows"]["cards"]
+        can_promote = _first(legal, "promote") is not None and view["deck_count"] > 0
+        if not view["main_done"]:
+            weak = exposed or role <= WEAK_ROLE
+            if can_promote and weak and COSTS["promote"] + 2 <= coins < COSTS["discover"]:
+                return {"type": "promote"}
+            claims = [a["amount"] for a in legal if a["type"] == "claim"]
+            if not claims or exposed:
+                return {"type": "income"}
+            if coins >= COSTS["discover"] and not knows_culprit:
+                safe = [a for a in claims if coins - a >= COSTS["discover"]]
+                return {"type": "claim", "amount": max(safe)} if safe else {"type": "income"}
+            strong = self._win_chance(role, view) >= 0.5
+            if strong or self.rng.random() < BLUFF_RATE:
+                return {"type": "claim", "amount": max(claims)}
+            return {"type": "claim", "amount": min(claims)}
+        if "discover" not in used and not knows_culprit and _first(legal, "discover"):
+            return {"type": "discover"}
+        unseen = [s["slot"] for s in view["revelatory"] if s["present"] and s["card"] is None]
+        if "reveal" not in used and unseen and coins >= COSTS["reveal"] + 2 and not knows_culprit:
+            present = [s["slot"] for s in view["revelatory"] if s["present"]]
+            pick = unseen[:2] if len(unseen) >= 2 or len(present) == 1 else unseen + [
+                next(i for i in present if i not in unseen)]
+            action = {"type": "reveal", "slots": sorted(pick)}
+            if action in legal:
+                return action
+        if ("spy" not in used and view["opponent"]["role"] is None and not knows_culprit
+                and COSTS["spy"] + 6 <= coins < COSTS["discover"]):
+            return {"type": "spy"}
+        if can_promote and "promote" not in used and role <= WEAK_ROLE and coins >= COSTS["promote"] + 4:
+            return {"type": "promote"}
+        return {"type": "end"}

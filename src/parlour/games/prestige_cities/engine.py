@@ -1,0 +1,1216 @@
+"""Prestige Cities: everybody builds their own 8x9 city at once from the same era card and dice.
+
+A city is six bitboards, one per block type (Industry, Commerce, Residential, Culture, Parks,
+Blight): square (row, col) is bit ``row * 8 + col``. Mountains (an expansion) are terrain common to
+every city, kept apart from the blocks, so a Residential block built over a mountain is a bit of
+both. A placement of several blocks is a short sequence of ``build`` actions, one square each: the
+first names the die (the block type), the rest grow one connected group (docs/rules).
+
+>>> game = PrestigeCities(); state = game.start(2, {}, seed=1)
+>>> sorted(game.to_act(state)), state.era
+([0, 1], 'pregame')
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterable, Mapping
+
+from ...core import Action, BadOptions, Game, IllegalAction, LogEntry, Option, Result, View, derive, require_action, require_int
+
+# --- data -------------------------------------------------------------------------------------
+
+DATA = json.loads(resources.files(__package__).joinpath("prestige_cities.json").read_text())
+ROWS, COLS = DATA["board"]["rows"], DATA["board"]["cols"]
+SQUARES = ROWS * COLS
+FULL = (1 << SQUARES) - 1
+BLOCKS = tuple(b["id"] for b in DATA["blocks"])  # industry, commerce, residential, culture, parks, blight
+INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS, BLIGHT = range(6)
+DIE_BLOCKS = (INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS)  # one die each
+BLOCK_INDEX = {name: i for i, name in enumerate(BLOCKS)}
+BLOCK_NAMES = tuple(b["name"] for b in DATA["blocks"])
+DIE_COLORS = tuple(b["die"] for b in DATA["blocks"])
+LETTERS = tuple(b["letter"] for b in DATA["blocks"])
+DECK_SIZE = DATA["deck_size"]
+GOAL = DATA["deck1_goal"]
+FULL_REWARD, SHARED_REWARD = DATA["reward"]["full"], DATA["reward"]["shared"]
+
+
+def bit(row: int, col: int) -> int:
+    return 1 << (row * COLS + col)
+
+
+def mask_of(squares: Iterable[Iterable[int]]) -> int:
+    return sum(bit(r, c) for r, c in squares)
+
+
+def squares_of(mask: int) -> list[tuple[int, int]]:
+    """The (row, col) of every square of ``mask``, in reading order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        out.append((i // COLS, i % COLS))
+        mask ^= low
+    return out
+
+
+_r0, _r1 = DATA["board"]["inner_rows"]
+_c0, _c1 = DATA["board"]["inner_cols"]
+INNER = mask_of((r, c) for r in range(_r0, _r1 + 1) for c in range(_c0, _c1 + 1))
+EDGE = mask_of((r, c) for r in range(ROWS) for c in range(COLS) if r in (0, ROWS - 1) or c in (0, COLS - 1))
+SHORE = mask_of((ROWS - 1, c) for c in range(COLS))  # the bottom row touches the ocean (docs/rules)
+MOUNTAINS = mask_of(DATA["mountains"])
+_COL0 = mask_of((r, 0) for r in range(ROWS))
+_COL_LAST = mask_of((r, COLS - 1) for r in range(ROWS))
+_NOT_COL0 = FULL & ~_COL0
+_NOT_COL_LAST = FULL & ~_COL_LAST
+
+
+def neighbours(mask: int) -> int:
+    """Squares orthogonally next to a square of ``mask`` (they may be in ``mask`` themselves)."""
+    return ((((mask << 1) & _NOT_COL0) | ((mask >> 1) & _NOT_COL_LAST) | (mask << COLS) | (mask >> COLS))
+            & FULL)
+
+
+@lru_cache(maxsize=1 << 15)
+def components(mask: int) -> tuple[int, ...]:
+    """The orthogonally connected groups of ``mask``, largest first."""
+    groups = []
+    while mask:
+        group = mask & -mask
+        while True:
+            grown = (group | ((group << 1) & _NOT_COL0) | ((group >> 1) & _NOT_COL_LAST)
+                     | (group << COLS) | (group >> COLS)) & mask
+            if grown == group:
+                break
+            group = grown
+        groups.append(group)
+        mask &= ~group
+    groups.sort(key=int.bit_count, reverse=True)
+    return tuple(groups)
+
+
+def largest(mask: int) -> int:
+    """The size of the largest connected group of ``mask`` (0 if empty)."""
+    return components(mask)[0].bit_count() if mask else 0
+
+
+def groups_of_at_least(mask: int, size: int) -> int:
+    """The squares of ``mask`` lying in a connected group of ``size`` squares or more."""
+    out = 0
+    for group in components(mask):
+        if group.bit_count() < size:
+            break
+        out |= group
+    return out
+
+
+def _nth_bit(mask: int, k: int) -> int:
+    for _ in range(k):
+        mask &= mask - 1
+    return mask & -mask
+
+
+ERAS = {e["id"]: e for e in DATA["eras"]}
+PREGAME = DATA["pregame"]
+ERAS[PREGAME["id"]] = PREGAME
+BASE_ERAS = tuple(e["id"] for e in DATA["eras"] if not e.get("blight"))
+BLIGHT_ERAS = tuple(e["id"] for e in DATA["eras"])
+PREGAME_DICE = tuple(PREGAME["dice"][BLOCKS[b]] for b in DIE_BLOCKS)
+ERA_DICE = {e: tuple(BLOCK_INDEX[b] for b in ERAS[e]["dice"]) for e in ERAS if e != "pregame"}
+ERA_DICE["pregame"] = DIE_BLOCKS
+CATASTROPHES = {"industrial_disaster": INDUSTRY, "great_fire": RESIDENTIAL}
+
+CARDS = {int(deck): {c["id"]: c for c in cards} for deck, cards in DATA["cards"].items()}
+CARD_DECK = {cid: deck for deck, cards in CARDS.items() for cid in cards}
+
+START_CITY = (mask_of(DATA["start"]["industry"]), 0, mask_of(DATA["start"]["residential"]), 0, 0, 0)
+
+# Task kinds: what a seat must still do, first things first. Tasks are plain tuples:
+PICK = "pick"        # (PICK, ((block, count), ...))           choose a die by building its first block
+BUILD = "build"      # (BUILD, block, left, start, group, die)  grow one connected group
+GOLDEN = "golden"    # (GOLDEN, (block, ...))                  one block of each type left, anywhere
+REMOVE = "remove"    # (REMOVE, target, block, left, group)    a connected group from the target city
+BLIGHT_TASK = "blight"  # (BLIGHT_TASK, near, squares)          near: next to squares; else one of them
+CONVERT = "convert"  # (CONVERT, from, to, left, connected, group)  up to ``left`` blocks, may stop
+CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"
+
+
+class Config:
+    """The options a game was started with, read once."""
+
+    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards")
+
+    def __init__(self, blight: bool, ocean: bool, mountains: bool, pregame: bool, cards: tuple[str, ...]):
+        self.blight, self.ocean, self.mountains, self.pregame, self.cards = blight, ocean, mountains, pregame, cards
+
+    @property
+    def terrain(self) -> int:
+        return MOUNTAINS if self.mountains else 0
+
+
+# --- scoring ------------------------------------------------------------------------------------
+
+City = tuple[int, int, int, int, int, int]
+
+
+def built(city: City) -> int:
+    return city[0] | city[1] | city[2] | city[3] | city[4] | city[5]
+
+
+def empty_squares(city: City, terrain: int) -> int:
+    """Squares with no block and no mountain."""
+    return FULL & ~(built(city) | terrain)
+
+
+def available(city: City, block: int, terrain: int) -> int:
+    """Where a block of ``block`` may go: empty squares, and for Residential unbuilt mountains too."""
+    free = FULL & ~built(city)
+    return free if block == RESIDENTIAL else free & ~terrain
+
+
+def culture_score(city: City) -> int:
+    return (city[CULTURE] & INNER).bit_count()
+
+
+def wealth_score(city: City, ocean: bool = False) -> float:
+    """Average of Industry and Commerce, +1 per Commerce in the Inner District (+1 per Industry on
+    the shore with the Ocean)."""
+    wealth = (city[INDUSTRY].bit_count() + city[COMMERCE].bit_count()) / 2 + (city[COMMERCE] & INNER).bit_count()
+    if ocean:
+        wealth += (city[INDUSTRY] & SHORE).bit_count()
+    return wealth
+
+
+def happiness_score(city: City, ocean: bool = False) -> int:
+    homes = city[RESIDENTIAL]
+    happy = ((homes & neighbours(city[PARKS])).bit_count() + (homes & neighbours(city[CULTURE])).bit_count()
+             - (homes & neighbours(city[INDUSTRY])).bit_count() - (homes & neighbours(city[BLIGHT])).bit_count())
+    if ocean:
+        happy += (homes & SHORE).bit_count()
+    return happy
+
+
+def category_scores(city: City, ocean: bool = False) -> tuple[int, float, int]:
+    """(culture, wealth, happiness)."""
+    return culture_score(city), wealth_score(city, ocean), happiness_score(city, ocean)
+
+
+def overall_score(city: City, bonus: int, ocean: bool = False) -> float:
+    """The two lowest of culture, wealth and happiness, plus bonus points."""
+    c, w, h = category_scores(city, ocean)
+    return c + w + h - max(c, w, h) + bonus
+
+
+def number(x: float) -> int | float:
+    """``x`` for JSON: a whole number as an int."""
+    return int(x) if x == int(x) else x
+
+
+# --- state ------------------------------------------------------------------------------------
+
+class State:
+    """One moment of a game. Immutable by convention: the engine only ever builds new ones.
+
+    Per-seat fields are tuples indexed by seat. ``start`` holds the cities as they were when the
+    era was revealed: during the simultaneous choice that is what the other seats see.
+    """
+
+    FIELDS = ("seed", "players", "config", "round", "deck_rounds", "era", "dice", "deck", "drawn", "set_aside",
+              "decks", "winners", "cities", "start", "bonus", "phase", "queues", "targets", "removals",
+              "groups", "emptied")
+    __slots__ = FIELDS + ("memo", "acting")
+
+    def __init__(self, **fields: Any) -> None:
+        for name in self.FIELDS:
+            setattr(self, name, fields[name])
+        self.memo = None
+        self.acting = None
+
+    def copy(self) -> "State":
+        """A shallow copy that the engine may change before handing it out (faster than a loop)."""
+        new = State.__new__(State)
+        new.memo = None  # {(seat, block): (task, squares)}: what task_squares found on this state
+        new.acting = None
+        new.seed = self.seed
+        new.players = self.players
+        new.config = self.config
+        new.round = self.round
+        new.deck_rounds = self.deck_rounds
+        new.era = self.era
+        new.dice = self.dice
+        new.deck = self.deck
+        new.drawn = self.drawn
+        new.set_aside = self.set_aside
+        new.decks = self.decks
+        new.winners = self.winners
+        new.cities = self.cities
+        new.start = self.start
+        new.bonus = self.bonus
+        new.phase = self.phase
+        new.queues = self.queues
+        new.targets = self.targets
+        new.removals = self.removals
+        new.groups = self.groups
+        new.emptied = self.emptied
+        return new
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in self.FIELDS if n != "config") + (
+            self.config.blight, self.config.ocean, self.config.mountains, self.config.pregame, self.config.cards)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"State(round={self.round}, era={self.era!r}, phase={self.phase!r}, dice={self.dice})"
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.config.cards
+
+
+def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    return values[:seat] + (value,) + values[seat + 1:]
+
+
+def _city_with(city: City, block: int, mask: int) -> City:
+    return city[:block] + (mask,) + city[block + 1:]  # type: ignore[return-value]
+
+
+def score_order(state: State, cities: tuple[City, ...] | None = None) -> list[int]:
+    """Seats from the top of the score table down: overall score, then the ranking tie-breaks."""
+    cities = state.cities if cities is None else cities
+    keys = [_rank_key(cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
+    return sorted(range(state.players), key=lambda s: (tuple(-k for k in keys[s]), s))
+
+
+def _rank_key(city: City, bonus: int, ocean: bool) -> tuple[float, ...]:
+    """Overall, then population (Residential), bonus, happiness, culture, wealth: higher first."""
+    c, w, h = category_scores(city, ocean)
+    return (c + w + h - max(c, w, h) + bonus, city[RESIDENTIAL].bit_count(), bonus, h, c, w)
+
+
+def catastrophe_targets(state: State, cities: tuple[City, ...]) -> tuple[int, ...]:
+    """Each seat's target: the city just above it in the score table; the leader's is the last."""
+    order = score_order(state, cities)
+    targets = [0] * state.players
+    for i, seat in enumerate(order):
+        targets[seat] = order[i - 1]  # i == 0: order[-1], the last
+    return tuple(targets)
+
+
+# --- the tasks of an era ------------------------------------------------------------------------
+
+def usable_dice(era: str, dice: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(block, value) of the dice that may be used this era: the era's colours, never a 6."""
+    below = ERAS[era].get("below", 6)
+    return [(b, dice[b]) for b in ERA_DICE[era] if dice[b] < below]
+
+
+def _pick(city: City, offers: list[tuple[int, int]], terrain: int) -> tuple[Any, ...] | None:
+    """The PICK task for these (block, blocks) offers: the dice placeable in full if there are any,
+    otherwise every die, each as fully as the city allows."""
+    free = FULL & ~built(city)
+    open_room = largest(free & ~terrain)
+    home_room = largest(free) if terrain else open_room
+    room = {b: home_room if b == RESIDENTIAL else open_room for b, _ in offers}
+    whole = tuple((b, n) for b, n in offers if n <= room[b])
+    if whole:
+        return (PICK, whole)
+    partial = tuple((b, room[b]) for b, _ in offers if room[b] > 0)
+    return (PICK, partial) if partial else None
+
+
+def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
+    """What ``seat`` must do when the era is revealed (from the cities as they are then)."""
+    era = state.era
+    kind = ERAS[era]["kind"]
+    city = state.cities[seat]
+    terrain = state.config.terrain
+    if kind == "catastrophe":
+        block = CATASTROPHES[era]
+        value = state.dice[block]
+        if value == 6:
+            return ()
+        target = state.targets[seat]
+        count = min(value, largest(state.cities[target][block]))
+        return ((REMOVE, target, block, count, 0),) if count else ()
+    if kind == "golden":
+        return ((GOLDEN, DIE_BLOCKS),)
+    offers = [(b, 2) for b in DIE_BLOCKS] if kind == "me" else usable_dice(era, state.dice)
+    pick = _pick(city, offers, terrain) if offers else None
+    queue: tuple[tuple[Any, ...], ...] = (pick,) if pick else ()
+    if ERAS[era].get("blight") and not pick:
+        queue = ((BLIGHT_TASK, True, 0),)  # two 6s: the Blight still comes (the document)
+    return queue
+
+
+def bonus_build(city: City, card: dict[str, Any], terrain: int) -> tuple[Any, ...] | None:
+    """The BUILD task of a Deck 1 card's extra blocks, or None if the city has no room."""
+    block = BLOCK_INDEX[card["reward"]]
+    room = available(city, block, terrain)
+    start = FULL
+    if card.get("touch"):
+        near = room & neighbours(city[BLOCK_INDEX[card["touch"]]])
+        if near:  # docs/rules: the first block touches; when none can, they go anywhere
+            start = near
+    sizes = [g.bit_count() for g in components(room) if g & start]
+    count = min(2, max(sizes, default=0))
+    return (BUILD, block, count, start, 0, False) if count else None
+
+
+def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None = None) -> int:
+    """The squares where ``task``'s next step may go (for a PICK or GOLDEN, of ``block``)."""
+    memo = state.memo
+    if memo is None:
+        memo = state.memo = {}
+    key = (seat, block)
+    known = memo.get(key)
+    if known is not None and known[0] is task:
+        return known[1]
+    squares = _task_squares(state, seat, task, block)
+    memo[key] = (task, squares)
+    return squares
+
+
+def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None) -> int:
+    kind = task[0]
+    city = state.cities[seat]
+    terrain = state.config.terrain
+    if kind == PICK:
+        for b, count in task[1]:
+            if b == block:
+                return groups_of_at_least(available(city, b, terrain), count)
+        return 0
+    if kind == BUILD:
+        _, b, left, start, group, _ = task
+        room = available(city, b, terrain)
+        if group:
+            return neighbours(group) & room
+        return start & groups_of_at_least(room, left)
+    if kind == GOLDEN:
+        return available(city, block, terrain) if block in task[1] else 0
+    if kind == REMOVE:
+        _, target, b, left, group = task
+        there = state.cities[target][b] & ~group
+        if group:
+            return neighbours(group) & there
+        return groups_of_at_least(there, left)
+    if kind == BLIGHT_TASK:
+        _, near, squares = task
+        if not near:
+            return squares & ~city[BLIGHT]
+        empty = empty_squares(city, terrain)
+        if not squares:
+            return empty
+        free = neighbours(squares) & empty & ~squares
+        if free:
+            return free
+        return neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
+    if kind == CONVERT:
+        _, frm, _, left, connected, group = task
+        there = city[frm]
+        return there & neighbours(group) if connected and group else there
+    raise AssertionError(kind)
+
+
+def _has_step(state: State, seat: int, task: tuple[Any, ...]) -> bool:
+    kind = task[0]
+    if kind == PICK:
+        return bool(task[1])
+    if kind == GOLDEN:
+        return any(task_squares(state, seat, task, b) for b in task[1])
+    if kind == CONVERT:
+        return task[3] > 0 and bool(task_squares(state, seat, task))
+    return bool(task_squares(state, seat, task))
+
+
+# --- options ----------------------------------------------------------------------------------
+
+def _card_option(deck: int, when: str) -> Option:
+    return Option(f"deck{deck}", f"Bonus card, deck {deck}", "choice", "random",
+                  f"The Deck {deck} card ({when}); 'random' deals one from the seed.",
+                  choices=("random",) + tuple(CARDS[deck]))
+
+
+OPTIONS = (
+    Option("blight", "Blight expansion", "bool", False,
+           "Blight blocks after big growth, catastrophes and the Industrial Revolution era."),
+    Option("ocean", "Ocean expansion", "bool", False,
+           "An ocean along the bottom edge: homes and industry on the shore score more."),
+    Option("mountains", "Mountains expansion", "bool", False,
+           "Six mountain squares in the middle: filled already, though homes may be built over them."),
+    Option("pregame", "Pregame round", "bool", True,
+           "Start, as the original app did, with a fixed round: Industry 5, Commerce 2, Residential 3,"
+           " Culture 4, Parks 1."),
+    _card_option(1, "first to 10 blocks of a type"), _card_option(2, "after round 12"),
+    _card_option(3, "first to complete the city"), _card_option(4, "at the end"),
+)
+
+
+def deal_cards(seed: int, blight: bool, chosen: Mapping[str, str]) -> tuple[str, ...]:
+    """One card per deck; no two share a group letter (a later deck is redealt); chosen ones kept."""
+    rng = derive(seed, "bonus cards")
+    groups = {CARDS[d][chosen[f"deck{d}"]]["group"] for d in CARDS if chosen[f"deck{d}"] != "random"} - {None}
+    dealt = []
+    for deck in sorted(CARDS):
+        name = chosen[f"deck{deck}"]
+        if name == "random":
+            fits = [c for c, card in CARDS[deck].items()
+                    if card["group"] not in groups and (blight or not card.get("blight"))]
+            name = rng.choice(sorted(fits))
+            if CARDS[deck][name]["group"]:
+                groups.add(CARDS[deck][name]["group"])
+        dealt.append(name)
+    return tuple(dealt)
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+def _square(action: Mapping[str, Any]) -> tuple[int, int, int]:
+    row, col = action.get("row"), action.get("col")
+    if type(row) is not int or type(col) is not int:
+        row, col = require_int(action, "row"), require_int(action, "col")
+    if not (0 <= row < ROWS and 0 <= col < COLS):
+        raise IllegalAction(f"there is no square row {row}, column {col}: rows are 0 to {ROWS - 1},"
+                            f" columns 0 to {COLS - 1}")
+    return row, col, bit(row, col)
+
+
+def _block_field(action: Mapping[str, Any]) -> int:
+    name = action.get("block")
+    if name not in BLOCK_INDEX or name == "blight":
+        raise IllegalAction(f"'block' must be one of {', '.join(BLOCKS[:5])}, not {name!r}")
+    return BLOCK_INDEX[name]
+
+
+def _where(row: int, col: int) -> str:
+    return f"row {row}, column {col}"
+
+
+class PrestigeCities(Game[State]):
+    id = "prestige_cities"
+    name = "Prestige Cities"
+    pitch = "Everyone builds a city at once from the same era card and dice; the best-balanced city wins."
+    min_players = 1
+    max_players = 6
+    hidden_information = True  # each seat's choice of the era is secret until all have chosen
+    options = OPTIONS
+
+    # -- set-up -----------------------------------------------------------------------------------
+    def config(self, options: Mapping[str, Any] | None, seed: int) -> Config:
+        opts = self.resolve_options(options)
+        chosen = [CARDS[d][opts[f"deck{d}"]] for d in CARDS if opts[f"deck{d}"] != "random"]
+        for card in chosen:
+            if card.get("blight") and not opts["blight"]:
+                raise BadOptions(f"{card['name']} is played only with the Blight expansion")
+        groups = [card["group"] for card in chosen if card["group"]]
+        if len(groups) != len(set(groups)):
+            raise BadOptions("two of the chosen bonus cards share a group letter, which the deal never allows")
+        cards = deal_cards(seed, opts["blight"], opts)
+        return Config(opts["blight"], opts["ocean"], opts["mountains"], opts["pregame"], cards)
+
+    def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
+        self.check_players(players)
+        config = self.config(options, seed)
+        eras = list(BLIGHT_ERAS if config.blight else BASE_ERAS)
+        derive(seed, "deck", 0).shuffle(eras)
+        cities = (START_CITY,) * players
+        state = State(seed=seed, players=players, config=config, round=0, deck_rounds=0, era="", dice=(),
+                      deck=tuple(eras[:DECK_SIZE]), drawn=0, set_aside=tuple(sorted(eras[DECK_SIZE:])), decks=1,
+                      winners=(None, None, None, None), cities=cities, start=cities, bonus=(0,) * players,
+                      phase=AFTER, queues=((),) * players, targets=(), removals=(None,) * players,
+                      groups=(0,) * players, emptied=(0,) * players)
+        return self._advance(state, None)
+
+    # -- era flow ----------------------------------------------------------------------------------
+    def _reveal(self, s: State, log: list[LogEntry] | None) -> None:
+        """Draw the next era, roll the dice, fix the catastrophe targets and everyone's tasks."""
+        if s.round == 0 and s.config.pregame:
+            s.era, s.dice = "pregame", PREGAME_DICE
+        else:
+            if s.drawn == DECK_SIZE:
+                self._new_deck(s, log)
+            s.era = s.deck[s.drawn]
+            s.drawn += 1
+            s.deck_rounds += 1
+            roll = derive(s.seed, "dice", s.round).random
+            s.dice = tuple(1 + int(6 * roll()) for _ in DIE_BLOCKS)
+        s.round += 1
+        s.phase = CHOOSE
+        s.start = s.cities
+        s.groups = (0,) * s.players
+        s.removals = (None,) * s.players
+        s.emptied = (0,) * s.players
+        s.targets = catastrophe_targets(s, s.cities) if s.era in CATASTROPHES else ()
+        s.queues = tuple(era_queue(s, seat) for seat in range(s.players))
+        if log is not None:
+            era = ERAS[s.era]
+            dice = ", ".join(f"{DIE_COLORS[b]} {s.dice[b]}" for b in DIE_BLOCKS) if s.dice else "no dice"
+            log.append(LogEntry(f"Round {s.round}: {era['name']}. {era['rule']} Dice: {dice}."))
+            for seat, target in enumerate(s.targets):
+                log.append(LogEntry(f"{{p{seat}}} strikes {{p{target}}}'s city."))
+
+    def _new_deck(self, s: State, log: list[LogEntry] | None) -> None:
+        """The set-aside eras plus random ones of the deck just played; the rest set aside."""
+        rng = derive(s.seed, "deck", s.decks)
+        played = sorted(s.deck)
+        keep = rng.sample(played, DECK_SIZE - len(s.set_aside))
+        deck = list(s.set_aside) + keep
+        rng.shuffle(deck)
+        s.set_aside = tuple(sorted(set(played) - set(keep)))
+        s.deck, s.drawn, s.decks = tuple(deck), 0, s.decks + 1
+        if log is not None:
+            names = ", ".join(ERAS[e]["name"] for e in s.set_aside)
+            log.append(LogEntry(f"The era deck is reshuffled; set aside for the next deck: {names}."))
+
+    def _advance(self, s: State, log: list[LogEntry] | None) -> State:
+        """Move the game on while nobody has anything left to do in the current phase."""
+        while s.phase != OVER and not any(s.queues):
+            if s.phase == CHOOSE:
+                self._resolve(s, log)
+            elif s.phase == AFTER:
+                if s.round and s.deck_rounds == DECK_SIZE and s.winners[1] is None:
+                    self._deck2(s, log)
+                full = tuple(seat for seat in range(s.players)
+                             if s.round and not empty_squares(s.cities[seat], s.config.terrain))
+                if full:
+                    self._deck3(s, full, log)
+                else:
+                    self._reveal(s, log)
+            elif s.phase == FINAL:
+                self._deck1(s, log, with_blocks=False)
+                self._deck4(s, log)
+                s.phase = OVER
+                s.queues = ((),) * s.players
+                if log is not None:
+                    log.append(LogEntry("The game is over."))
+        return s
+
+    def _resolve(self, s: State, log: list[LogEntry] | None) -> None:
+        """Everyone has chosen: show the cities, carry out the catastrophes, award Deck 1."""
+        cities = list(s.cities)
+        emptied = [0] * s.players
+        if log is not None:
+            for seat in range(s.players):
+                placed = s.cities[seat]
+                before = s.start[seat]
+                made = [f"{(placed[b] & ~before[b]).bit_count()} {BLOCK_NAMES[b]}" for b in range(6)
+                        if placed[b] & ~before[b]]
+                if made:
+                    log.append(LogEntry(f"{{p{seat}}} built {', '.join(made)}."))
+        for seat, removal in enumerate(s.removals):
+            if removal is None:
+                continue
+            target, block, group = removal
+            city = cities[target]
+            cities[target] = _city_with(city, block, city[block] & ~group)
+            emptied[target] |= group
+            if log is not None:
+                log.append(LogEntry(f"{{p{seat}}} removed {group.bit_count()} {BLOCK_NAMES[block]} from"
+                                    f" {{p{target}}}'s city."))
+        s.cities = tuple(cities)
+        s.start = s.cities
+        s.emptied = tuple(emptied)
+        s.phase = AFTER
+        if s.config.blight:
+            s.queues = tuple(((BLIGHT_TASK, False, e),) if e else () for e in emptied)
+        self._deck1(s, log, with_blocks=True)
+
+    def _award(self, s: State, deck: int, winners: Iterable[int], log: list[LogEntry] | None,
+               points: bool = True) -> None:
+        winners = tuple(winners)
+        s.winners = _set(s.winners, deck - 1, winners)
+        card = CARDS[deck][s.cards[deck - 1]]
+        if not winners:
+            if log is not None:
+                log.append(LogEntry(f"Nobody earns {card['name']}."))
+            return
+        gain = FULL_REWARD if len(winners) == 1 else SHARED_REWARD
+        if points:
+            s.bonus = tuple(b + gain if seat in winners else b for seat, b in enumerate(s.bonus))
+        if log is not None:
+            who = " and ".join(f"{{p{w}}}" for w in winners)
+            log.append(LogEntry(f"{who} {'earns' if len(winners) == 1 else 'share'} {card['name']}"
+                                + (f": {gain} points each." if points and len(winners) > 1 else
+                                   f": {gain} points." if points else ".")))
+
+    def _deck1(self, s: State, log: list[LogEntry] | None, with_blocks: bool) -> None:
+        if s.winners[0] is not None:
+            return
+        card = CARDS[1][s.cards[0]]
+        goal = BLOCK_INDEX[card["goal"]]
+        winners = [seat for seat in range(s.players) if s.cities[seat][goal].bit_count() >= GOAL]
+        if not winners:
+            return
+        self._award(s, 1, winners, log)
+        if with_blocks:
+            queues = list(s.queues)
+            for seat in winners:
+                task = bonus_build(s.cities[seat], card, s.config.terrain)
+                if task:
+                    queues[seat] = queues[seat] + (task,)
+            s.queues = tuple(queues)
+
+    def _deck2(self, s: State, log: list[LogEntry] | None) -> None:
+        card = s.cards[1]
+        measures = [deck2_measure(card, city) for city in s.cities]
+        self._award(s, 2, _best(measures, lowest=card == "measured_growth"), log)
+
+    def _deck3(self, s: State, full: tuple[int, ...], log: list[LogEntry] | None) -> None:
+        card = CARDS[3][s.cards[2]]
+        if log is not None:
+            who = " and ".join(f"{{p{w}}}" for w in full)
+            log.append(LogEntry(f"{who} completed {'a city' if len(full) == 1 else 'their cities'}."))
+        self._award(s, 3, full, log, points=bool(card.get("points")))
+        s.phase = FINAL
+        if card.get("convert"):
+            frm, to, most, connected = card["convert"]
+            task = (CONVERT, BLOCK_INDEX[frm], BLOCK_INDEX[to], most, connected, 0)
+            s.queues = tuple((task,) if seat in full and _has_step(s, seat, task) else ()
+                             for seat in range(s.players))
+
+    def _deck4(self, s: State, log: list[LogEntry] | None) -> None:
+        card = s.cards[3]
+        measures = [deck4_measure(card, city, s.config.blight) for city in s.cities]
+        self._award(s, 4, _best(measures), log)
+
+    # -- whose turn, what may be done --------------------------------------------------------------
+    def to_act(self, state: State) -> frozenset[int]:
+        acting = state.acting
+        if acting is None or acting[0] is not state.queues:
+            acting = state.acting = (state.queues, frozenset(seat for seat, queue in enumerate(state.queues) if queue))
+        return acting[1]
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if not (0 <= seat < state.players) or not state.queues[seat]:
+            return []
+        task = state.queues[seat][0]
+        kind = task[0]
+        actions: list[Action] = []
+        if kind in (PICK, GOLDEN, BUILD):
+            blocks = [b for b, _ in task[1]] if kind == PICK else task[1] if kind == GOLDEN else [task[1]]
+            for b in blocks:
+                name = BLOCKS[b]
+                for row, col in squares_of(task_squares(state, seat, task, b)):
+                    actions.append({"type": "build", "block": name, "row": row, "col": col})
+            return actions
+        for row, col in squares_of(task_squares(state, seat, task)):
+            actions.append({"type": kind, "row": row, "col": col})
+        if kind == CONVERT:
+            actions.append({"type": "stop"})
+        return actions
+
+    def random_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        """Uniform over :meth:`legal_actions`, drawn from the squares' bitboards."""
+        if not (0 <= seat < state.players) or not state.queues[seat]:
+            raise IllegalAction(self._idle(state, seat))
+        task = state.queues[seat][0]
+        kind = task[0]
+        if kind == BUILD and task[4]:  # the usual case: one more block next to the group
+            mask = task_squares(state, seat, task)
+            i = _nth_bit(mask, int(rng.random() * mask.bit_count())).bit_length() - 1
+            row, col = divmod(i, COLS)
+            return {"type": "build", "block": BLOCKS[task[1]], "row": row, "col": col}
+        if kind in (PICK, GOLDEN):
+            blocks = [b for b, _ in task[1]] if kind == PICK else task[1]
+            options = [(b, task_squares(state, seat, task, b)) for b in blocks]
+        elif kind == BUILD:
+            options = [(task[1], task_squares(state, seat, task))]
+        else:
+            options = [(None, task_squares(state, seat, task))]
+        extra = 1 if kind == CONVERT else 0
+        total = sum(m.bit_count() for _, m in options) + extra
+        k = rng.randrange(total)
+        for b, mask in options:
+            n = mask.bit_count()
+            if k < n:
+                i = _nth_bit(mask, k).bit_length() - 1
+                row, col = divmod(i, COLS)
+                if b is None:
+                    return {"type": kind, "row": row, "col": col}
+                return {"type": "build", "block": BLOCKS[b], "row": row, "col": col}
+            k -= n
+        return {"type": "stop"}
+
+    # -- checking -----------------------------------------------------------------------------------
+    def _idle(self, state: State, seat: int) -> str:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not (0 <= seat < state.players):
+            return f"there is no seat {seat!r} in this {state.players}-player game"
+        if state.phase == OVER:
+            return "the game is over"
+        return f"player {seat + 1} has nothing to do now; waiting for {self._waiting(state)}"
+
+    def _waiting(self, state: State) -> str:
+        return ", ".join(f"player {s + 1}" for s in sorted(self.to_act(state))) or "nobody"
+
+    def check(self, state: State, seat: int, action: Any) -> None:
+        self._checked(state, seat, action)
+
+    def _checked(self, state: State, seat: int, action: Any) -> tuple[tuple[Any, ...], int | None, int]:
+        """(task, block, square bit) that ``action`` carries out, or IllegalAction saying why not."""
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str:
+            kind = require_action(action)
+        if type(seat) is not int or not (0 <= seat < state.players) or not state.queues[seat]:
+            raise IllegalAction(self._idle(state, seat))
+        task = state.queues[seat][0]
+        expected = BUILD if task[0] in (PICK, GOLDEN) else task[0]
+        if kind == "stop":
+            if task[0] != CONVERT:
+                raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
+            return task, None, 0
+        if kind != expected:
+            if kind not in ("build", "remove", "blight", "convert"):
+                raise IllegalAction(f"unknown action type {kind!r}: the actions are 'build', 'remove',"
+                                    " 'blight', 'convert' and 'stop'")
+            raise IllegalAction(f"you cannot {kind} now: {describe_task(task)}")
+        row, col, square = _square(action)
+        block = None
+        if kind == BUILD:
+            block = _block_field(action)
+            if task[0] == PICK:
+                offered = [b for b, _ in task[1]]
+                if block not in offered:
+                    raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
+                                        f" use are {_offer_words(task[1])}")
+            elif task[0] == GOLDEN:
+                if block not in task[1]:
+                    raise IllegalAction(f"you have already built your {BLOCK_NAMES[block]} block this Golden"
+                                        f" Age; still to build: {', '.join(BLOCK_NAMES[b] for b in task[1])}")
+            elif block != task[1]:
+                raise IllegalAction(f"you are building {BLOCK_NAMES[task[1]]} now, not {BLOCK_NAMES[block]}")
+        if not task_squares(state, seat, task, block) & square:
+            raise IllegalAction(self._why_not(state, seat, task, block, row, col, square))
+        return task, block, square
+
+    def _why_not(self, state: State, seat: int, task: tuple[Any, ...], block: int | None, row: int, col: int,
+                 square: int) -> str:
+        city = state.cities[seat]
+        terrain = state.config.terrain
+        where = _where(row, col)
+        kind = task[0]
+        if kind in (PICK, BUILD, GOLDEN):
+            if not available(city, block, terrain) & square:
+                if terrain & square and not built(city) & square:
+                    return f"{where} is a mountain: only Residential may be built over it"
+                return f"{where} is already built on"
+            if kind == BUILD and task[4]:
+                return f"{where} does not touch the blocks you are placing this round: they must all be connected"
+            if kind == BUILD and task[3] != FULL:
+                return f"{where} does not touch a Residential block, as the first of these blocks must"
+            need = task[2] if kind == BUILD else dict(task[1])[block]
+            return (f"{where} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
+                    f" you must place the die in full where you can")
+        if kind == REMOVE:
+            _, target, b, left, group = task
+            if group & square:
+                return f"you already chose to remove {where}"
+            if not state.cities[target][b] & square:
+                return f"{where} of player {target + 1}'s city holds no {BLOCK_NAMES[b]} block"
+            if group:
+                return f"{where} does not touch the blocks you are removing: they must be one connected group"
+            return f"{where} is in a group of {BLOCK_NAMES[b]} smaller than the {left} you must remove"
+        if kind == BLIGHT_TASK:
+            _, near, squares = task
+            if not near:
+                return f"the Blight goes on one of the squares just emptied, and {where} is not one of them"
+            return f"{where} is not a free square next to the blocks you just placed"
+        if kind == CONVERT:
+            frm = task[1]
+            if not city[frm] & square:
+                return f"{where} holds no {BLOCK_NAMES[frm]} block"
+            return f"{where} does not touch the blocks you are converting: they must be connected"
+        raise AssertionError(kind)
+
+    # -- applying ----------------------------------------------------------------------------------
+    def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
+        task, block, square = self._checked(state, seat, action)
+        s = state.copy()
+        self._step(s, seat, task, block, square, log)
+        return self._advance(s, log)
+
+    def _step(self, s: State, seat: int, task: tuple[Any, ...], block: int | None, square: int,
+              log: list[LogEntry] | None) -> None:
+        """Carry out one checked step of ``seat``'s first task on the draft state ``s``."""
+        queue = s.queues[seat]
+        rest = queue[1:]
+        city = s.cities[seat]
+        kind = task[0]
+        private = None if s.phase != CHOOSE else frozenset((seat,))
+        me = f"{{p{seat}}}"
+        if kind == PICK:
+            count = dict(task[1])[block]
+            task = (BUILD, block, count, FULL, 0, True)
+            kind = BUILD
+        if kind == BUILD:
+            _, b, left, start, group, by_die = task
+            city = _city_with(city, b, city[b] | square)
+            group |= square
+            if by_die:
+                s.groups = _set(s.groups, seat, group)
+            if left > 1:
+                rest = ((BUILD, b, left - 1, start, group, by_die),) + rest
+            elif by_die and s.config.blight:
+                blights = []
+                if b in (RESIDENTIAL, INDUSTRY) and group.bit_count() >= 4:
+                    blights.append((BLIGHT_TASK, True, group))
+                if ERAS[s.era].get("blight"):
+                    blights.append((BLIGHT_TASK, True, group))
+                rest = tuple(blights) + rest
+            if log is not None:
+                log.append(LogEntry(f"{me} built {BLOCK_NAMES[b]} at {_where(*squares_of(square)[0])}.", private))
+        elif kind == GOLDEN:
+            city = _city_with(city, block, city[block] | square)
+            s.groups = _set(s.groups, seat, s.groups[seat] | square)
+            left = tuple(b for b in task[1] if b != block)
+            if left:
+                rest = ((GOLDEN, left),) + rest
+            if log is not None:
+                log.append(LogEntry(f"{me} built {BLOCK_NAMES[block]} at {_where(*squares_of(square)[0])}.", private))
+        elif kind == REMOVE:
+            _, target, b, left, group = task
+            group |= square
+            if left > 1:
+                rest = ((REMOVE, target, b, left - 1, group),) + rest
+            else:
+                s.removals = _set(s.removals, seat, (target, b, group))
+            if log is not None:
+                log.append(LogEntry(f"{me} chose to remove {BLOCK_NAMES[b]} at {_where(*squares_of(square)[0])}"
+                                    f" of {{p{target}}}'s city.", private))
+        elif kind == BLIGHT_TASK:
+            city = tuple(m & ~square for m in city[:5]) + (city[BLIGHT] | square,)  # type: ignore[assignment]
+            if log is not None:
+                log.append(LogEntry(f"{me} added Blight at {_where(*squares_of(square)[0])}.", private))
+        elif kind == CONVERT:
+            _, frm, to, left, connected, group = task
+            if square:
+                city = _city_with(_city_with(city, frm, city[frm] & ~square), to, city[to] | square)
+                group |= square
+                if left > 1:
+                    rest = ((CONVERT, frm, to, left - 1, connected, group),) + rest
+                if log is not None:
+                    log.append(LogEntry(f"{me} converted {BLOCK_NAMES[frm]} at {_where(*squares_of(square)[0])}"
+                                        f" to {BLOCK_NAMES[to]}.", private))
+            elif log is not None:
+                log.append(LogEntry(f"{me} stopped converting.", private))
+        s.cities = _set(s.cities, seat, city)
+        if not (rest and rest[0][0] in (BUILD, REMOVE) and rest[0][0] == kind and rest[0][4 if kind == BUILD else 4]):
+            rest = self._settled(s, seat, rest)  # a group under way always has room to grow (docs/rules)
+        s.queues = _set(s.queues, seat, rest)
+
+    def _settled(self, s: State, seat: int, queue: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+        """``queue`` without the tasks at its head that have no step left (a full city, say)."""
+        while queue and not _has_step(s, seat, queue[0]):
+            queue = queue[1:]
+        return queue
+
+    # -- results -----------------------------------------------------------------------------------
+    def result(self, state: State) -> Result | None:
+        if state.phase != OVER:
+            return None
+        keys = [_rank_key(state.cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
+        ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+        scores = tuple(float(k[0]) for k in keys)
+        tied = len({k[0] for k in keys}) < len(keys)
+        reason = ("highest overall score; equal totals ranked by population, then bonus, happiness,"
+                  " culture and wealth" if tied else "highest overall score")
+        return Result(scores, ranks, reason, {"completed": list(state.winners[2] or ())})
+
+    # -- views -------------------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < state.players):
+            raise IllegalAction(f"there is no seat {seat!r} in this {state.players}-player game")
+        config = state.config
+        secret = state.phase == CHOOSE
+        cities = []
+        for s in range(state.players):
+            own = seat == s
+            city = state.cities[s] if own or not secret else state.start[s]
+            c, w, h = category_scores(city, config.ocean)
+            cities.append({
+                "rows": city_rows(city, config.terrain),
+                "culture": c, "wealth": number(w), "happiness": h, "bonus": state.bonus[s],
+                "overall": number(c + w + h - max(c, w, h) + state.bonus[s]),
+                "counts": {BLOCKS[b]: city[b].bit_count() for b in range(6)},
+                "empty": empty_squares(city, config.terrain).bit_count(),
+                "choosing": bool(state.queues[s]) and secret,
+            })
+        mine = seat is not None
+        queue = state.queues[seat] if mine else ()
+        public_queues = not secret
+        result = self.result(state)
+        era = ERAS[state.era]
+        return {
+            "game": self.id, "seat": seat, "players": state.players,
+            "options": {"blight": config.blight, "ocean": config.ocean, "mountains": config.mountains,
+                        "pregame": config.pregame},
+            "round": state.round, "deck_rounds": state.deck_rounds, "phase": state.phase,
+            "era": {"id": state.era, "name": era["name"], "rule": era["rule"], "kind": era["kind"]},
+            "dice": [{"block": BLOCKS[b], "color": DIE_COLORS[b], "value": state.dice[b],
+                      "usable": (b, state.dice[b]) in usable_dice(state.era, state.dice)}
+                     for b in DIE_BLOCKS] if era["kind"] not in ("me", "golden") else [],
+            "deck": {"left": DECK_SIZE - state.drawn if state.era != "pregame" else DECK_SIZE,
+                     "played": list(state.deck[:state.drawn]), "set_aside": list(state.set_aside),
+                     "decks": state.decks},
+            "targets": list(state.targets) or None,
+            "cities": cities,
+            "scores": [c["overall"] for c in cities],
+            "to_act": sorted(self.to_act(state)),
+            "task": describe_task_json(queue[0]) if queue else None,
+            "queue": [task_to_json(t) for t in queue],
+            "queues": [[task_to_json(t) for t in q] for q in state.queues] if public_queues else None,
+            "group": [list(sq) for sq in squares_of(state.groups[seat])] if mine else [],
+            "removal": _removal_json(state, seat) if mine else None,
+            "emptied": [[list(sq) for sq in squares_of(e)] for e in state.emptied] if not secret else None,
+            "bonus_cards": [{"deck": d + 1, "id": cid, "name": CARDS[d + 1][cid]["name"],
+                             "text": CARDS[d + 1][cid]["text"],
+                             "winners": None if state.winners[d] is None else list(state.winners[d])}
+                            for d, cid in enumerate(state.cards)],
+            "board": {"rows": ROWS, "cols": COLS, "inner_rows": [_r0, _r1], "inner_cols": [_c0, _c1],
+                      "mountains": [list(sq) for sq in squares_of(config.terrain)], "ocean": config.ocean},
+            "over": result is not None, "result": result.to_json() if result else None,
+        }
+
+    def sample(self, view: View, seat: int, rng: random.Random) -> State:
+        """A state consistent with ``seat``'s view: unseen deck order and dice drawn anew, and the
+        other seats' secret choices of this era made at random."""
+        opts = view["options"]
+        cards = tuple(c["id"] for c in view["bonus_cards"])
+        config = Config(opts["blight"], opts["ocean"], opts["mountains"], opts["pregame"], cards)
+        players = view["players"]
+        cities = tuple(city_from_rows(c["rows"]) for c in view["cities"])
+        deck_view = view["deck"]
+        played = list(deck_view["played"])
+        unseen = sorted(set(BLIGHT_ERAS if config.blight else BASE_ERAS) - set(played) - set(deck_view["set_aside"]))
+        rng.shuffle(unseen)
+        secret = view["phase"] == CHOOSE
+        queues = [tuple(task_from_json(t) for t in q) for q in view["queues"]] if view["queues"] is not None \
+            else [()] * players
+        removal = view["removal"]
+        removals = [None] * players
+        if removal:
+            removals[seat] = (removal["target"], BLOCK_INDEX[removal["block"]], mask_of(removal["squares"]))
+        emptied = view["emptied"]
+        state = State(seed=rng.getrandbits(63), players=players, config=config, round=view["round"],
+                      deck_rounds=view["deck_rounds"], era=view["era"]["id"],
+                      dice=tuple(d["value"] for d in view["dice"]) if view["dice"] else (),
+                      deck=tuple(played + unseen), drawn=len(played), set_aside=tuple(deck_view["set_aside"]),
+                      decks=deck_view["decks"],
+                      winners=tuple(None if c["winners"] is None else tuple(c["winners"])
+                                    for c in view["bonus_cards"]),
+                      cities=cities, start=cities, bonus=tuple(c["bonus"] for c in view["cities"]),
+                      phase=view["phase"], queues=tuple(queues), targets=tuple(view["targets"] or ()),
+                      removals=tuple(removals), groups=tuple(mask_of(view["group"]) if s == seat else 0
+                                                             for s in range(players)),
+                      emptied=tuple(mask_of(e) for e in emptied) if emptied is not None else (0,) * players)
+        if not secret:
+            return state
+        # the era began from the cities the others show; my own city and tasks are as my view says
+        start = list(cities)
+        mine_start = city_from_rows(view["cities"][seat]["rows"])
+        own_group = mask_of(view["group"])
+        start[seat] = tuple(m & ~own_group for m in mine_start)  # type: ignore[assignment]
+        state.start = tuple(start)
+        queues = list(state.queues)
+        queues[seat] = tuple(task_from_json(t) for t in view["queue"])
+        state.queues = tuple(queues)
+        for other in range(players):
+            if other == seat:
+                continue
+            state.queues = _set(state.queues, other, era_queue(state, other))
+            if other in view["to_act"]:
+                continue
+            while state.queues[other]:  # a finished choice nobody else has seen: any legal one
+                action = self.random_action(state, other, rng)
+                task, block, square = self._checked(state, other, action)
+                self._step(state, other, task, block, square, None)
+        return state
+
+    # -- (de)serialisation -------------------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        c = state.config
+        return {"seed": state.seed, "players": state.players,
+                "config": {"blight": c.blight, "ocean": c.ocean, "mountains": c.mountains, "pregame": c.pregame,
+                           "cards": list(c.cards)},
+                "round": state.round, "deck_rounds": state.deck_rounds, "era": state.era, "dice": list(state.dice),
+                "deck": list(state.deck), "drawn": state.drawn, "set_aside": list(state.set_aside),
+                "decks": state.decks, "winners": [None if w is None else list(w) for w in state.winners],
+                "cities": [list(city) for city in state.cities], "start": [list(city) for city in state.start],
+                "bonus": list(state.bonus), "phase": state.phase,
+                "queues": [[task_to_json(t) for t in q] for q in state.queues], "targets": list(state.targets),
+                "removals": [None if r is None else list(r) for r in state.removals],
+                "groups": list(state.groups), "emptied": list(state.emptied)}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        c = data["config"]
+        return State(seed=data["seed"], players=data["players"],
+                     config=Config(c["blight"], c["ocean"], c["mountains"], c["pregame"], tuple(c["cards"])),
+                     round=data["round"], deck_rounds=data["deck_rounds"], era=data["era"], dice=tuple(data["dice"]),
+                     deck=tuple(data["deck"]), drawn=data["drawn"], set_aside=tuple(data["set_aside"]),
+                     decks=data["decks"], winners=tuple(None if w is None else tuple(w) for w in data["winners"]),
+                     cities=tuple(tuple(city) for city in data["cities"]),
+                     start=tuple(tuple(city) for city in data["start"]), bonus=tuple(data["bonus"]),
+                     phase=data["phase"], queues=tuple(tuple(task_from_json(t) for t in q) for q in data["queues"]),
+                     targets=tuple(data["targets"]),
+                     removals=tuple(None if r is None else tuple(r) for r in data["removals"]),
+                     groups=tuple(data["groups"]), emptied=tuple(data["emptied"]))
+
+
+# --- bonus card measures ------------------------------------------------------------------------
+
+def _best(measures: list[float], lowest: bool = False) -> list[int]:
+    """The seats with the best measure; a "most" card needs at least 1 (docs/rules)."""
+    best = min(measures) if lowest else max(measures)
+    if not lowest and best <= 0:
+        return []
+    return [s for s, m in enumerate(measures) if m == best]
+
+
+def deck2_measure(card: str, city: City) -> int:
+    if card == "downtown_developer":
+        return (built(city) & INNER).bit_count()
+    if card == "race_to_the_exurbs":
+        return (built(city) & EDGE).bit_count()
+    if card == "monument_builder":
+        return city[PARKS].bit_count()
+    if card == "measured_growth":
+        return built(city).bit_count()
+    if card == "retail_entrepreneur":
+        return (city[COMMERCE] & neighbours(city[RESIDENTIAL])).bit_count()
+    if card == "industrial_powerhouse":
+        return city[INDUSTRY].bit_count()
+    raise AssertionError(card)
+
+
+def least_numerous(city: City) -> list[int]:
+    """The types (of the five) the city has fewest blocks of."""
+    fewest = min(city[b].bit_count() for b in DIE_BLOCKS)
+    return [b for b in DIE_BLOCKS if city[b].bit_count() == fewest]
+
+
+def deck4_measure(card: str, city: City, blight: bool) -> int:
+    if card == "champs_central":
+        return largest(city[PARKS] & INNER)
+    if card == "mixed_use_builder":
+        return min(city[b].bit_count() for b in DIE_BLOCKS)
+    if card == "global_hub_of_finance":
+        return largest(city[COMMERCE])
+    if card == "district_developer":
+        return max(len(components(city[b])) for b in least_numerous(city))
+    if card == "suburban_lifestyle_dream":
+        homes = city[RESIDENTIAL] & EDGE
+        if blight:
+            homes &= ~neighbours(city[BLIGHT])
+        return homes.bit_count()
+    if card == "culture_for_the_masses":
+        return (city[CULTURE] & ~INNER).bit_count()
+    raise AssertionError(card)
+
+
+# --- text and JSON ------------------------------------------------------------------------------
+
+def city_rows(city: City, terrain: int = 0) -> list[str]:
+    """The city as 9 rows of letters: I C R U P B for blocks, M for a bare mountain, '.' empty."""
+    rows = []
+    for r in range(ROWS):
+        row = []
+        for c in range(COLS):
+            sq = bit(r, c)
+            letter = "M" if terrain & sq else "."
+            for b in range(6):
+                if city[b] & sq:
+                    letter = LETTERS[b]
+                    break
+            row.append(letter)
+        rows.append("".join(row))
+    return rows
+
+
+def city_from_rows(rows: list[str]) -> City:
+    masks = [0] * 6
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch in LETTERS:
+                masks[LETTERS.index(ch)] |= bit(r, c)
+    return tuple(masks)  # type: ignore[return-value]
+
+
+def _offer_words(offers: tuple[tuple[int, int], ...]) -> str:
+    return ", ".join(f"{n} {BLOCK_NAMES[b]}" for b, n in offers)
+
+
+def describe_task(task: tuple[Any, ...]) -> str:
+    """What the task asks, in words."""
+    kind = task[0]
+    if kind == PICK:
+        return f"choose a die and build its first block ({_offer_words(task[1])})"
+    if kind == BUILD:
+        return f"build {task[2]} more {BLOCK_NAMES[task[1]]}, connected to the group"
+    if kind == GOLDEN:
+        return f"build one block of each of {', '.join(BLOCK_NAMES[b] for b in task[1])}, anywhere"
+    if kind == REMOVE:
+        return f"remove {task[3]} more {BLOCK_NAMES[task[2]]} from player {task[1] + 1}'s city, one connected group"
+    if kind == BLIGHT_TASK:
+        return ("add a Blight next to the blocks you just placed" if task[1]
+                else "add a Blight on one of the squares just emptied")
+    if kind == CONVERT:
+        return (f"convert up to {task[3]} more {BLOCK_NAMES[task[1]]} to {BLOCK_NAMES[task[2]]}"
+                + (", connected" if task[4] else "") + ", or stop")
+    raise AssertionError(kind)
+
+
+def task_to_json(task: tuple[Any, ...]) -> list[Any]:
+    if task[0] == PICK:
+        return [PICK, [list(o) for o in task[1]]]
+    if task[0] == GOLDEN:
+        return [GOLDEN, list(task[1])]
+    return list(task)
+
+
+def task_from_json(data: list[Any]) -> tuple[Any, ...]:
+    if data[0] == PICK:
+        return (PICK, tuple(tuple(o) for o in data[1]))
+    if data[0] == GOLDEN:
+        return (GOLDEN, tuple(data[1]))
+    return tuple(data)
+
+
+def describe_task_json(task: tuple[Any, ...]) -> dict[str, Any]:
+    """The seat's current task for the renderer and JSON bots."""
+    kind = task[0]
+    out: dict[str, Any] = {"kind": kind, "text": describe_task(task)}
+    if kind == PICK:
+        out["choices"] = [{"block": BLOCKS[b], "count": n} for b, n in task[1]]
+    elif kind == BUILD:
+        out.update(block=BLOCKS[task[1]], left=task[2], group=[list(sq) for sq in squares_of(task[4])])
+    elif kind == GOLDEN:
+        out["blocks"] = [BLOCKS[b] for b in task[1]]
+    elif kind == REMOVE:
+        out.update(target=task[1], block=BLOCKS[task[2]], left=task[3], group=[list(sq) for sq in squares_of(task[4])])
+    elif kind == BLIGHT_TASK:
+        out["near"] = task[1]
+    elif kind == CONVERT:
+        out.update(block=BLOCKS[task[1]], to=BLOCKS[task[2]], left=task[3], connected=task[4],
+                   group=[list(sq) for sq in squares_of(task[5])])
+    return out
+
+
+def _removal_json(state: State, seat: int) -> dict[str, Any] | None:
+    removal = state.removals[seat]
+    if removal is None:
+        return None
+    target, block, group = removal
+    return {"target": target, "block": BLOCKS[block], "squares": [list(sq) for sq in squares_of(group)]}

@@ -1,0 +1,203 @@
+// The lobby: the games, a form to create a room, and the rooms waiting for players.
+
+import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural, rulesPage } from "/static/ui.js";
+
+const TIMERS = [[null, "No turn timer"], [30, "30 seconds a turn"], [60, "1 minute a turn"],
+  [120, "2 minutes a turn"], [300, "5 minutes a turn"]];
+
+const app = document.getElementById("app");
+const gameList = el("div", { class: "game-list" });
+const formCard = el("section", { class: "card create-card", id: "create" });
+const roomsList = el("div", { class: "rooms-list", id: "open-rooms" });
+let catalogue = [];
+let chosen = null;
+
+app.append(
+  header(el("a", { href: "/replay", class: "topbar-link" }, "Watch a replay file")),
+  el("main", { class: "lobby" },
+    el("section", { class: "lobby-intro" },
+      el("h1", {}, "Pull up a chair."),
+      el("p", { class: "lead" }, "Pick a game, invite a friend with a link, or fill the empty seats with bots.")),
+    el("div", { class: "lobby-grid" },
+      el("div", { class: "lobby-games" }, el("h2", {}, "Games"), gameList),
+      el("div", { class: "lobby-side" },
+        formCard,
+        el("section", { class: "card" },
+          el("h2", { class: "card-title" }, "Open rooms"), roomsList)))));
+
+function playersText(game) {
+  return game.min_players === game.max_players ? `${game.min_players} players`
+    : `${game.min_players}–${game.max_players} players`;
+}
+
+function showGames() {
+  replace(gameList, catalogue.map((game) =>
+    el("article", { class: ["game-card", chosen && chosen.id === game.id && "chosen"], dataset: { game: game.id } },
+      el("div", { class: "game-card-head" },
+        el("h3", {}, game.name),
+        el("span", { class: "pill" }, playersText(game))),
+      el("p", { class: "pitch" }, game.pitch),
+      el("div", { class: "game-card-actions" },
+        el("button", { type: "button", class: "btn btn-primary", onclick: () => choose(game, true) }, "New room"),
+        el("a", { class: "btn btn-ghost", href: rulesPage(game), target: "_blank", rel: "noopener" }, "Rules")))));
+}
+
+function choose(game, focus = false) {
+  chosen = game;
+  showGames();
+  showForm();
+  if (focus) {
+    formCard.scrollIntoView({ behavior: "smooth", block: "nearest" });
+    formCard.querySelector("#player-name").focus();
+  }
+}
+
+// --- the create-a-room form, built from the catalogue's declarations ---------------------------
+
+function optionControl(option) {
+  const id = `opt-${option.name}`;
+  let input;
+  if (option.kind === "bool") {
+    input = el("input", { type: "checkbox", id, name: option.name, checked: !!option.default });
+    return el("label", { class: "field field-check", title: option.help }, input,
+      el("span", {}, option.label), option.help && el("small", {}, option.help));
+  }
+  if (option.kind === "int") {
+    input = el("input", { type: "number", id, name: option.name, value: option.default, step: 1,
+      min: option.minimum, max: option.maximum, required: true });
+  } else {
+    input = el("select", { id, name: option.name },
+      (option.choices || []).map((c) => el("option", { value: c, selected: c === option.default }, c)));
+  }
+  return el("label", { class: "field", for: id }, el("span", {}, option.label), input,
+    option.help && el("small", {}, option.help));
+}
+
+function readOption(form, option) {
+  const input = form.elements[option.name];
+  if (option.kind === "bool") return input.checked;
+  if (option.kind === "int") return Number.parseInt(input.value, 10);
+  return input.value;
+}
+
+function seatControl(game, index, seats) {
+  const select = el("select", { name: `seat-${index}`, "aria-label": `Seat ${index + 1}` },
+    el("option", { value: "you" }, "You"),
+    el("option", { value: "open" }, "Open: invite a friend"),
+    game.bots.map((bot) => el("option", { value: `bot:${bot}` }, `Bot: ${bot}`)));
+  select.value = index === 0 ? "you" : game.bots.length ? `bot:${game.bots[0]}` : "open";
+  select.addEventListener("change", () => {
+    if (select.value !== "you") return;
+    for (const other of seats.querySelectorAll("select")) {
+      if (other !== select && other.value === "you") other.value = "open";
+    }
+  });
+  return el("label", { class: "seat-choice" }, el("span", { class: "seat-label" }, `Seat ${index + 1}`), select);
+}
+
+function showForm() {
+  const game = chosen;
+  const seats = el("div", { class: "seat-choices" });
+  const fillSeats = (count) => replace(seats, Array.from({ length: count }, (_, i) => seatControl(game, i, seats)));
+  const count = el("select", { name: "players", id: "players" },
+    Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i)
+      .map((n) => el("option", { value: n }, plural(n, "player"))));
+  count.value = Math.min(game.max_players, Math.max(2, game.min_players));
+  count.addEventListener("change", () => fillSeats(Number(count.value)));
+  fillSeats(Number(count.value));
+  const error = el("p", { class: "form-error", role: "alert" });
+  const submit = el("button", { type: "submit", class: "btn btn-primary btn-wide" }, `Create a ${game.name} room`);
+  const form = el("form", { class: "create-form", autocomplete: "off" },
+    el("label", { class: "field", for: "game-choice" }, el("span", {}, "Game"),
+      el("select", { id: "game-choice", onchange: (e) => choose(catalogue.find((g) => g.id === e.target.value)) },
+        catalogue.map((g) => el("option", { value: g.id, selected: g.id === game.id }, g.name)))),
+    el("label", { class: "field", for: "player-name" }, el("span", {}, "Your name"),
+      el("input", { id: "player-name", name: "name", maxlength: 32, placeholder: "e.g. Ana", value: lastName(), required: true })),
+    game.min_players !== game.max_players
+      ? el("label", { class: "field", for: "players" }, el("span", {}, "Players"), count) : null,
+    el("fieldset", { class: "field" }, el("legend", {}, "Seats"), seats),
+    game.options.length ? el("details", { class: "field options", open: game.options.length <= 3 },
+      el("summary", {}, `Game options (${game.options.length})`, el("span", { class: "muted" }, " · the defaults are fine")),
+      el("div", { class: "options-body" }, game.options.map(optionControl))) : null,
+    el("label", { class: "field", for: "turn-timer" }, el("span", {}, "Turn timer"),
+      el("select", { id: "turn-timer", name: "turn_timer" },
+        TIMERS.map(([value, label]) => el("option", { value: value ?? "" }, label))),
+      el("small", {}, "When it runs out, a bot makes that seat's move.")),
+    error, submit);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const name = form.elements.name.value.trim();
+    const choices = [...seats.querySelectorAll("select")].map((s) => s.value);
+    const you = choices.indexOf("you");
+    if (you >= 0 && !name) {
+      error.textContent = "Type your name to take a seat.";
+      form.elements.name.focus();
+      return;
+    }
+    const body = {
+      game: game.id,
+      options: Object.fromEntries(game.options.map((o) => [o.name, readOption(form, o)])),
+      seats: choices.map((c) => (c.startsWith("bot:") ? { kind: "bot", bot: c.slice(4) } : { kind: "open" })),
+      turn_timer: form.elements.turn_timer.value ? Number(form.elements.turn_timer.value) : null,
+      host_name: name || "host",
+      take_seat: you >= 0 ? you : null,
+    };
+    submit.disabled = true;
+    try {
+      const room = await api("POST", "/api/rooms", body);
+      if (name) rememberName(name);
+      saveRoom(room.code, { host_token: room.host_token, seat: room.seat, seat_token: room.seat_token, name });
+      location.href = `/r/${encodeURIComponent(room.code)}`;
+    } catch (err) {
+      error.textContent = err.message;
+      submit.disabled = false;
+    }
+  });
+  replace(formCard, el("h2", { class: "card-title" }, "Create a room"), form);
+}
+
+// --- the open rooms -----------------------------------------------------------------------------
+
+async function refreshRooms() {
+  let rooms;
+  try {
+    rooms = await api("GET", "/api/rooms");
+  } catch (err) {
+    replace(roomsList, el("p", { class: "muted" }, `Cannot list the rooms: ${err.message}`));
+    return;
+  }
+  if (!rooms.length) {
+    replace(roomsList, el("p", { class: "muted empty-note" }, "No room is waiting for players. Create one!"));
+    return;
+  }
+  const names = Object.fromEntries(catalogue.map((g) => [g.id, g.name]));
+  replace(roomsList, rooms.map((room) => {
+    const open = room.seats.filter((s) => s.kind === "open").length;
+    return el("a", { class: "room-row", href: `/r/${encodeURIComponent(room.code)}`, dataset: { code: room.code } },
+      el("div", { class: "room-row-main" },
+        el("strong", {}, names[room.game] || room.game),
+        el("span", { class: "room-code" }, room.code),
+        el("span", { class: "muted" }, ago(room.created))),
+      el("div", { class: "room-row-seats" },
+        room.seats.map((s) => el("span", { class: ["seat-chip", `seat-${s.kind}`] }, seatName(s)))),
+      el("span", { class: "room-row-join" }, open ? `Join · ${plural(open, "seat")} open` : "Watch"));
+  }));
+}
+
+async function start() {
+  try {
+    catalogue = await games();
+  } catch (err) {
+    replace(gameList, el("p", { class: "form-error" }, `Cannot load the games: ${err.message}`));
+    return;
+  }
+  const wanted = new URLSearchParams(location.search).get("game");
+  chosen = catalogue.find((g) => g.id === wanted) || catalogue[0];
+  showGames();
+  if (chosen) showForm();
+  refreshRooms();
+  setInterval(refreshRooms, 4000);
+}
+
+start();

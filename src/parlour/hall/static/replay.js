@@ -1,0 +1,146 @@
+// The replay of a finished game, step by step, drawn by the game's own renderer (read-only).
+// /r/{code}/replay shows a room's game; /replay shows a replay file chosen from the computer
+// (an arena replay, say), whose frames the hall computes (POST /api/replays/frames).
+
+import { el, replace, api, games, header, keys, seatDot, plural } from "/static/ui.js";
+
+const app = document.getElementById("app");
+const main = el("main", { class: "replay" });
+const headerTitle = el("span", { class: "topbar-title" });
+app.append(header(headerTitle), main);
+
+const parts = location.pathname.split("/");
+const code = parts[1] === "r" ? decodeURIComponent(parts[2]) : null;
+
+function uploadForm(message) {
+  const input = el("input", { type: "file", id: "replay-file", accept: ".json,application/json" });
+  const error = el("p", { class: "form-error", role: "alert" }, message || "");
+  const zone = el("label", { class: "drop-zone", for: "replay-file" },
+    el("strong", {}, "Choose a replay file"), el("span", { class: "muted" }, "or drop it here (parlour-replay/1 JSON, from the arena or the hall)"),
+    input);
+  const load = async (file) => {
+    error.textContent = "";
+    const text = await file.text();
+    try {
+      JSON.parse(text);
+    } catch {
+      error.textContent = `${file.name} is not a JSON file.`;
+      return;
+    }
+    try {
+      show(await api("POST", "/api/replays/frames", text));  // as written: seeds may not fit a JS number
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+  input.addEventListener("change", () => input.files[0] && load(input.files[0]));
+  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    zone.classList.remove("over");
+    if (e.dataTransfer.files[0]) load(e.dataTransfer.files[0]);
+  });
+  headerTitle.textContent = "Watch a replay";
+  replace(main, el("section", { class: "card notice upload-card" }, el("h1", {}, "Watch a replay"),
+    el("p", {}, "Open a game's replay file to step through it move by move."), zone, error));
+}
+
+let unbind = null;
+
+async function show(replay) {
+  const game = (await games()).find((g) => g.id === replay.game);
+  if (!game) {
+    uploadForm(`This hall does not know the game ${JSON.stringify(replay.game)}.`);
+    return;
+  }
+  const frames = replay.frames;
+  const names = replay.names || [];
+  headerTitle.textContent = `${game.name} · replay${code ? ` of room ${code}` : ""}`;
+  document.title = `${game.name} replay — Parlour`;
+  const board = el("div", { class: "board", id: "board" });
+  const counter = el("span", { class: "step-counter", id: "step-counter" });
+  const slider = el("input", { type: "range", min: 0, max: frames.length - 1, value: 0, id: "step-slider",
+    "aria-label": "Step" });
+  const log = el("ol", { class: "log", id: "log" });
+  const playButton = el("button", { type: "button", class: "btn", id: "play" }, "▶ Play");
+  const step = (n) => go(Math.max(0, Math.min(frames.length - 1, n)));
+  const controls = el("div", { class: "replay-controls" },
+    el("button", { type: "button", class: "btn", title: "First (Home)", "aria-label": "First", onclick: () => step(0) }, "|◀"),
+    el("button", { type: "button", class: "btn", id: "prev", title: "Back (←)", onclick: () => step(at - 1) }, "◀ Back"),
+    counter,
+    el("button", { type: "button", class: "btn btn-primary", id: "next", title: "Forward (→)", onclick: () => step(at + 1) }, "Forward ▶"),
+    el("button", { type: "button", class: "btn", title: "Last (End)", "aria-label": "Last", onclick: () => step(frames.length - 1) }, "▶|"),
+    playButton, slider);
+  const result = replay.result;
+  const players = el("ol", { class: "seat-list compact" }, names.map((name, seat) =>
+    el("li", { class: ["seat-row", result && (result.winners || []).includes(seat) && "winner"] },
+      seatDot(seat), el("span", { class: "seat-name" }, name),
+      result ? el("span", { class: "seat-score" }, String(result.scores[seat])) : null)));
+  replace(main, el("div", { class: "game-page" },
+    el("div", { class: "board-wrap" }, controls, board),
+    el("aside", { class: "sidebar" },
+      el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), players,
+        result ? el("p", { class: "muted" }, result.reason || "") : null,
+        replay.ended && replay.ended !== "normal" ? el("p", { class: "muted" }, `Ended: ${replay.ended}`) : null,
+        el("p", { class: "muted small" }, "← → to step, Home / End, space to play.")),
+      el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), log))));
+  let module;
+  try {
+    module = await import(game.renderer_url || "/static/generic.js");
+  } catch {
+    module = await import("/static/generic.js");
+  }
+  const renderer = module.mount(board, { seat: null, names, game, send: null });
+  let at = 0;
+  let timer = null;
+  function go(n) {
+    at = n;
+    const frame = frames[at];
+    renderer.update({ view: frame.view, legal: null, to_act: frame.to_act || [], turn: at,
+      result: at === frames.length - 1 ? result : null, names });
+    counter.textContent = at === 0 ? `start · ${plural(frames.length - 1, "move")}` : `move ${at} of ${frames.length - 1}`;
+    slider.value = at;
+    const lines = frames.slice(1, at + 1).flatMap((f, i) => (f.log || []).map((line) => ({ step: i + 1, line })));
+    replace(log, lines.map(({ step: s, line }) => el("li", { class: s === at ? "fresh" : null },
+      el("span", { class: "log-turn" }, String(s)), typeof line === "string" ? line : line.text)));
+    log.scrollTop = log.scrollHeight;
+  }
+  function togglePlay() {
+    if (timer) {
+      clearInterval(timer);
+      timer = null;
+      playButton.textContent = "▶ Play";
+      return;
+    }
+    if (at === frames.length - 1) go(0);
+    playButton.textContent = "❚❚ Pause";
+    timer = setInterval(() => {
+      if (at >= frames.length - 1) togglePlay();
+      else go(at + 1);
+    }, 700);
+  }
+  playButton.addEventListener("click", togglePlay);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  if (unbind) unbind();
+  unbind = keys({
+    ArrowRight: () => step(at + 1), ArrowLeft: () => step(at - 1),
+    Home: () => step(0), End: () => step(frames.length - 1), " ": () => togglePlay(),
+  });
+  go(0);
+}
+
+async function start() {
+  if (!code) {
+    uploadForm();
+    return;
+  }
+  try {
+    show(await api("GET", `/api/rooms/${encodeURIComponent(code)}/replay`));
+  } catch (err) {
+    replace(main, el("section", { class: "card notice" }, el("h1", {}, "No replay yet"), el("p", {}, err.message),
+      el("a", { class: "btn btn-primary", href: `/r/${encodeURIComponent(code)}` }, "Back to the room")));
+  }
+}
+
+start();

@@ -1,0 +1,322 @@
+// A room: the waiting room until the game starts, then the game page, whose frame (seats,
+// connection, scores, whose turn, the log, errors, the rules) holds the game's own renderer.
+
+import {
+  el, replace, api, games, header, loadRoom, saveRoom, forgetSeat, lastName, rememberName,
+  seatName, seatDot, toast, plural, rulesPage, RoomSocket,
+} from "/static/ui.js";
+
+const code = decodeURIComponent(location.pathname.split("/")[2] || "");
+const app = document.getElementById("app");
+const connection = el("span", { class: "conn conn-connecting", id: "connection" }, "connecting…");
+const headerTitle = el("span", { class: "topbar-title" });
+const rulesLink = el("a", { class: "topbar-link", target: "_blank", rel: "noopener", hidden: true }, "Rules");
+const roleBadge = el("span", { class: "badge", hidden: true });
+const main = el("main", { class: "room" });
+app.append(header(headerTitle, roleBadge, rulesLink, connection), main);
+
+let game = null;       // the game's catalogue entry
+let mySeat = null;     // my seat number, null when watching
+let last = null;       // the last state message
+let socket = null;
+let waiting = null;    // the waiting room's parts, once built
+let frame = null;      // the game page's parts, once built
+
+// --- the connection -------------------------------------------------------------------------------
+
+function onStatus(status) {
+  connection.className = `conn conn-${status}`;
+  connection.textContent = { connecting: "connecting…", online: "connected", offline: "reconnecting…" }[status];
+}
+
+function onWelcome(msg) {
+  const stored = loadRoom(code);
+  if (stored.seat_token && msg.seat === null) {
+    forgetSeat(code);  // the hall no longer knows this token: watch instead
+    toast("Your seat in this room is no longer yours; you are watching.", "error");
+  }
+  mySeat = msg.seat;
+  roleBadge.hidden = false;
+  roleBadge.textContent = mySeat === null ? "watching" : `seat ${mySeat + 1}`;
+}
+
+function onState(msg) {
+  last = msg;
+  if (msg.room.status === "waiting") showWaiting(msg.room);
+  else showGame(msg);
+}
+
+function onError(answer) {
+  showError(answer.message);
+}
+
+function showError(message) {
+  toast(message, "error");
+  if (frame) {
+    frame.error.textContent = message;
+    frame.error.hidden = false;
+    clearTimeout(frame.errorTimer);
+    frame.errorTimer = setTimeout(() => { frame.error.hidden = true; }, 6000);
+  }
+}
+
+// --- the waiting room ---------------------------------------------------------------------------
+
+function hostToken() {
+  return loadRoom(code).host_token;
+}
+
+async function hostCall(path, body) {
+  try {
+    await api("POST", `/api/rooms/${encodeURIComponent(code)}/${path}`, body, hostToken());
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function join(seat) {
+  const name = waiting.name.value.trim();
+  if (!name) {
+    waiting.error.textContent = "Type your name first.";
+    waiting.name.focus();
+    return;
+  }
+  waiting.error.textContent = "";
+  try {
+    const answer = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { name, seat });
+    rememberName(name);
+    saveRoom(code, { seat: answer.seat, seat_token: answer.seat_token, name });
+    socket.reidentify(answer.seat_token);
+  } catch (err) {
+    waiting.error.textContent = err.message;
+  }
+}
+
+function botPicker(seat) {
+  const select = el("select", { "aria-label": `Bot for seat ${seat + 1}` },
+    game.bots.map((bot) => el("option", { value: bot }, bot)));
+  return el("span", { class: "bot-picker" }, select,
+    el("button", { type: "button", class: "btn btn-small",
+      onclick: () => hostCall(`seats/${seat}/bot`, { bot: select.value }) }, "Seat a bot"));
+}
+
+function buildWaiting() {
+  const link = `${location.origin}/r/${encodeURIComponent(code)}`;
+  const linkInput = el("input", { class: "invite-link", id: "invite-link", readonly: true, value: link,
+    onfocus: (e) => e.target.select() });
+  const copy = el("button", { type: "button", class: "btn", id: "copy-link", onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      linkInput.select();
+      document.execCommand("copy");
+    }
+    copy.textContent = "Copied!";
+    setTimeout(() => { copy.textContent = "Copy link"; }, 1800);
+  } }, "Copy link");
+  const parts = {
+    seats: el("ol", { class: "seat-list", id: "seats" }),
+    name: el("input", { id: "join-name", maxlength: 32, placeholder: "Your name", value: lastName() }),
+    error: el("p", { class: "form-error", role: "alert" }),
+    joinBox: el("div", { class: "join-box" }),
+    startBox: el("div", { class: "start-box" }),
+    options: el("dl", { class: "options-list" }),
+  };
+  parts.joinBox.append(el("label", { for: "join-name" }, "Join as"), parts.name);
+  replace(main, el("div", { class: "waiting" },
+    el("section", { class: "card waiting-card" },
+      el("h1", {}, `${game.name} — waiting for players`),
+      el("p", { class: "pitch" }, game.pitch),
+      el("div", { class: "invite" }, el("span", { class: "invite-label" }, "Invite friends with this link"),
+        el("div", { class: "invite-row" }, linkInput, copy)),
+      parts.options,
+      el("h2", {}, "Seats"), parts.seats, parts.joinBox, parts.error, parts.startBox)));
+  return parts;
+}
+
+function showWaiting(room) {
+  if (!waiting) waiting = buildWaiting();
+  const host = !!hostToken();
+  const seated = mySeat !== null;
+  const optionLines = game.options.map((o) => [o.label, String(room.options?.[o.name] ?? o.default)]);
+  if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
+  replace(waiting.options, optionLines.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+  replace(waiting.seats, room.seats.map((seat) => {
+    const mine = seat.seat === mySeat;
+    return el("li", { class: ["seat-row", `seat-${seat.kind}`, mine && "mine"], dataset: { seat: seat.seat } },
+      seatDot(seat.seat),
+      el("span", { class: "seat-name" }, seatName(seat)),
+      mine ? el("span", { class: "badge" }, "you") : null,
+      seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null,
+      seat.kind === "human" ? el("span", { class: ["presence", seat.connected ? "on" : "off"] },
+        seat.connected ? "here" : "away") : null,
+      el("span", { class: "seat-actions" },
+        seat.kind === "open" && !seated ? el("button", { type: "button", class: "btn btn-primary btn-small",
+          onclick: () => join(seat.seat) }, "Take this seat") : null,
+        seat.kind === "open" && host && game.bots.length ? botPicker(seat.seat) : null));
+  }));
+  waiting.joinBox.hidden = seated || !room.seats.some((s) => s.kind === "open");
+  const open = room.seats.filter((s) => s.kind === "open").length;
+  replace(waiting.startBox, host
+    ? [el("button", { type: "button", class: "btn btn-primary btn-wide", id: "start", disabled: open > 0,
+      onclick: () => hostCall("start") }, "Start the game"),
+    open ? el("p", { class: "muted" }, `${plural(open, "seat")} still open: wait for friends or seat bots.`) : null]
+    : el("p", { class: "muted" }, open ? `Waiting for ${plural(open, "more player")}…` : "Waiting for the host to start…"));
+}
+
+// --- the game page ------------------------------------------------------------------------------
+
+async function loadRenderer() {
+  const url = game.renderer_url || "/static/generic.js";
+  try {
+    return await import(url);
+  } catch (err) {
+    console.warn(`${game.name}'s board could not be loaded; showing the plain board`, err);
+    return import("/static/generic.js");
+  }
+}
+
+function buildFrame() {
+  const parts = {
+    board: el("div", { class: "board", id: "board" }),
+    status: el("div", { class: "turn-status", id: "turn-status", role: "status", "aria-live": "polite" }),
+    timer: el("div", { class: "timer", hidden: true }),
+    seats: el("ol", { class: "seat-list compact", id: "seats" }),
+    log: el("ol", { class: "log", id: "log" }),
+    error: el("div", { class: "frame-error", id: "frame-error", role: "alert", hidden: true }),
+    after: el("div", { class: "after-game", hidden: true }),
+    renderer: null,
+  };
+  replace(main, el("div", { class: "game-page" },
+    el("div", { class: "board-wrap" }, parts.error, parts.board),
+    el("aside", { class: "sidebar" },
+      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after),
+      el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), parts.seats),
+      el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), parts.log))));
+  return parts;
+}
+
+function names(room) {
+  return room.seats.map(seatName);
+}
+
+function send(action) {
+  if (!socket || mySeat === null) return Promise.resolve({ ok: false, message: "you are watching this game" });
+  return socket.act(action).then((answer) => {
+    if (!answer.ok) showError(answer.message);
+    return answer;
+  });
+}
+
+async function showGame(msg) {
+  if (!frame) {
+    frame = buildFrame();
+    frame.loading = loadRenderer().then((module) => {
+      frame.renderer = module.mount(frame.board, {
+        seat: mySeat, names: names(msg.room), game, send: mySeat === null ? null : send,
+      });
+    });
+  }
+  updateSidebar(msg);
+  await frame.loading;
+  if (last === msg && frame.renderer) {
+    frame.renderer.update({ view: msg.view, legal: msg.legal, to_act: msg.to_act, turn: msg.turn,
+      result: msg.result, names: names(msg.room) });
+  }
+}
+
+function statusText(msg) {
+  const room = msg.room;
+  if (msg.result) {
+    const winners = msg.result.winners || [];
+    const who = winners.map((s) => (s === mySeat ? "You" : seatName(room.seats[s])));
+    const head = !winners.length ? "Game over" : winners.length > 1 ? `A tie: ${who.join(" and ")}`
+      : `${who[0]} ${who[0] === "You" ? "win" : "wins"}!`;
+    return [head, msg.result.reason];
+  }
+  const acting = msg.to_act || [];
+  if (mySeat !== null && acting.includes(mySeat)) {
+    const others = acting.filter((s) => s !== mySeat).map((s) => seatName(room.seats[s]));
+    return ["Your turn", others.length ? `${others.join(", ")} ${others.length > 1 ? "choose" : "chooses"} too` : ""];
+  }
+  if (!acting.length) return ["", ""];
+  return [`${acting.map((s) => seatName(room.seats[s])).join(", ")} to play`,
+    mySeat === null ? "You are watching." : "Waiting for your turn…"];
+}
+
+function updateSidebar(msg) {
+  const room = msg.room;
+  const acting = new Set(msg.to_act || []);
+  const scores = msg.view && Array.isArray(msg.view.scores) ? msg.view.scores : null;
+  const host = !!hostToken();
+  const [head, sub] = statusText(msg);
+  const mine = mySeat !== null && acting.has(mySeat) && !msg.result;
+  replace(frame.status, el("strong", { class: ["status-head", mine && "my-turn"] }, head),
+    sub ? el("span", { class: "muted" }, sub) : null);
+  document.title = `${mine ? "▶ " : ""}${game.name} · ${code} — Parlour`;
+  showTimer(msg.deadline);
+  replace(frame.seats, room.seats.map((seat) => el("li", {
+    class: ["seat-row", acting.has(seat.seat) && !msg.result && "acting", seat.seat === mySeat && "mine"],
+    dataset: { seat: seat.seat },
+  },
+  seatDot(seat.seat),
+  el("span", { class: "seat-name" }, seatName(seat)),
+  seat.seat === mySeat ? el("span", { class: "badge" }, "you") : null,
+  seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
+    : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
+      seat.connected ? "●" : "○"),
+  host && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
+    ? el("button", { type: "button", class: "btn btn-small", title: "Let a bot play this seat",
+      onclick: () => hostCall(`seats/${seat.seat}/bot`, { bot: game.bots[0] }) }, "Bot takes over") : null,
+  scores ? el("span", { class: "seat-score", title: "score" }, String(scores[seat.seat])) : null)));
+  const atBottom = frame.log.scrollHeight - frame.log.scrollTop - frame.log.clientHeight < 40;
+  const lines = msg.log || [];
+  replace(frame.log, lines.length ? lines.map((line) => el("li", {}, el("span", { class: "log-turn" }, String(line.turn)), line.text))
+    : el("li", { class: "log-empty muted" }, "No moves yet."));
+  if (atBottom || !frame.logSeen) frame.log.scrollTop = frame.log.scrollHeight;
+  frame.logSeen = true;
+  frame.after.hidden = !msg.result;
+  if (msg.result) {
+    replace(frame.after,
+      el("a", { class: "btn btn-primary", href: `/r/${encodeURIComponent(code)}/replay`, id: "replay-link" }, "Watch the replay"),
+      el("a", { class: "btn btn-ghost", href: "/" }, "Back to the lobby"));
+  }
+}
+
+function showTimer(deadline) {
+  clearInterval(frame.timerTick);
+  if (!deadline) {
+    frame.timer.hidden = true;
+    return;
+  }
+  const tick = () => {
+    const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+    frame.timer.hidden = false;
+    frame.timer.className = ["timer", left <= 10 && "timer-low"].filter(Boolean).join(" ");
+    frame.timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left for this turn`;
+  };
+  tick();
+  frame.timerTick = setInterval(tick, 500);
+}
+
+// --- start ----------------------------------------------------------------------------------------
+
+async function start() {
+  let room;
+  try {
+    room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
+    game = (await games()).find((g) => g.id === room.game);
+  } catch (err) {
+    replace(main, el("section", { class: "card notice" }, el("h1", {}, "No such room"),
+      el("p", {}, err.message), el("a", { class: "btn btn-primary", href: "/" }, "Back to the lobby")));
+    connection.hidden = true;
+    return;
+  }
+  headerTitle.textContent = `${game.name} · room ${code}`;
+  rulesLink.href = rulesPage(game);
+  rulesLink.hidden = false;
+  document.title = `${game.name} · ${code} — Parlour`;
+  socket = new RoomSocket(code, loadRoom(code).seat_token, { onWelcome, onState, onError, onStatus });
+}
+
+start();

@@ -1,0 +1,116 @@
+"""Browser tests: Playwright drives Debian's Chromium through the real hall (`parlour serve`),
+started on a free 127.0.0.1 port for the session. Screenshots go to test-output/screenshots/."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import httpx
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).parents[2]
+SCREENSHOTS = ROOT / "test-output" / "screenshots"
+VIEWPORT = {"width": 1366, "height": 800}  # a laptop screen
+
+sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """The server ends when the test process does, however it ends (Linux)."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+@pytest.fixture(scope="session")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real hall on a fresh SQLite file."""
+    port = free_port()
+    db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", f"sqlite:///{db}", "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent if os.name == "posix" else None)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if server.poll() is not None:
+                raise RuntimeError(f"the hall did not start: {server.stdout.read().decode()}")
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("the hall did not answer within 10 seconds")
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"), headless=True,
+            args=["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def open_page(browser, hall: str) -> Iterator[Callable[..., object]]:
+    """open_page(path) -> a page in a fresh browser context (its own localStorage: one person).
+
+    Any script error on any page fails the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_(path: str = "/", context=None):
+        if context is None:
+            context = browser.new_context(viewport=VIEWPORT, base_url=hall)
+            context.set_default_timeout(10_000)
+            contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        page.goto(path)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def screenshot() -> Callable[[object, str], Path]:
+    """screenshot(page, "lobby") saves test-output/screenshots/lobby.png for a person to look at."""
+    def shoot(page, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+    return shoot
