@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -202,7 +203,10 @@ def run(args: argparse.Namespace) -> int:
         server = start_server(db_url, port)
         try:
             console.print(f"server on 127.0.0.1:{port}, store {db_url}; creating {args.rooms} rooms...")
-            rooms = asyncio.run(create_rooms(f"http://127.0.0.1:{port}", game.id, game.min_players, args.rooms))
+            # in a thread of its own: the caller may already run an event loop (tests, notebooks)
+            with ThreadPoolExecutor(1) as thread:
+                rooms = thread.submit(lambda: asyncio.run(create_rooms(
+                    f"http://127.0.0.1:{port}", game.id, game.min_players, args.rooms))).result()
             shares = [rooms[i::args.clients] for i in range(args.clients)]
             context = multiprocessing.get_context("spawn")
             start_at = time.time() + 1.5 + 0.5 * args.clients  # let every client process start first
