@@ -9,10 +9,7 @@ import re
 
 import httpx
 import pytest
-
-pytest.importorskip("playwright.sync_api")
-from browser.conftest import browser, hall, open_page, screenshot  # noqa: E402,F401  (the hall's browser fixtures)
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
