@@ -68,3 +68,10 @@ def test_generic_json_starter_plays_a_whole_match(tmp_path):
                                   seed=4, logs=str(tmp_path), time_scale=SLACK))
     assert_whole_match(record, ["json", "random"])
     assert "playing patchwork in seat 0" in next(tmp_path.glob("*json.log")).read_text()
+
+
+def test_a_builtin_bot_served_as_a_json_program_plays_a_whole_match(tmp_path):
+    command = f"json:{sys.executable} -m parlour.arena.serve patchwork greedy"
+    record = play_match(MatchTask(0, "patchwork", (Entrant("random", "builtin:random"), Entrant("greedy", command)),
+                                  seed=6, logs=str(tmp_path), time_scale=SLACK))
+    assert_whole_match(record, ["random", "greedy"])

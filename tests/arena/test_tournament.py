@@ -61,7 +61,7 @@ def test_wilson_interval():
 def test_arena_command_plays_writes_replays_and_reports_early_ends(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     argv = ["arena", "patchwork", "--bot", "greedy=builtin:greedy", "--bot", "random=builtin:random",
-            "--bot", f"bad={MISBEHAVE} garbage@2", "--games", "2", "--seed", "4", "-j", "2",
+            "--bot", f"bad={MISBEHAVE} garbage@2", "--games", "2", "--seed", "4", "-j", "2", "--time-scale", "5",
             "--replays", str(tmp_path / "replays"), "--logs", str(tmp_path / "logs")]
     assert main(argv) == 0
     out = capsys.readouterr().out
@@ -108,3 +108,32 @@ def test_replay_command_refuses_what_is_not_a_replay(tmp_path, capsys):
 def test_arena_refuses_unknown_builtin_bots(capsys):
     assert main(["arena", "patchwork", "--bot", "a=builtin:nobody", "--bot", "b=builtin:greedy"]) == 2
     assert "no bot 'nobody'" in capsys.readouterr().err
+
+
+def test_the_hall_shows_arena_replays_even_of_matches_ended_early(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from parlour.arena.match import MatchTask, play_match
+    from parlour.games import all_games
+    from parlour.hall import create_app
+    from parlour.hall.store import SqlStore
+
+    class Clock:
+        def now(self) -> float:
+            return 1_800_000_000.0
+
+    normal = play_match(MatchTask(0, "patchwork", (Entrant("g", "builtin:greedy"), Entrant("r", "builtin:random")), 8))
+    early = play_match(MatchTask(1, "patchwork", (Entrant("g", "builtin:greedy"), Entrant("bad", f"{MISBEHAVE} illegal@3")),
+                                 8, time_scale=10))
+    assert early.ended.startswith("illegal: bad (seat 2)")
+    store = SqlStore(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
+    try:
+        with TestClient(create_app(store, all_games(), Clock())) as client:
+            for record in (normal, early):
+                path = replays.write(tmp_path, record.number, record.replay)
+                answer = client.post("/api/replays/frames", json=json.loads(path.read_text()))
+                assert answer.status_code == 200, answer.text
+                body = answer.json()
+                assert len(body["frames"]) == record.moves + 1 and body["ended"] == record.ended
+    finally:
+        store.close()

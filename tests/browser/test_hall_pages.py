@@ -58,7 +58,8 @@ def place_with_mouse(page) -> bool | None:
     expect(ghost).to_have_count(1)
     spots = [(x, y) for y in range(9) for x in range(9)]
     refused = False
-    for x, y in spots:  # hunt for a square where the patch cannot go: it shows red before a click
+    spots.reverse()  # patches go in from the bottom right (below): sewn squares are found there
+    for x, y in spots:  # a square where the patch cannot go shows red before any click
         page.mouse.move(*cell_point(page, x, y))
         if "pw-ghost-bad" in (ghost.get_attribute("class") or ""):
             expect(page.locator("#pw-hint")).to_contain_text("already sewn")
@@ -67,7 +68,7 @@ def place_with_mouse(page) -> bool | None:
             assert log_count(page) == before  # nothing was sent
             refused = True
             break
-    for x, y in reversed(spots):
+    for x, y in spots:
         page.mouse.move(*cell_point(page, x, y))
         if "pw-ghost-ok" in (ghost.get_attribute("class") or ""):
             page.mouse.click(*cell_point(page, x, y))
@@ -104,9 +105,9 @@ def place_with_keys(page) -> bool:
 def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
     ana = open_page("/")
     expect(ana.locator('.game-card[data-game="patchwork"]')).to_contain_text("Patchwork")
-    expect(ana.locator('.game-card[data-game="patchwork"] a', has_text="Rules")).to_have_attribute(
-        "href", "/games/patchwork/rules")
     screenshot(ana, "lobby")
+    rules = open_page(ana.locator('.game-card[data-game="patchwork"] a', has_text="Rules").get_attribute("href"))
+    expect(rules.frame_locator(".rules-frame").locator("h1").first).to_contain_text("The Goal")
     code = create_room(ana, "Ana", "open")
     expect(ana.locator("#invite-link")).to_have_value(f"{hall}/r/{code}")
     expect(ana.locator("#start")).to_be_disabled()  # a seat is still open
@@ -171,6 +172,18 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
         ana.locator(".pw-offer:not(.unable)").first.click()
         ana.mouse.move(*cell_point(ana, 4, 6))
     screenshot(ana, "game-mid-play")
+
+    # Bo leaves: the host gives his seat to a bot, which plays on
+    bo.context.close()
+    take_over = ana.locator('.seat-row[data-seat="1"] button', has_text="Bot takes over")
+    take_over.click()
+    expect(ana.locator('.seat-row[data-seat="1"] .badge-bot')).to_be_visible()
+    if my_turn(ana):
+        ana.keyboard.press("Escape")
+        before = log_count(ana)
+        ana.keyboard.press("s")
+        wait_for_log_beyond(ana, before)
+    expect(ana.locator("#log li").last).to_contain_text("greedy")
 
 
 def test_a_game_against_a_bot_runs_to_its_final_scores_and_replays(open_page, hall, screenshot, tmp_path):
@@ -237,3 +250,15 @@ def test_names_with_html_show_as_text(open_page, hall):
     for p in (lobby, page):
         assert p.locator(".seat-name *, .seat-chip *").count() == 0
         assert p.evaluate("window.pwned") is None
+
+
+def test_the_host_seats_a_bot_in_the_waiting_room(open_page):
+    ana = open_page("/")
+    create_room(ana, "Ana", "open")
+    expect(ana.locator("#start")).to_be_disabled()
+    ana.locator('.seat-row[data-seat="1"] select').select_option("random")
+    ana.click('.seat-row[data-seat="1"] button:has-text("Seat a bot")')
+    expect(ana.locator('.seat-row[data-seat="1"] .badge-bot')).to_be_visible()
+    expect(ana.locator("#start")).to_be_enabled()
+    ana.click("#start")
+    expect(ana.locator("#turn-status")).to_contain_text("Your turn")

@@ -84,6 +84,7 @@ class MatchRecord:
     moves: int
     think: list[list[float]]  # by seat: seconds per move
     overhead: float  # seconds the referee spent on everything but waiting for bots
+    overhead_cpu: float = 0.0  # the referee's own CPU seconds in that time (steadier on a busy machine)
 
     @property
     def result(self) -> dict[str, Any]:
@@ -135,6 +136,7 @@ class _Seat:
         self.first_limit, self.limit = time_limits(game, task.time_scale)
         self.turns = 0
         self.thought: list[float] = []  # seconds per turn
+        self.thought_cpu = 0.0  # CPU seconds of this process spent in an in-process bot
         if entrant.builtin is not None:
             self.bot = bots.create(game, entrant.builtin, seed=derive(task.bot_seed, "arena bot", task.number, seat)
                                    .getrandbits(32), time_limit=self.limit)
@@ -162,13 +164,14 @@ class _Seat:
 
         self.bot.time_limit = self.first_limit if self.turns == 0 else self.limit
         self.turns += 1
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         try:
             return self.bot.choose(view, seat, legal)  # type: ignore[arg-type]
         except Exception as error:  # a built-in bot's bug loses its match, not the tournament
             raise BotFailure("crash", f"raised {type(error).__name__}: {error}") from None
         finally:
             self.thought.append(time.perf_counter() - began)
+            self.thought_cpu += time.process_time() - began_cpu
 
     def close(self) -> None:
         if self.program is not None:
@@ -194,7 +197,7 @@ def play_match(task: MatchTask) -> MatchRecord:
     think: list[list[float]] = [[] for _ in range(players)]
     seats: list[_Seat] = []
     ended, forfeit, result = "normal", None, None
-    overhead = 0.0
+    overhead = overhead_cpu = 0.0
     try:
         for seat in range(players):
             try:
@@ -202,7 +205,7 @@ def play_match(task: MatchTask) -> MatchRecord:
             except BotFailure as failure:
                 ended, forfeit = f"{failure.kind}: {names[seat]} (seat {seat + 1}) {failure.message}", seat
                 break
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         while forfeit is None and not game.is_over(state):
             if len(actions) >= MAX_MOVES:
                 raise RuntimeError(f"{game.id} match {task.number} did not end in {MAX_MOVES} moves")
@@ -222,6 +225,7 @@ def play_match(task: MatchTask) -> MatchRecord:
             actions.append([seat, action])
         think = [s.thought for s in seats] + [[] for _ in range(players - len(seats))]
         overhead = time.perf_counter() - began - sum(map(sum, think))
+        overhead_cpu = time.process_time() - began_cpu - sum(s.thought_cpu for s in seats)
     finally:
         for s in seats:
             s.close()
@@ -232,7 +236,7 @@ def play_match(task: MatchTask) -> MatchRecord:
     replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": dict(task.options),
               "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(),
               "ended": ended}
-    return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead)
+    return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead, overhead_cpu)
 
 
 def _show(action: Any) -> str:

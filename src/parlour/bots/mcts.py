@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from typing import Any
@@ -100,13 +101,19 @@ class MctsBot(Bot):
         root = _Node(None if hidden else state, seat)
         root.candidates = self._root_candidates(state, seat, legal)
         iterations = 0
-        while True:
-            if hidden and iterations:
-                state = game.sample(view, seat, self.rng)
-            self._iterate(root, state, hidden)
-            iterations += 1
-            if time.perf_counter() >= deadline:
-                break
+        collecting = gc.isenabled()
+        gc.disable()  # the tree has no cycles, and a full collection of it could blow the time limit
+        try:
+            while True:
+                if hidden and iterations:
+                    state = game.sample(view, seat, self.rng)
+                self._iterate(root, state, hidden)
+                iterations += 1
+                if time.perf_counter() >= deadline:
+                    break
+        finally:
+            if collecting:
+                gc.enable()
         self.iterations = iterations
         if not root.children:
             return root.candidates[0]

@@ -13,7 +13,6 @@ the caller gets either a line or a :class:`BotFailure` saying which of these hap
 
 from __future__ import annotations
 
-import errno
 import os
 import selectors
 import shlex
@@ -97,10 +96,12 @@ class Program:
         ending), all within ``timeout`` seconds; :class:`BotFailure` otherwise."""
         deadline = time.perf_counter() + timeout
         pending = memoryview(text)
-        writing = bool(pending)
-        if writing:
+        if pending:
             if not self._input_open:
                 raise self._ended("before reading its input")
+            pending = pending[self._write(pending):]  # a turn's input mostly fits in the pipe at once
+        writing = bool(pending)
+        if writing:
             self._selector.register(self._in, selectors.EVENT_WRITE)
         try:
             while True:
@@ -126,22 +127,23 @@ class Program:
                             raise self._ended("before answering")
                         self._buffer += chunk
                     else:
-                        try:
-                            written = os.write(self._in, pending[:_CHUNK])
-                        except BlockingIOError:
-                            continue
-                        except (BrokenPipeError, OSError) as error:
-                            if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
-                                self._input_open = False
-                                raise self._ended("before reading its input") from None
-                            raise
-                        pending = pending[written:]
+                        pending = pending[self._write(pending):]
                         if not pending:
                             writing = False
                             self._selector.unregister(self._in)
         finally:
             if writing:
                 self._selector.unregister(self._in)
+
+    def _write(self, data: memoryview) -> int:
+        """Write what the pipe takes now of ``data``; how many bytes that was."""
+        try:
+            return os.write(self._in, data[:_CHUNK])
+        except BlockingIOError:
+            return 0
+        except BrokenPipeError:
+            self._input_open = False
+            raise self._ended("before reading its input") from None
 
     def _decode(self, line: bytes) -> str:
         try:

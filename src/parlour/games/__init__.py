@@ -16,6 +16,7 @@ PACKAGES = (
     "empire",
     "dinosaurs",
     "prestige_cities",
+    "palace",
 )
 
 

@@ -46,7 +46,7 @@ while True:
     if mode == "timeout":
         time.sleep(60)
     elif mode == "slow":  # answers, but too late
-        time.sleep(0.5)
+        time.sleep(5)
         print("SKIP", flush=True)
     elif mode == "segfault":
         os.kill(os.getpid(), signal.SIGSEGV)

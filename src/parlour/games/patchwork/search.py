@@ -25,7 +25,8 @@ SKIP: Action = {"type": "skip"}
 
 
 class PatchworkSearch:
-    """The search hooks; the numbers below were tuned against the greedy bot (docs/bots.md)."""
+    """The search hooks. The numbers below were set by hand, not tuned; docs/bots.md has what
+    they give against the greedy bot."""
 
     root_placements = 3  # placements searched per patch at the root
     inner_placements = 1  # and below it,

@@ -223,16 +223,40 @@ class State:
     FIELDS = ("seed", "players", "config", "round", "deck_rounds", "era", "dice", "deck", "drawn", "set_aside",
               "decks", "winners", "cities", "start", "bonus", "phase", "queues", "targets", "removals",
               "groups", "emptied")
-    __slots__ = FIELDS
+    __slots__ = FIELDS + ("memo", "acting")
 
     def __init__(self, **fields: Any) -> None:
         for name in self.FIELDS:
             setattr(self, name, fields[name])
+        self.memo = None
+        self.acting = None
 
     def copy(self) -> "State":
+        """A shallow copy that the engine may change before handing it out (faster than a loop)."""
         new = State.__new__(State)
-        for name in self.FIELDS:
-            setattr(new, name, getattr(self, name))
+        new.memo = None  # {(seat, block): (task, squares)}: what task_squares found on this state
+        new.acting = None
+        new.seed = self.seed
+        new.players = self.players
+        new.config = self.config
+        new.round = self.round
+        new.deck_rounds = self.deck_rounds
+        new.era = self.era
+        new.dice = self.dice
+        new.deck = self.deck
+        new.drawn = self.drawn
+        new.set_aside = self.set_aside
+        new.decks = self.decks
+        new.winners = self.winners
+        new.cities = self.cities
+        new.start = self.start
+        new.bonus = self.bonus
+        new.phase = self.phase
+        new.queues = self.queues
+        new.targets = self.targets
+        new.removals = self.removals
+        new.groups = self.groups
+        new.emptied = self.emptied
         return new
 
     def _key(self) -> tuple[Any, ...]:
@@ -294,7 +318,10 @@ def usable_dice(era: str, dice: tuple[int, ...]) -> list[tuple[int, int]]:
 def _pick(city: City, offers: list[tuple[int, int]], terrain: int) -> tuple[Any, ...] | None:
     """The PICK task for these (block, blocks) offers: the dice placeable in full if there are any,
     otherwise every die, each as fully as the city allows."""
-    room = {b: largest(available(city, b, terrain)) for b, _ in offers}
+    free = FULL & ~built(city)
+    open_room = largest(free & ~terrain)
+    home_room = largest(free) if terrain else open_room
+    room = {b: home_room if b == RESIDENTIAL else open_room for b, _ in offers}
     whole = tuple((b, n) for b, n in offers if n <= room[b])
     if whole:
         return (PICK, whole)
@@ -342,6 +369,19 @@ def bonus_build(city: City, card: dict[str, Any], terrain: int) -> tuple[Any, ..
 
 def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None = None) -> int:
     """The squares where ``task``'s next step may go (for a PICK or GOLDEN, of ``block``)."""
+    memo = state.memo
+    if memo is None:
+        memo = state.memo = {}
+    key = (seat, block)
+    known = memo.get(key)
+    if known is not None and known[0] is task:
+        return known[1]
+    squares = _task_squares(state, seat, task, block)
+    memo[key] = (task, squares)
+    return squares
+
+
+def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None) -> int:
     kind = task[0]
     city = state.cities[seat]
     terrain = state.config.terrain
@@ -436,7 +476,9 @@ def deal_cards(seed: int, blight: bool, chosen: Mapping[str, str]) -> tuple[str,
 # --- the rules ---------------------------------------------------------------------------------
 
 def _square(action: Mapping[str, Any]) -> tuple[int, int, int]:
-    row, col = require_int(action, "row"), require_int(action, "col")
+    row, col = action.get("row"), action.get("col")
+    if type(row) is not int or type(col) is not int:
+        row, col = require_int(action, "row"), require_int(action, "col")
     if not (0 <= row < ROWS and 0 <= col < COLS):
         raise IllegalAction(f"there is no square row {row}, column {col}: rows are 0 to {ROWS - 1},"
                             f" columns 0 to {COLS - 1}")
@@ -500,8 +542,8 @@ class PrestigeCities(Game[State]):
             s.era = s.deck[s.drawn]
             s.drawn += 1
             s.deck_rounds += 1
-            roll = derive(s.seed, "dice", s.round)
-            s.dice = tuple(roll.randint(1, 6) for _ in DIE_BLOCKS)
+            roll = derive(s.seed, "dice", s.round).random
+            s.dice = tuple(1 + int(6 * roll()) for _ in DIE_BLOCKS)
         s.round += 1
         s.phase = CHOOSE
         s.start = s.cities
@@ -643,7 +685,10 @@ class PrestigeCities(Game[State]):
 
     # -- whose turn, what may be done --------------------------------------------------------------
     def to_act(self, state: State) -> frozenset[int]:
-        return frozenset(seat for seat, queue in enumerate(state.queues) if queue)
+        acting = state.acting
+        if acting is None or acting[0] is not state.queues:
+            acting = state.acting = (state.queues, frozenset(seat for seat, queue in enumerate(state.queues) if queue))
+        return acting[1]
 
     def is_over(self, state: State) -> bool:
         return state.phase == OVER
@@ -673,6 +718,11 @@ class PrestigeCities(Game[State]):
             raise IllegalAction(self._idle(state, seat))
         task = state.queues[seat][0]
         kind = task[0]
+        if kind == BUILD and task[4]:  # the usual case: one more block next to the group
+            mask = task_squares(state, seat, task)
+            i = _nth_bit(mask, int(rng.random() * mask.bit_count())).bit_length() - 1
+            row, col = divmod(i, COLS)
+            return {"type": "build", "block": BLOCKS[task[1]], "row": row, "col": col}
         if kind in (PICK, GOLDEN):
             blocks = [b for b, _ in task[1]] if kind == PICK else task[1]
             options = [(b, task_squares(state, seat, task, b)) for b in blocks]
@@ -710,9 +760,10 @@ class PrestigeCities(Game[State]):
 
     def _checked(self, state: State, seat: int, action: Any) -> tuple[tuple[Any, ...], int | None, int]:
         """(task, block, square bit) that ``action`` carries out, or IllegalAction saying why not."""
-        kind = require_action(action)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not (0 <= seat < state.players) \
-                or not state.queues[seat]:
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str:
+            kind = require_action(action)
+        if type(seat) is not int or not (0 <= seat < state.players) or not state.queues[seat]:
             raise IllegalAction(self._idle(state, seat))
         task = state.queues[seat][0]
         expected = BUILD if task[0] in (PICK, GOLDEN) else task[0]
@@ -855,7 +906,9 @@ class PrestigeCities(Game[State]):
             elif log is not None:
                 log.append(LogEntry(f"{me} stopped converting.", private))
         s.cities = _set(s.cities, seat, city)
-        s.queues = _set(s.queues, seat, self._settled(s, seat, rest))
+        if not (rest and rest[0][0] in (BUILD, REMOVE) and rest[0][0] == kind and rest[0][4 if kind == BUILD else 4]):
+            rest = self._settled(s, seat, rest)  # a group under way always has room to grow (docs/rules)
+        s.queues = _set(s.queues, seat, rest)
 
     def _settled(self, s: State, seat: int, queue: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
         """``queue`` without the tasks at its head that have no step left (a full city, say)."""

@@ -16,7 +16,9 @@ export function mount(root, ctx) {
     actions, data));
   return {
     update(snapshot) {
-      data.textContent = JSON.stringify(snapshot.view, null, 1);
+      // one item a line, but short lists of plain values on one line
+      data.textContent = JSON.stringify(snapshot.view, null, 2)
+        .replace(/\[\s*([^\[\]{}]*?)\s*\]/g, (_, items) => `[${items.split(/,\s*/).join(", ")}]`);
       const legal = ctx.send ? snapshot.legal || [] : [];
       replace(actions, legal.slice(0, 200).map((action) => button(describe(action), () => ctx.send(action))),
         legal.length > 200 ? el("p", { class: "muted" }, `…and ${legal.length - 200} more`) : null);

@@ -1,6 +1,6 @@
 // The lobby: the games, a form to create a room, and the rooms waiting for players.
 
-import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural } from "/static/ui.js";
+import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural, rulesPage } from "/static/ui.js";
 
 const TIMERS = [[null, "No turn timer"], [30, "30 seconds a turn"], [60, "1 minute a turn"],
   [120, "2 minutes a turn"], [300, "5 minutes a turn"]];
@@ -39,7 +39,7 @@ function showGames() {
       el("p", { class: "pitch" }, game.pitch),
       el("div", { class: "game-card-actions" },
         el("button", { type: "button", class: "btn btn-primary", onclick: () => choose(game, true) }, "New room"),
-        el("a", { class: "btn btn-ghost", href: game.rules_url, target: "_blank", rel: "noopener" }, "Rules")))));
+        el("a", { class: "btn btn-ghost", href: rulesPage(game), target: "_blank", rel: "noopener" }, "Rules")))));
 }
 
 function choose(game, focus = false) {
@@ -102,8 +102,9 @@ function showForm() {
   const count = el("select", { name: "players", id: "players" },
     Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i)
       .map((n) => el("option", { value: n }, plural(n, "player"))));
+  count.value = Math.min(game.max_players, Math.max(2, game.min_players));
   count.addEventListener("change", () => fillSeats(Number(count.value)));
-  fillSeats(game.min_players);
+  fillSeats(Number(count.value));
   const error = el("p", { class: "form-error", role: "alert" });
   const submit = el("button", { type: "submit", class: "btn btn-primary btn-wide" }, `Create a ${game.name} room`);
   const form = el("form", { class: "create-form", autocomplete: "off" },
@@ -115,8 +116,9 @@ function showForm() {
     game.min_players !== game.max_players
       ? el("label", { class: "field", for: "players" }, el("span", {}, "Players"), count) : null,
     el("fieldset", { class: "field" }, el("legend", {}, "Seats"), seats),
-    game.options.length ? el("fieldset", { class: "field options" }, el("legend", {}, "Options"),
-      game.options.map(optionControl)) : null,
+    game.options.length ? el("details", { class: "field options", open: game.options.length <= 3 },
+      el("summary", {}, `Game options (${game.options.length})`, el("span", { class: "muted" }, " · the defaults are fine")),
+      el("div", { class: "options-body" }, game.options.map(optionControl))) : null,
     el("label", { class: "field", for: "turn-timer" }, el("span", {}, "Turn timer"),
       el("select", { id: "turn-timer", name: "turn_timer" },
         TIMERS.map(([value, label]) => el("option", { value: value ?? "" }, label))),

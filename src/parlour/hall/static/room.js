@@ -3,7 +3,7 @@
 
 import {
   el, replace, api, games, header, loadRoom, saveRoom, forgetSeat, lastName, rememberName,
-  seatName, seatDot, toast, plural, RoomSocket,
+  seatName, seatDot, toast, plural, rulesPage, RoomSocket,
 } from "/static/ui.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -171,8 +171,7 @@ async function loadRenderer() {
   try {
     return await import(url);
   } catch (err) {
-    console.error(err);
-    toast(`${game.name}'s board could not be loaded (${err.message}); showing a plain one.`, "error");
+    console.warn(`${game.name}'s board could not be loaded; showing the plain board`, err);
     return import("/static/generic.js");
   }
 }
@@ -314,7 +313,7 @@ async function start() {
     return;
   }
   headerTitle.textContent = `${game.name} · room ${code}`;
-  rulesLink.href = game.rules_url;
+  rulesLink.href = rulesPage(game);
   rulesLink.hidden = false;
   document.title = `${game.name} · ${code} — Parlour`;
   socket = new RoomSocket(code, loadRoom(code).seat_token, { onWelcome, onState, onError, onStatus });

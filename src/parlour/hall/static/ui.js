@@ -333,6 +333,11 @@ export function header(...extra) {
     el("div", { class: "topbar-extra" }, ...extra));
 }
 
+/** The hall's page showing a game's rules document. */
+export function rulesPage(game) {
+  return `/static/rules.html?game=${encodeURIComponent(game.id)}`;
+}
+
 /** A seat's display name: its player's name, its bot, or "open seat". */
 export function seatName(seat) {
   if (!seat) return "";

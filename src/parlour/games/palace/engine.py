@@ -1,0 +1,764 @@
+"""Palace by the Judd School rules (the shedding game better known as Shithead).
+
+Every player has a hand, three face-ups and three face-downs; the play pile must be matched or
+beaten; a school's worth of special cards burn, skip, reverse and swap. Decisions where the rules
+document is silent are in docs/rules/palace.md, one line each.
+
+>>> game = Palace(); state = game.start(4, {}, seed=3)
+>>> seat = min(game.to_act(state)); len(game.view(state, seat)["players"][seat]["hand"])
+3
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Iterable, Mapping
+
+from ...core import Action, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
+from .cards import (ANYWHERE, AS_VALUES, CARDINAL, FACE_BY_CODE, ID_FACE, ID_ORDER, ID_VALUE, INVISIBLE,
+                    JOKER, JOKER_VALUE, NUMBER_VALUES, PACK_SIZE, PLAIN, RULES, SOCIAL, VALUE, VALUE_BY_NAME,
+                    card_name, code, codes, pack_faces, packs_for, sort_ids, value_name)
+
+HAND_SIZE = 3  # hand cards are drawn back up to three
+TABLE_CARDS = 3  # face-downs, and face-ups, each
+STACK = 4  # four of a value on top of the play pile burn it
+TEN = 10
+SEVEN, EIGHT, NINE = 7, 8, 9
+
+Pile = tuple[tuple[int, int], ...]  # (card id, the value it was played as), bottom first
+Known = tuple[tuple[tuple[int, ...], ...], ...]  # known[viewer][holder]: faces known in holder's hand
+
+
+class State:
+    """One moment of a game; the engine only ever builds new ones.
+
+    ``known[v][h]`` is the multiset (sorted faces) of cards that seat ``v`` knows are in seat
+    ``h``'s hand (picked up from the pile in sight of all, or handed over in a Cardinal swap);
+    row ``players`` is what everybody, spectators included, knows.
+    """
+
+    FIELDS = ("hands", "face_ups", "face_downs", "pick_up", "pile", "burned", "direction", "current",
+              "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "last", "first")
+    __slots__ = FIELDS
+
+    def __init__(self, hands: tuple[tuple[int, ...], ...], face_ups: tuple[tuple[int, ...], ...],
+                 face_downs: tuple[tuple[int, ...], ...], pick_up: tuple[int, ...], pile: Pile,
+                 burned: tuple[int, ...], direction: int, current: int | None, detour: int | None,
+                 swaps_left: int, swap_own: bool, swapped: tuple[tuple[int, int], ...], revealed: int | None,
+                 finished: tuple[int, ...], known: Known, last: tuple[tuple[str, Any], ...], first: int) -> None:
+        self.hands = hands  # sorted ids
+        self.face_ups = face_ups
+        self.face_downs = face_downs
+        self.pick_up = pick_up  # the next card drawn is pick_up[0]
+        self.pile = pile
+        self.burned = burned
+        self.direction = direction  # +1: ascending player numbers; -1 after a Social card reversed it
+        self.current = current  # the seat to act; None once the game is over
+        self.detour = detour  # the 7-player whose follower plays after this one-turn reversal
+        self.swaps_left = swaps_left  # Cardinal swaps the current player may still make
+        self.swap_own = swap_own  # the next swap is the player's own hand with another's
+        self.swapped = swapped  # pairs that swapped this turn (sorted pairs)
+        self.revealed = revealed  # a face-down joker turned over, waiting to be named
+        self.finished = finished  # seats in the order they went out (the last one remaining last)
+        self.known = known
+        self.last = last  # what the last action did, for everybody to see
+        self.first = first  # who took the first turn
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"State(current={self.current}, pile={codes(i for i, _ in self.pile)}, finished={self.finished})"
+
+
+# --- the play pile ---------------------------------------------------------------------------------
+
+def counting_value(pile: Pile) -> int | None:
+    """The value of the card that counts: the topmost card that is not invisible (None if none)."""
+    for _, value in reversed(pile):
+        if value not in INVISIBLE:
+            return value
+    return None
+
+
+def rules_on_top(pile: Pile) -> bool:
+    return bool(pile) and pile[-1][1] == RULES
+
+
+def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
+    """May a card of ``value`` go on ``pile``? ``natural`` is False for a joker played as it."""
+    if not natural and value in PLAIN:
+        return True  # a joker as a card with play restrictions ignores them
+    if value in ANYWHERE:
+        return not rules_on_top(pile)
+    top = counting_value(pile)
+    if top is None:
+        return True
+    if top == NINE:
+        return value <= NINE  # docs/rules/palace.md: on a 9, 9 or lower
+    return value >= top
+
+
+def why_not(pile: Pile, value: int) -> str:
+    """Why a card of ``value`` may not go on ``pile``, in words."""
+    if value in ANYWHERE:
+        return (f"{card_name(value)} may not go on a Rules card: 2s, 3s, 7s and Rules, Social and Cardinal"
+                " cards never go on one")
+    top = counting_value(pile)
+    if top == NINE:
+        return (f"{card_name(value)} may not follow the 9 that counts on the play pile: on a 9 only 9 or"
+                " lower may be played (or a 2, 3, 7 or school card)")
+    return f"{card_name(value)} is lower than the {value_name(top or 0)} that counts on the play pile"
+
+
+def stack_burns(pile: Pile) -> bool:
+    """Are the top four cards of the pile of one number value?"""
+    if len(pile) < STACK:
+        return False
+    value = pile[-1][1]
+    return value in NUMBER_VALUES and all(v == value for _, v in pile[-STACK:])
+
+
+def _multiset_minus(known: tuple[int, ...], gone: Counter[int]) -> tuple[int, ...]:
+    left = Counter(known)
+    left.subtract(gone)
+    return tuple(sorted(left.elements()))
+
+
+def _step(finished: Iterable[int], players: int, seat: int, direction: int, places: int) -> int:
+    """The seat ``places`` places from ``seat`` in ``direction``, counting players still in only."""
+    out = set(finished)
+    while places > 0:
+        seat = (seat + direction) % players
+        if seat not in out:
+            places -= 1
+    return seat
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+class _Play:
+    """A checked play: the cards from each source and the value they play as."""
+
+    __slots__ = ("main", "extra", "revealed", "value", "naturals", "source")
+
+    def __init__(self, main: list[int], extra: list[int], revealed: bool, value: int, naturals: int,
+                 source: str) -> None:
+        self.main, self.extra, self.revealed = main, extra, revealed
+        self.value, self.naturals, self.source = value, naturals, source
+
+    @property
+    def cards(self) -> list[int]:
+        return self.main + self.extra
+
+
+class _Turn:
+    """A mutable working copy of a state while one action is applied."""
+
+    def __init__(self, state: State, log: list[LogEntry] | None) -> None:
+        self.n = state.players
+        self.hands = [list(h) for h in state.hands]
+        self.face_ups = [list(f) for f in state.face_ups]
+        self.face_downs = [list(f) for f in state.face_downs]
+        self.pick_up = list(state.pick_up)
+        self.pile = list(state.pile)
+        self.burned = list(state.burned)
+        self.direction = state.direction
+        self.current = state.current
+        self.detour = state.detour
+        self.swaps_left = state.swaps_left
+        self.swap_own = state.swap_own
+        self.swapped = list(state.swapped)
+        self.revealed = state.revealed
+        self.finished = list(state.finished)
+        self.known = [list(row) for row in state.known]
+        self.first = state.first
+        self.last: dict[str, Any] = {}
+        self.log = log
+
+    def say(self, text: str, seats: Iterable[int] | None = None) -> None:
+        if self.log is not None:
+            self.log.append(LogEntry(text, None if seats is None else frozenset(seats)))
+
+    def active(self, seat: int) -> bool:
+        return seat not in self.finished
+
+    def order_from(self, seat: int) -> list[int]:
+        return [(seat + k) % self.n for k in range(self.n)]
+
+    # -- knowledge of hands ----------------------------------------------------------------------
+    def forget(self, holder: int, ids: Iterable[int]) -> None:
+        gone = Counter(ID_FACE[i] for i in ids)
+        for row in self.known:
+            if row[holder]:
+                row[holder] = _multiset_minus(row[holder], gone)
+
+    def learn(self, holder: int, ids: Iterable[int]) -> None:
+        faces = [ID_FACE[i] for i in ids]
+        for viewer, row in enumerate(self.known):
+            if viewer != holder:
+                row[holder] = tuple(sorted(row[holder] + tuple(faces)))
+
+    # -- moving cards --------------------------------------------------------------------------
+    def burn(self) -> None:
+        self.burned.extend(i for i, _ in self.pile)
+        self.pile = []
+
+    def take_pile(self, seat: int, extra: list[int]) -> int:
+        cards = [i for i, _ in self.pile] + extra
+        self.learn(seat, cards)
+        self.hands[seat] = list(sort_ids(self.hands[seat] + cards))
+        self.pile = []
+        return len(cards)
+
+    def draw_up(self, first: int) -> None:
+        for seat in self.order_from(first):
+            hand = self.hands[seat]
+            if not self.active(seat) or len(hand) >= HAND_SIZE or not self.pick_up:
+                continue
+            k = min(HAND_SIZE - len(hand), len(self.pick_up))
+            drawn, self.pick_up = self.pick_up[:k], self.pick_up[k:]
+            self.hands[seat] = list(sort_ids(hand + drawn))
+            self.say(f"{{p{seat}}} drew {_count(k, 'card')}")
+            self.say(f"{{p{seat}}} drew {', '.join(codes(drawn))}", (seat,))
+
+    def check_out(self, first: int) -> None:
+        for seat in self.order_from(first):
+            if (self.active(seat) and not self.hands[seat] and not self.face_ups[seat]
+                    and not self.face_downs[seat] and not (seat == self.current and self.revealed is not None)):
+                self.finished.append(seat)
+                self.last.setdefault("out", []).append(seat)
+                self.say(f"{{p{seat}}} is out, {_ordinal(len(self.finished))}")
+        remaining = [s for s in range(self.n) if self.active(s)]
+        if len(remaining) == 1 and len(self.finished) == self.n - 1:
+            self.finished.append(remaining[0])
+            self.say(f"{{p{remaining[0]}}} is left holding cards and comes last")
+            self.current = None
+
+    def end_turn(self, seat: int, burned: bool = False, sevens: int = 0, eights: int = 0,
+                 socials: int = 0) -> None:
+        """Pass the turn on after ``seat``'s turn, applying what its play did to the order of play."""
+        self.swaps_left, self.swap_own, self.swapped = 0, False, []
+        if self.current is None:
+            return
+        if burned and self.active(seat):
+            self.current = seat
+            self.last["again"] = True
+            self.say(f"{{p{seat}}} takes another turn")
+            return
+        if sevens and not burned:
+            # a 7 turns play back for one turn; 7s answering a 7 forget the earlier ones
+            self.detour = seat
+            self.current = _step(self.finished, self.n, seat, -self.direction, sevens)
+            self.last["detour"] = self.current
+            self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on after {{p{seat}}}")
+            return
+        base = seat if self.detour is None else self.detour
+        self.detour = None
+        if socials % 2:
+            self.direction = -self.direction
+            self.last["reversed"] = True
+            self.say("the order of play is reversed")
+        skipped = [_step(self.finished, self.n, base, self.direction, k) for k in range(1, eights + 1)]
+        if skipped:
+            self.last["skipped"] = skipped
+            self.say(", ".join(f"{{p{s}}}" for s in skipped) + (" is" if len(skipped) == 1 else " are") + " skipped")
+        self.current = _step(self.finished, self.n, base, self.direction, 1 + eights)
+
+    def freeze(self) -> State:
+        return State(tuple(tuple(h) for h in self.hands), tuple(tuple(f) for f in self.face_ups),
+                     tuple(tuple(f) for f in self.face_downs), tuple(self.pick_up), tuple(self.pile),
+                     tuple(self.burned), self.direction, self.current, self.detour, self.swaps_left,
+                     self.swap_own, tuple(self.swapped), self.revealed, tuple(self.finished),
+                     tuple(tuple(row) for row in self.known), tuple(sorted(
+                         (k, tuple(v) if isinstance(v, list) else v) for k, v in self.last.items())),
+                     self.first)
+
+
+_NOBODY: frozenset[int] = frozenset()
+_ACTION_TYPES = "'play', 'take', 'flip', 'swap' and 'no_swap'"
+
+
+class Palace(Game[State]):
+    id = "palace"
+    name = "Palace"
+    pitch = ("The shedding card game better known as Shithead, by the Judd School rules: burn the pile,"
+             " skip, reverse and swap hands, and do not be the last one holding cards.")
+    min_players = 2
+    max_players = 6
+    hidden_information = True
+
+    # -- set-up --------------------------------------------------------------------------------------
+    def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
+        self.check_players(players)
+        self.resolve_options(options, players)
+        deck = list(range(PACK_SIZE * packs_for(players)))
+        derive(seed, "deck").shuffle(deck)
+        deal = iter(deck)
+        face_downs = tuple(tuple(next(deal) for _ in range(TABLE_CARDS)) for _ in range(players))
+        face_ups = tuple(sort_ids(next(deal) for _ in range(TABLE_CARDS)) for _ in range(players))
+        hands = tuple(sort_ids(next(deal) for _ in range(HAND_SIZE)) for _ in range(players))
+        first = derive(seed, "first player").randrange(players)
+        known = tuple(tuple(() for _ in range(players)) for _ in range(players + 1))
+        return State(hands, face_ups, face_downs, tuple(deal), (), (), 1, first, None, 0, False, (), None, (),
+                     known, (), first)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return _NOBODY if state.current is None else frozenset((state.current,))
+
+    def is_over(self, state: State) -> bool:
+        return state.current is None
+
+    # -- listing -------------------------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.current != seat:
+            return []
+        if state.swaps_left:
+            return self._swaps(state, seat) + [{"type": "no_swap"}]
+        if state.revealed is not None:
+            return [{"type": "play", "cards": ["joker"], "as": value_name(v)}
+                    for v in AS_VALUES if may_follow(state.pile, v, natural=False)]
+        if not state.hands[seat] and not state.face_ups[seat]:
+            return [{"type": "flip", "index": i} for i in range(len(state.face_downs[seat]))]
+        return self._plays(state, seat) or [{"type": "take"}]
+
+    def _swaps(self, state: State, seat: int) -> list[Action]:
+        active = [s for s in range(state.players) if s not in state.finished]
+        if state.swap_own:
+            pairs = [tuple(sorted((seat, s))) for s in active if s != seat]
+        else:
+            pairs = [(a, b) for i, a in enumerate(active) for b in active[i + 1:]]
+        return [{"type": "swap", "seats": list(p)} for p in pairs if p not in state.swapped]
+
+    def _plays(self, state: State, seat: int) -> list[Action]:
+        hand = state.hands[seat]
+        main = hand or state.face_ups[seat]
+        extra = state.face_ups[seat] if hand and not state.pick_up else ()
+        naturals: dict[int, list[int]] = {}
+        jokers = []
+        for i in main:
+            (jokers.append(i) if ID_VALUE[i] == JOKER_VALUE else naturals.setdefault(ID_VALUE[i], []).append(i))
+        extra_naturals: dict[int, list[int]] = {}
+        extra_jokers = []
+        for i in extra:
+            (extra_jokers.append(i) if ID_VALUE[i] == JOKER_VALUE
+             else extra_naturals.setdefault(ID_VALUE[i], []).append(i))
+        pile = state.pile
+        actions: list[Action] = []
+
+        def add(cards: list[int], value: int, with_jokers: bool) -> None:
+            action: Action = {"type": "play", "cards": codes(cards)}
+            if with_jokers:
+                action["as"] = value_name(value)
+            actions.append(action)
+
+        def add_extras(cards: list[int], value: int, natural_ok: bool, jokers_in: bool) -> None:
+            """The play ``cards`` (all of the hand) joined by matching face-ups and face-up jokers."""
+            more = extra_naturals.get(value, [])
+            for a in range(len(more) + 1):
+                if a and not natural_ok:
+                    break  # face-up naturals obey the play restrictions
+                for b in range(len(extra_jokers) + 1):
+                    if a or b:
+                        add(cards + more[:a] + extra_jokers[:b], value, jokers_in or b > 0)
+
+        for value, ids in naturals.items():
+            if not may_follow(pile, value):
+                continue
+            for k in range(1, len(ids) + 1):
+                for j in range(len(jokers) + 1):
+                    cards = ids[:k] + jokers[:j]
+                    add(cards, value, j > 0)
+                    if extra and k + j == len(main):
+                        add_extras(cards, value, True, j > 0)
+        if jokers:
+            for value in AS_VALUES:
+                natural_ok = may_follow(pile, value)
+                if not (natural_ok or value in PLAIN):
+                    continue
+                for j in range(1, len(jokers) + 1):
+                    add(jokers[:j], value, True)
+                    if extra and j == len(main):
+                        add_extras(jokers[:j], value, natural_ok, True)
+        return actions
+
+    # -- checking ------------------------------------------------------------------------------------
+    def check(self, state: State, seat: int, action: Any) -> None:
+        self._checked(state, seat, action)
+
+    def _checked(self, state: State, seat: int, action: Any) -> Any:
+        kind = require_action(action)
+        if state.current is None:
+            raise IllegalAction("the game is over")
+        if state.current != seat:
+            raise IllegalAction(f"it is player {state.current + 1}'s turn, not player {seat + 1}'s")
+        if state.swaps_left:
+            if kind == "swap":
+                return self._checked_swap(state, seat, action)
+            if kind == "no_swap":
+                return None
+            raise IllegalAction(f"you played {_count(state.swaps_left, 'Cardinal swap')} still to make:"
+                                " choose a swap of hands ('swap') or make no more ('no_swap')")
+        if kind == "play":
+            return self._checked_play(state, seat, action)
+        if kind == "take":
+            if state.revealed is not None:
+                raise IllegalAction("you turned over a joker: name what it is played as")
+            if not state.hands[seat] and not state.face_ups[seat]:
+                raise IllegalAction("you have only face-down cards: turn one over ('flip')")
+            plays = self._plays(state, seat)
+            if plays:
+                raise IllegalAction("you can play, so you may not take the pile (e.g. "
+                                    f"{' '.join(plays[0]['cards'])}); the pile is taken only when nothing can go on it")
+            return None
+        if kind == "flip":
+            if state.revealed is not None:
+                raise IllegalAction("you turned over a joker: name what it is played as")
+            if state.hands[seat] or state.face_ups[seat]:
+                where = "hand cards" if state.hands[seat] else "face-up cards"
+                raise IllegalAction(f"face-downs are played only once hand and face-ups are gone: you still have {where}")
+            index = require_int(action, "index")
+            count = len(state.face_downs[seat])
+            if not 0 <= index < count:
+                raise IllegalAction(f"you have {_count(count, 'face-down card')}: 'index' must be 0 to {count - 1}, not {index}")
+            return index
+        if kind in ("swap", "no_swap"):
+            raise IllegalAction("there is no Cardinal swap to make: swaps follow a Cardinal card played this turn")
+        raise IllegalAction(f"unknown action type {kind!r}: the actions are {_ACTION_TYPES}")
+
+    def _checked_swap(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[int, int]:
+        seats = action.get("seats")
+        if (not isinstance(seats, list) or len(seats) != 2
+                or any(isinstance(s, bool) or not isinstance(s, int) for s in seats)):
+            raise IllegalAction(f"a swap names two seats, as in {{'type': 'swap', 'seats': [0, 2]}}, not {seats!r}")
+        a, b = sorted(seats)
+        for s in (a, b):
+            if not 0 <= s < state.players:
+                raise IllegalAction(f"there is no seat {s}: seats are 0 to {state.players - 1}")
+            if s in state.finished:
+                raise IllegalAction(f"player {s + 1} is out of the game and swaps no hand")
+        if a == b:
+            raise IllegalAction("a swap needs two different players")
+        if state.swap_own and seat not in (a, b):
+            raise IllegalAction("your first Cardinal swap is your own hand with another player's")
+        if (a, b) in state.swapped:
+            raise IllegalAction(f"players {a + 1} and {b + 1} already swapped hands this turn")
+        return a, b
+
+    def _checked_play(self, state: State, seat: int, action: Mapping[str, Any]) -> _Play:
+        cards = action.get("cards")
+        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
+            raise IllegalAction(f"a play lists the cards it plays, as in {{'type': 'play', 'cards': ['7H', '7D']}}, not {cards!r}")
+        faces = []
+        for c in cards:
+            if c not in FACE_BY_CODE:
+                raise IllegalAction(f"there is no card {c!r} (cards are written 2H..10S, JD, QC, KH, AS, joker, rules,"
+                                    " social, cardinal)")
+            faces.append(FACE_BY_CODE[c])
+        as_name = action.get("as")
+        if as_name is not None and as_name not in VALUE_BY_NAME:
+            raise IllegalAction(f"a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal, not {as_name!r}")
+        values = {VALUE[f] for f in faces if f != JOKER}
+        if len(values) > 1:
+            raise IllegalAction("the cards of one play must all have the same value, not "
+                                + " and ".join(value_name(v) for v in sorted(values)))
+        if values:
+            value = values.pop()
+            if as_name is not None and VALUE_BY_NAME[as_name] != value:
+                raise IllegalAction(f"'as' names what jokers play as, and in a play of {value_name(value)}s they are"
+                                    f" {value_name(value)}s, not {as_name}")
+        elif as_name is None:
+            raise IllegalAction("say what the joker is played as, e.g. {'type': 'play', 'cards': ['joker'], 'as': '10'}")
+        else:
+            value = VALUE_BY_NAME[as_name]
+        naturals = len(faces) - faces.count(JOKER)
+        if state.revealed is not None:
+            if faces != [JOKER]:
+                raise IllegalAction("you turned over a joker: play it, naming what it is played as")
+            play = _Play([], [], True, value, 0, "face-down")
+        else:
+            play = self._take_cards(state, seat, faces)
+            play.value, play.naturals = value, naturals
+        if not may_follow(state.pile, value, natural=naturals > 0):
+            raise IllegalAction(why_not(state.pile, value))
+        return play
+
+    @staticmethod
+    def _take_cards(state: State, seat: int, faces: list[int]) -> _Play:
+        """Which ids a play's faces come from: hand first, then (last hand cards) face-ups."""
+        hand, face_ups = state.hands[seat], state.face_ups[seat]
+        if not hand and not face_ups:
+            raise IllegalAction("you have only face-down cards: turn one over ('flip')")
+        main_source = list(hand or face_ups)
+        main: list[int] = []
+        wanted: list[int] = []
+        for f in faces:
+            i = next((i for i in main_source if ID_FACE[i] == f), None)
+            if i is None:
+                wanted.append(f)
+            else:
+                main_source.remove(i)
+                main.append(i)
+        if not wanted:
+            return _Play(main, [], False, 0, 0, "hand" if hand else "face-up")
+        if not hand:
+            raise IllegalAction(f"you have no {', '.join(code(f) for f in wanted)} among your face-up cards")
+        extra_source = list(face_ups)
+        extra = []
+        for f in wanted:
+            i = next((i for i in extra_source if ID_FACE[i] == f), None)
+            if i is None:
+                raise IllegalAction(f"you have no {code(f)} in your hand" + (" or among your face-ups" if face_ups else ""))
+            extra_source.remove(i)
+            extra.append(i)
+        if main_source:
+            raise IllegalAction("face-ups may join only your last hand cards: you would still hold "
+                                + ", ".join(codes(main_source)))
+        if state.pick_up:
+            raise IllegalAction("face-ups may join your last hand cards only once the pick-up pile is empty")
+        return _Play(main, extra, False, 0, 0, "hand")
+
+    # -- applying ------------------------------------------------------------------------------------
+    def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
+        checked = self._checked(state, seat, action)
+        kind = action["type"]
+        turn = _Turn(state, log)
+        turn.last = {"seat": seat, "kind": kind}
+        if kind == "play":
+            self._play(turn, seat, checked)
+        elif kind == "take":
+            n = turn.take_pile(seat, [])
+            turn.last["picked_up"] = n
+            turn.say(f"{{p{seat}}} could not play and took the pile ({_count(n, 'card')})")
+            turn.end_turn(seat)
+        elif kind == "flip":
+            self._flip(turn, seat, checked)
+        elif kind == "swap":
+            self._swap(turn, seat, *checked)
+        else:  # no_swap
+            turn.say(f"{{p{seat}}} makes no more swaps")
+            turn.end_turn(seat)
+        return turn.freeze()
+
+    def _play(self, turn: _Turn, seat: int, play: _Play) -> None:
+        if play.revealed:
+            ids = [turn.revealed]
+            turn.revealed = None
+        else:
+            ids = play.cards
+            source = turn.hands[seat] if play.source == "hand" else turn.face_ups[seat]
+            for i in play.main:
+                source.remove(i)
+            for i in play.extra:
+                turn.face_ups[seat].remove(i)
+            if play.source == "hand":
+                turn.forget(seat, play.main)
+        self._place(turn, seat, ids, play.value, play.source + (" and face-up" if play.extra else ""))
+
+    def _place(self, turn: _Turn, seat: int, ids: list[int], value: int, source: str) -> None:
+        """Put a play on the pile and carry out what it does."""
+        turn.pile.extend((i, value) for i in ids)
+        n = len(ids)
+        shown = ", ".join(codes(ids))
+        as_text = f" as {value_name(value)}{'s' if n > 1 else ''}" if any(ID_VALUE[i] == JOKER_VALUE for i in ids) else ""
+        turn.say(f"{{p{seat}}} played {shown}{as_text} from {'their ' + source + ' cards'}")
+        turn.last.update(cards=codes(ids), value=value_name(value), source=source)
+        burned = ""
+        if value == TEN:
+            burned = "ten"
+        elif stack_burns(turn.pile):
+            burned = "stack"
+        if burned:
+            turn.burn()
+            turn.last["burn"] = burned
+            turn.say("the 10 burns the play pile" if burned == "ten" else f"four {value_name(value)}s burn the play pile")
+        turn.draw_up(seat)
+        turn.check_out(seat)
+        if value == CARDINAL and turn.current is not None and turn.active(seat) and not burned:
+            turn.swaps_left, turn.swap_own, turn.swapped = n, True, []
+            turn.say(f"{{p{seat}}} may swap hands ({_count(n, 'Cardinal swap')})")
+            return
+        if burned:
+            turn.end_turn(seat, burned=True)  # docs/rules/palace.md: a burning play does nothing else
+            return
+        turn.end_turn(seat, False, n if value == SEVEN else 0, n if value == EIGHT else 0,
+                      n if value == SOCIAL else 0)
+
+    def _flip(self, turn: _Turn, seat: int, index: int) -> None:
+        card = turn.face_downs[seat].pop(index)
+        value = ID_VALUE[card]
+        turn.last["flipped"] = code(ID_FACE[card])
+        if value == JOKER_VALUE:
+            turn.revealed = card
+            turn.say(f"{{p{seat}}} turned over a face-down joker and names what it plays as")
+            return
+        if may_follow(tuple(turn.pile), value):
+            turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}")
+            self._place(turn, seat, [card], value, "face-down")
+            return
+        n = turn.take_pile(seat, [card])
+        turn.last["picked_up"] = n
+        turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}, which cannot be played,"
+                 f" and took it with the pile ({_count(n, 'card')})")
+        turn.end_turn(seat)
+
+    def _swap(self, turn: _Turn, seat: int, a: int, b: int) -> None:
+        hand_a, hand_b = turn.hands[a], turn.hands[b]
+        turn.hands[a], turn.hands[b] = hand_b, hand_a
+        for row in turn.known:
+            row[a], row[b] = row[b], row[a]
+        turn.known[a][a] = turn.known[b][b] = ()
+        turn.known[a][b] = tuple(sorted(ID_FACE[i] for i in hand_a))
+        turn.known[b][a] = tuple(sorted(ID_FACE[i] for i in hand_b))
+        turn.swapped.append((a, b))
+        turn.swaps_left -= 1
+        turn.swap_own = False
+        turn.last["swap"] = [a, b]
+        turn.say(f"{{p{a}}} and {{p{b}}} swapped hands")
+        turn.say(f"{{p{a}}} gave {{p{b}}} {', '.join(codes(hand_a)) or 'an empty hand'}"
+                 f" for {', '.join(codes(hand_b)) or 'an empty hand'}", (a, b))
+        turn.draw_up(seat)
+        turn.check_out(seat)
+        if turn.current is None:
+            return
+        if not turn.active(seat):
+            turn.end_turn(seat)
+            return
+        active = [s for s in range(turn.n) if turn.active(s)]
+        if turn.swaps_left and any((x, y) not in turn.swapped for i, x in enumerate(active) for y in active[i + 1:]):
+            return
+        turn.end_turn(seat)
+
+    # -- results and views ---------------------------------------------------------------------------
+    def result(self, state: State) -> Result | None:
+        if state.current is not None:
+            return None
+        n = state.players
+        place = {s: k for k, s in enumerate(state.finished)}
+        scores = tuple(float(n - 1 - place[s]) for s in range(n))
+        return Result(scores, tuple(place[s] + 1 for s in range(n)), "the order in which players went out",
+                      {"finishing_order": list(state.finished)})
+
+    def view(self, state: State, seat: int | None) -> View:
+        n = state.players
+        row = state.known[n if seat is None else seat]
+        players = []
+        for s in range(n):
+            hand = state.hands[s]
+            left = len(hand) + len(state.face_ups[s]) + len(state.face_downs[s])
+            players.append({
+                "hand": codes(hand) if s == seat else None,
+                "hand_count": len(hand),
+                "known_hand": codes(hand) if s == seat else [code(f) for f in row[s]],
+                "face_ups": codes(state.face_ups[s]),
+                "face_downs": len(state.face_downs[s]),
+                "cards_left": left,
+                "place": state.finished.index(s) + 1 if s in state.finished else None,
+            })
+        top = counting_value(state.pile)
+        result = self.result(state)
+        return {
+            "game": self.id, "seat": seat, "players": players,
+            "play_pile": [{"card": code(ID_FACE[i]), "as": value_name(v)} for i, v in state.pile],
+            "counts": value_name(top) if top is not None else None,
+            "capped": top == NINE, "rules_on_top": rules_on_top(state.pile),
+            "pick_up_pile": len(state.pick_up), "burn_pile": codes(state.burned),
+            "direction": state.direction, "current": state.current,
+            "to_act": [] if state.current is None else [state.current],
+            "detour": state.detour, "swaps_left": state.swaps_left, "swap_own": state.swap_own,
+            "swapped": [list(p) for p in state.swapped],
+            "revealed": None if state.revealed is None else "joker",
+            "finished": list(state.finished), "first": state.first,
+            "last": {k: list(v) if isinstance(v, tuple) else v for k, v in state.last},
+            "scores": [p["cards_left"] for p in players],
+            "over": result is not None, "result": result.to_json() if result else None,
+        }
+
+    def sample(self, view: View, seat: int, rng: random.Random) -> State:
+        """A full state consistent with ``seat``'s view: the cards it cannot see dealt at random.
+
+        What the seat knows of others' hands (``known_hand``) stays where it is; the rest of their
+        hands, every face-down and the pick-up pile come from the cards nobody has shown it.
+        Other seats' knowledge of hands is rebuilt as what ``seat`` knows everybody knows: nothing
+        beyond the view.
+        """
+        players = view["players"]
+        n = len(players)
+        packs = packs_for(n)
+        ids_of: dict[int, list[int]] = {}
+        for i in range(PACK_SIZE * packs):
+            ids_of.setdefault(ID_FACE[i], []).append(i)
+        for ids in ids_of.values():
+            rng.shuffle(ids)
+        unseen = pack_faces(packs)
+
+        def faces(cards: Iterable[str]) -> list[int]:
+            out = [FACE_BY_CODE[c] for c in cards]
+            unseen.subtract(out)
+            return out
+
+        pile_faces = [(FACE_BY_CODE[p["card"]], VALUE_BY_NAME.get(p["as"], JOKER_VALUE)) for p in view["play_pile"]]
+        unseen.subtract(f for f, _ in pile_faces)
+        burned = faces(view["burn_pile"])
+        face_ups = [faces(p["face_ups"]) for p in players]
+        known = [faces(p["known_hand"]) for p in players]
+        revealed = faces(["joker"]) if view["revealed"] else []
+        pool = list(unseen.elements())
+        assert all(v >= 0 for v in unseen.values()), "the view shows more cards than the packs hold"
+        rng.shuffle(pool)
+        deal = iter(pool)
+        hands = [known[s] + [next(deal) for _ in range(players[s]["hand_count"] - len(known[s]))] for s in range(n)]
+        face_downs = [[next(deal) for _ in range(players[s]["face_downs"])] for s in range(n)]
+        pick_up = [next(deal) for _ in range(view["pick_up_pile"])]
+        assert next(deal, None) is None, "the view accounts for fewer cards than the packs hold"
+        take = lambda fs: [ids_of[f].pop() for f in fs]  # noqa: E731
+        rows = [[() for _ in range(n)] for _ in range(n + 1)]
+        for s in range(n):
+            if s != seat:
+                rows[seat][s] = tuple(sorted(known[s]))
+        pile = tuple((ids_of[f].pop(), v) for f, v in pile_faces)
+        last = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in view["last"].items()))
+        return State(tuple(sort_ids(take(h)) for h in hands), tuple(sort_ids(take(f)) for f in face_ups),
+                     tuple(tuple(take(f)) for f in face_downs), tuple(take(pick_up)), pile, tuple(take(burned)),
+                     view["direction"], view["current"], view["detour"], view["swaps_left"], view["swap_own"],
+                     tuple(tuple(p) for p in view["swapped"]), take(revealed)[0] if revealed else None,
+                     tuple(view["finished"]), tuple(tuple(r) for r in rows), last, view["first"])
+
+    # -- (de)serialisation ---------------------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return {"hands": [list(h) for h in state.hands], "face_ups": [list(f) for f in state.face_ups],
+                "face_downs": [list(f) for f in state.face_downs], "pick_up": list(state.pick_up),
+                "pile": [list(p) for p in state.pile], "burned": list(state.burned),
+                "direction": state.direction, "current": state.current, "detour": state.detour,
+                "swaps_left": state.swaps_left, "swap_own": state.swap_own,
+                "swapped": [list(p) for p in state.swapped], "revealed": state.revealed,
+                "finished": list(state.finished),
+                "known": [[list(h) for h in row] for row in state.known],
+                "last": [[k, list(v) if isinstance(v, tuple) else v] for k, v in state.last],
+                "first": state.first}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        return State(tuple(tuple(h) for h in data["hands"]), tuple(tuple(f) for f in data["face_ups"]),
+                     tuple(tuple(f) for f in data["face_downs"]), tuple(data["pick_up"]),
+                     tuple((i, v) for i, v in data["pile"]), tuple(data["burned"]), data["direction"],
+                     data["current"], data["detour"], data["swaps_left"], data["swap_own"],
+                     tuple((a, b) for a, b in data["swapped"]), data["revealed"], tuple(data["finished"]),
+                     tuple(tuple(tuple(h) for h in row) for row in data["known"]),
+                     tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data["last"]), data["first"])

@@ -1,0 +1,142 @@
+"""Property tests: random Palace games to the end, checking that every card is in exactly one place,
+replay determinism, the agreement of ``check`` with ``legal_actions``, and the secrets of the views."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from contract import assert_check_matches_legal, assert_refused, assert_replays, play_random
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from palace_states import GAME
+
+from parlour.core import LogEntry
+from parlour.games.palace.cards import ID_FACE, PACK_SIZE, code, packs_for
+
+seeds = st.integers(min_value=0, max_value=2**63 - 1)
+players = st.integers(min_value=2, max_value=6)
+SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def states_of(n, seed, moves):
+    state = GAME.start(n, {}, seed)
+    yield None, None, state
+    for seat, action in moves:
+        log: list[LogEntry] = []
+        state = GAME.apply(state, seat, action, log)
+        yield (seat, action), log, state
+
+
+def assert_invariants(state) -> None:
+    n = state.players
+    places = [*state.pick_up, *(i for i, _ in state.pile), *state.burned]
+    for seat in range(n):
+        places += [*state.hands[seat], *state.face_ups[seat], *state.face_downs[seat]]
+        assert list(state.hands[seat]) == sorted(state.hands[seat], key=lambda i: (ID_FACE[i], i))
+        if state.pick_up and seat not in state.finished:
+            assert len(state.hands[seat]) >= 3, "hands are drawn back up to three"
+        if seat in state.finished and (state.current is not None or seat != state.finished[-1]):
+            assert not state.hands[seat] and not state.face_ups[seat] and not state.face_downs[seat]
+    if state.revealed is not None:
+        places.append(state.revealed)
+    assert sorted(places) == list(range(PACK_SIZE * packs_for(n))), "every card in exactly one place"
+    for row in state.known:  # what anyone knows of a hand is in that hand
+        for holder, known in enumerate(row):
+            if known:
+                assert not Counter(known) - Counter(ID_FACE[i] for i in state.hands[holder])
+    assert len(set(state.finished)) == len(state.finished)
+    assert (state.current is None) == (len(state.finished) == n)
+    view = GAME.view(state, None)
+    assert view["scores"] == [len(state.hands[s]) + len(state.face_ups[s]) + len(state.face_downs[s]) for s in range(n)]
+
+
+@SETTINGS
+@given(players, seeds)
+def test_random_games_keep_every_card_and_replay(n, seed):
+    final, moves = play_random(GAME, n, seed)
+    for step, (_, _, state) in enumerate(states_of(n, seed, moves)):
+        if step % 4 == 0 or GAME.is_over(state):
+            assert_invariants(state)
+    assert_replays(GAME, n, seed, None, moves, final)
+    result = GAME.result(final)
+    assert sorted(result.ranks) == list(range(1, n + 1))
+    assert result.ranks[final.finished[0]] == 1 and result.ranks[final.finished[-1]] == n
+
+
+@SETTINGS
+@given(players, seeds)
+def test_check_agrees_with_legal_actions(n, seed):
+    _, moves = play_random(GAME, n, seed)
+    rng = random.Random(seed)
+    for step, (move, _, state) in enumerate(states_of(n, seed, moves)):
+        if GAME.is_over(state) or step % 10:
+            continue
+        seat = state.current
+        assert_check_matches_legal(GAME, state, seat)
+        others = [s for s in range(n) if s != seat]
+        assert GAME.legal_actions(state, rng.choice(others)) == []
+        assert_refused(GAME, state, rng.choice(others), GAME.legal_actions(state, seat)[0], "turn")
+
+
+@SETTINGS
+@given(players, seeds)
+def test_resampling_the_unknown_leaves_a_view_unchanged(n, seed):
+    """Hidden information: a state sampled from a seat's view gives that seat the same view, and its
+    hidden cards really are drawn anew (the face-downs and others' hands vary between samples)."""
+    _, moves = play_random(GAME, n, seed)
+    rng = random.Random(seed)
+    varied = 0
+    for step, (_, _, state) in enumerate(states_of(n, seed, moves)):
+        if step % 40:
+            continue
+        for seat in range(n):
+            view = GAME.view(state, seat)
+            samples = [GAME.sample(json.loads(json.dumps(view)), seat, rng) for _ in range(2)]
+            for sample in samples:
+                assert GAME.view(sample, seat) == view
+                assert_invariants(sample)
+                if not GAME.is_over(sample):
+                    assert GAME.legal_actions(sample, sample.current) is not None
+            hidden = [tuple(sorted(ID_FACE[i] for i in s.face_downs[seat])) + tuple(
+                ID_FACE[i] for o in range(n) if o != seat for i in s.hands[o]) for s in samples]
+            varied += hidden[0] != hidden[1]
+    assert varied > 0
+
+
+def secrets(state, seat):
+    """The cards ``seat`` may not see: every face-down, and what it does not know of others' hands."""
+    row = state.known[seat]
+    out = Counter(code(ID_FACE[i]) for fd in state.face_downs for i in fd)
+    for other in range(state.players):
+        if other != seat:
+            unknown = Counter(ID_FACE[i] for i in state.hands[other]) - Counter(row[other])
+            out.update(code(f) for f in unknown.elements())
+    return out
+
+
+@SETTINGS
+@given(players, seeds)
+def test_no_view_carries_another_seats_secrets(n, seed):
+    """No view shows a face-down or a hand card of another player beyond what that seat was shown;
+    log lines that name hand cards are addressed only to those who may read them."""
+    _, moves = play_random(GAME, n, seed)
+    for step, (move, log, state) in enumerate(states_of(n, seed, moves)):
+        for seat in list(range(n)) + [None] if step % 3 == 0 else ():
+            view = GAME.view(state, seat)
+            for other, player in enumerate(view["players"]):
+                assert isinstance(player["face_downs"], int)
+                if other != seat:
+                    assert player["hand"] is None
+                    known = state.known[n if seat is None else seat][other]
+                    assert Counter(player["known_hand"]) == Counter(code(f) for f in known)
+            text = json.dumps(view)
+            for forbidden in ("pick_up\"", "seed", "known\""):
+                assert forbidden not in text
+        for entry in log or []:
+            if " drew " in entry.text:  # the public line counts the cards, the private one names them
+                named = not entry.text.endswith(("card", "cards"))
+                assert (entry.seats is not None and len(entry.seats) == 1) == named
+            if " gave " in entry.text:
+                assert entry.seats is not None and len(entry.seats) == 2
