@@ -15,14 +15,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 LOG_LINES = "#log li:not(.log-empty)"
 
 
-def board_step(page) -> str:
-    return page.locator(".em-board").get_attribute("data-step")
+def board_state(page) -> tuple[str, str, int]:
+    """(step, main action done or open, log lines) read at one instant."""
+    return tuple(page.evaluate(
+        "(selector) => { const b = document.querySelector('.em-board');"
+        " return [b.dataset.step, b.dataset.main, document.querySelectorAll(selector).length]; }", LOG_LINES))
 
 
 def wait_for_change(page, count: int) -> None:
     page.wait_for_function(
         "([selector, n]) => document.querySelectorAll(selector).length > n"
-        " || document.querySelector('.em-board[data-step=over]')", arg=[LOG_LINES, count])
+        " || document.querySelector('.em-board[data-step=over]')", arg=[LOG_LINES, count], timeout=30_000)
 
 
 def test_a_game_of_empire_against_the_detective(open_page, hall, screenshot):
@@ -75,13 +78,12 @@ def test_a_game_of_empire_against_the_detective(open_page, hall, screenshot):
 
     challenged = False
     for _ in range(300):
-        expect(board).not_to_have_attribute("data-step", "waiting", timeout=10_000)
-        step = board_step(ana)
+        expect(board).not_to_have_attribute("data-step", "waiting", timeout=30_000)
+        step, main, count = board_state(ana)
         if step == "over":
             break
         if step == "waiting":  # the bot moved again between the two looks
             continue
-        count = ana.locator(LOG_LINES).count()
         if step == "respond":
             expect(ana.locator(".em-prompt h3")).to_contain_text("detective claims")
             if not challenged:
@@ -97,7 +99,7 @@ def test_a_game_of_empire_against_the_detective(open_page, hall, screenshot):
                 continue
             ana.keyboard.press("p")
         elif step == "turn":
-            ana.keyboard.press("e" if board.get_attribute("data-main") == "done" else "i")
+            ana.keyboard.press("e" if main == "done" else "i")
         elif step == "keep":
             ana.keyboard.press("k")
         elif step == "collect":
