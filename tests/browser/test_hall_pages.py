@@ -254,7 +254,9 @@ def test_names_with_html_show_as_text(open_page, hall):
 
 def test_the_host_seats_a_bot_in_the_waiting_room(open_page):
     ana = open_page("/")
+    ana.select_option("#turn-timer", "60")
     create_room(ana, "Ana", "open")
+    expect(ana.locator(".options-list")).to_contain_text("60 seconds")
     expect(ana.locator("#start")).to_be_disabled()
     ana.locator('.seat-row[data-seat="1"] select').select_option("random")
     ana.click('.seat-row[data-seat="1"] button:has-text("Seat a bot")')
@@ -262,3 +264,4 @@ def test_the_host_seats_a_bot_in_the_waiting_room(open_page):
     expect(ana.locator("#start")).to_be_enabled()
     ana.click("#start")
     expect(ana.locator("#turn-status")).to_contain_text("Your turn")
+    expect(ana.locator(".timer")).to_contain_text("left for this turn")

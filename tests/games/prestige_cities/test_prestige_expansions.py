@@ -184,3 +184,16 @@ def test_layouts_are_in_the_view():
     assert GAME.view(GAME.start(2, {}, 1), 0)["board"]["mountains"] == []
     assert mask_of(view["board"]["mountains"]) == MOUNTAINS
     assert GAME.start(2, {"mountains": True}, 1).cities[0][INDUSTRY] == START_CITY[INDUSTRY]
+
+
+def test_urban_rehab_converts_blight_to_parks_but_not_on_a_mountain():
+    """Facts: Urban Rehab (Blight only): convert up to 3 Blight to Parks (docs/rules: not on a mountain)."""
+    blighted = full_city("C", (0, 0), base=city("", "", "", "...B", "B.B"))
+    blighted = tuple(m & ~bit(0, 0) & ~(MOUNTAINS & ~bit(3, 3)) for m in blighted)
+    state = era_state("roaring_market", dice=(1, 1, 1, 1, 1), cities=[blighted, START_CITY],
+                      options={"blight": True, "mountains": True, "deck3": "urban_rehab"})
+    state = run(state, 0, build("commerce", 0, 0))
+    state = run(state, 1, build("commerce", 4, 0))
+    assert state.phase == "final" and squares_of_legal(state, 0) == {(4, 0), (4, 2)}  # (3, 3) is on a mountain
+    state = run(state, 0, act("convert", 4, 2), act("convert", 4, 0))
+    assert GAME.is_over(state) and state.cities[0][4] & (bit(4, 0) | bit(4, 2)) == bit(4, 0) | bit(4, 2)

@@ -416,8 +416,8 @@ def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | N
             return free
         return neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
     if kind == CONVERT:
-        _, frm, _, left, connected, group = task
-        there = city[frm]
+        _, frm, to, left, connected, group = task
+        there = city[frm] if to == RESIDENTIAL else city[frm] & ~terrain  # docs/rules: only homes on mountains
         return there & neighbours(group) if connected and group else there
     raise AssertionError(kind)
 
