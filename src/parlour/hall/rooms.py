@@ -128,6 +128,7 @@ class Room:
         self.version = 0
         self._snapshots: dict[tuple[int | None, bool], str] = {}  # JSON text, until the next change
         self.deadline: float | None = None
+        self._replay: dict[str, Any] | None = None
         self._thinking: dict[int, int] = {}  # seat -> turn a bot is choosing for
         self._bots: dict[tuple[int, str], Bot] = {}
         if self.status != "waiting":
@@ -197,8 +198,10 @@ class Room:
                   "options": self.options, "seed": self.seed, "names": self.names(),
                   "actions": [[seat, action] for seat, action in self.actions],
                   "result": result.to_json() if result else None, "ended": "normal"}
-        replay["frames"] = frames(self.game, replay)
-        return replay
+        if self._replay is None:  # a finished game never changes again
+            replay["frames"] = frames(self.game, replay)
+            self._replay = replay
+        return self._replay
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -306,6 +309,10 @@ class Room:
                 state = self.game.apply(self.state, seat, action, entries)
             except IllegalAction as error:
                 raise HallError("illegal", str(error)) from None
+            except Exception as error:  # a game that trips over odd input must still answer in words
+                log.exception("%s failed on %r in room %s", self.game.id, action, self.code)
+                raise HallError("illegal", f"this action could not be applied ({type(error).__name__}:"
+                                f" {error})") from None
             record = ActionRecord(self.turn, seat, action, by, self.hall.clock.now())
             over = self.game.is_over(state)
             try:
@@ -450,7 +457,7 @@ class Hall:
     """Every room, with what they share: the store, the broadcast, the clock, the bots' threads."""
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
-                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 2) -> None:
+                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4) -> None:
         self.store = store
         self.games = dict(games)
         self.clock = clock
