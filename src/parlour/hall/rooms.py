@@ -120,8 +120,9 @@ class Room:
         self.turn = 0
         self.actions: list[tuple[int, Action]] = []
         self.log: list[tuple[int, LogEntry]] = []
-        self._rendered: list[tuple[int, str, LogEntry]] = []  # self.log with names filled in
-        self._rendered_names: list[str] = []
+        # per seat: how many entries of self.log were read, and the visible ones as JSON
+        self._log_lines: dict[int | None, tuple[int, list[str]]] = {}
+        self._log_names: list[str] = []
         # waiting_since[seat]: the turn since which the seat has been asked to act without acting
         self.waiting_since: list[int | None] = [None] * self.players
         self.lock = asyncio.Lock()
@@ -155,16 +156,22 @@ class Room:
         return frozenset() if self.state is None else self.game.to_act(self.state)
 
     def snapshot_text(self, seat: int | None, legal: bool = True) -> str:
-        """:meth:`snapshot` as JSON text, made once per change for all the seat's connections."""
+        """:meth:`snapshot` as JSON text, made once per change for all the seat's connections.
+
+        The log, which only grows, is kept encoded line by line, so a long game does not encode
+        its whole log again for every move."""
         key = (seat, legal)
         text = self._snapshots.get(key)
         if text is None:
-            text = self._snapshots[key] = json.dumps(self.snapshot(seat, legal), separators=(",", ":"),
-                                                     ensure_ascii=False)
+            head = dumps(self._snapshot_head(seat, legal))
+            text = self._snapshots[key] = f'{head[:-1]},"log":[{",".join(self._encoded_log(seat))}]}}'
         return text
 
     def snapshot(self, seat: int | None, legal: bool = True) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
+        return json.loads(self.snapshot_text(seat, legal))
+
+    def _snapshot_head(self, seat: int | None, legal: bool) -> dict[str, Any]:
         if self.state is None:
             view, to_act, moves, result = None, [], None, None
         else:
@@ -177,17 +184,19 @@ class Room:
             outcome = self.game.result(self.state)
             result = outcome.to_json() if outcome is not None else None
         return {"type": "state", "room": self.status_json(), "turn": self.turn, "view": view,
-                "to_act": to_act, "legal": moves, "log": self.log_for(seat),
-                "result": result, "deadline": self.deadline}
+                "to_act": to_act, "legal": moves, "result": result, "deadline": self.deadline}
 
-    def log_for(self, seat: int | None) -> list[dict[str, Any]]:
-        """The log lines ``seat`` may read, with the players' names filled in."""
+    def _encoded_log(self, seat: int | None) -> list[str]:
+        """The log lines ``seat`` may read, with the players' names filled in, as JSON objects."""
         names = self.names()
-        if names != self._rendered_names:  # a seat changed hands: render every line again
-            self._rendered_names, self._rendered = names, []
-        for turn, entry in self.log[len(self._rendered):]:
-            self._rendered.append((turn, entry.render(names), entry))
-        return [{"turn": turn, "text": text} for turn, text, entry in self._rendered if entry.visible_to(seat)]
+        if names != self._log_names:  # a seat changed hands: write every line again
+            self._log_names, self._log_lines = names, {}
+        read, lines = self._log_lines.setdefault(seat, (0, []))
+        for turn, entry in self.log[read:]:
+            if entry.visible_to(seat):
+                lines.append(dumps({"turn": turn, "text": entry.render(names)}))
+        self._log_lines[seat] = (len(self.log), lines)
+        return lines
 
     def replay_json(self) -> dict[str, Any]:
         if self.status != "over":
@@ -437,6 +446,11 @@ class Room:
 
     def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, as the hall sends it."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
