@@ -12,7 +12,7 @@ from parlour import bots
 from parlour.arena.match import Entrant, MatchTask, play_match
 from parlour.bots.mcts import MctsBot, seat_values
 from parlour.core import Game, IllegalAction, Result, derive, replay
-from parlour.games import get
+from parlour.games import all_games, get
 
 PATCHWORK = get("patchwork")
 
@@ -143,3 +143,11 @@ def test_mcts_plays_a_hidden_information_game_from_its_view(card, best):
     other = ((card, deck[5]), tuple(reversed(deck[2:])), 0)
     assert game.view(other, 0) == view
     assert MctsBot(game, seed=1, time_limit=0.1).choose(game.view(other, 0), 0, game.legal_actions(other, 0)) == {"type": best}
+
+
+@pytest.mark.parametrize("game_id", [g for g in all_games() if g != "patchwork"])
+def test_mcts_plays_every_registered_game_to_its_end(game_id):
+    # A few milliseconds a move: legality and robustness (hidden information included), not strength.
+    record = play_match(MatchTask(0, game_id, (Entrant("mcts", "builtin:mcts"), Entrant("r", "builtin:random")),
+                                  seed=2, time_scale=0.05))
+    assert record.ended == "normal", record.ended

@@ -116,7 +116,7 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
 
     # the open room is listed in the lobby; Bo follows the link and takes the seat by name
     lobby = open_page("/")
-    expect(lobby.locator(f'.room-row[data-code="{code}"]')).to_contain_text("1 seat open")
+    expect(lobby.locator(f'.room-row[data-code="{code}"]')).to_contain_text("Join")
     bo = open_page(f"/r/{code}")
     bo.fill("#join-name", "Bo")
     bo.click('.seat-row[data-seat="1"] button:has-text("Take this seat")')

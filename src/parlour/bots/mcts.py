@@ -8,7 +8,7 @@ A game may offer hooks that make the search much stronger, as ``game.search`` (d
 method optional):
 
 - ``candidates(state, seat, depth) -> list[Action]``: the actions worth searching at a node,
-  best first (default: every legal action, in the engine's order). Children are added in this
+  best first (default: every legal action, in a random order). Children are added in this
   order as the node is visited more (progressive widening), so a good order matters.
 - ``rollout(state, seat, rng) -> Action``: the playout policy (default: ``game.random_action``).
 - ``evaluate(state) -> list[float]``: each seat's chance of winning from a non-final state, in
@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import gc
+import json
 import math
 import time
 from typing import Any
@@ -34,7 +35,7 @@ from ..core import Action, Bot, Game, IllegalAction, View
 DEFAULT_TIME = 0.2  # seconds per move when no time limit is given
 SAFETY = 0.8  # the share of the time limit spent searching; the rest is margin
 MARGIN = 0.004  # seconds kept back for everything around the search
-MAX_ROLLOUT = 10_000
+MAX_ROLLOUT = 1_000  # playout moves; a longer playout counts as even
 
 
 def seat_values(ranks: tuple[int, ...] | list[int]) -> list[float]:
@@ -63,11 +64,16 @@ class _Node:
 
 
 class _DefaultHooks:
-    def __init__(self, game: Game[Any]) -> None:
+    def __init__(self, game: Game[Any], rng: Any) -> None:
         self.game = game
+        self.rng = rng
 
     def candidates(self, state: Any, seat: int, depth: int) -> list[Action]:
-        return self.game.legal_actions(state, seat)
+        """Every legal action in a random order: without a game's ranking, progressive widening
+        must not favour whatever the engine happens to list first."""
+        actions = list(self.game.legal_actions(state, seat))
+        self.rng.shuffle(actions)
+        return actions
 
     def rollout(self, state: Any, seat: int, rng: Any) -> Action:
         return self.game.random_action(state, seat, rng)
@@ -82,7 +88,8 @@ class MctsBot(Bot):
     def __init__(self, game: Game[Any], seed: int = 0, time_limit: float | None = None) -> None:
         super().__init__(game, seed=seed, time_limit=time_limit)
         hooks = getattr(game, "search", None)
-        default = _DefaultHooks(game)
+        default = _DefaultHooks(game, self.rng)
+        self._default_candidates = default.candidates
         self._candidates = getattr(hooks, "candidates", default.candidates)
         self._rollout = getattr(hooks, "rollout", default.rollout)
         self._evaluate = getattr(hooks, "evaluate", None)
@@ -107,7 +114,7 @@ class MctsBot(Bot):
             while True:
                 if hidden and iterations:
                     state = game.sample(view, seat, self.rng)
-                self._iterate(root, state, hidden)
+                self._iterate(root, state, hidden, deadline)
                 iterations += 1
                 if time.perf_counter() >= deadline:
                     break
@@ -121,34 +128,50 @@ class MctsBot(Bot):
         return action
 
     def _root_candidates(self, state: Any, seat: int, legal: list[Action]) -> list[Action]:
+        """The game's candidates, but only real legal actions: a guessed state may allow others."""
+        if self._candidates == self._default_candidates:
+            return self.rng.sample(legal, len(legal))
         candidates = self._candidates(state, seat, 0)
-        return candidates if candidates else legal
+        if self.game.hidden_information:
+            allowed = {json.dumps(a, sort_keys=True) for a in legal}
+            candidates = [a for a in candidates if json.dumps(a, sort_keys=True) in allowed]
+        return candidates or legal
 
-    def _iterate(self, root: _Node, state: Any, hidden: bool) -> None:
+    def _iterate(self, root: _Node, state: Any, hidden: bool, deadline: float) -> None:
         game = self.game
-        node, path, depth = root, [root], 0
-        while node.mover is not None:
+        node, path, depth, mover = root, [root], 0, root.mover
+        while mover is not None:
             if node.candidates is None:
-                node.candidates = self._candidates(state, node.mover, depth)
+                node.candidates = self._candidates(state, mover, depth)
             allowed = min(len(node.candidates), int(self.widening * math.sqrt(node.visits)) + 1)
             if len(node.children) < allowed:
                 action = node.candidates[len(node.children)]
                 try:
-                    state = game.apply(state, node.mover, action)
+                    state = game.apply(state, mover, action)
                 except IllegalAction:  # a guessed hidden state where this action is impossible
                     node.candidates.pop(len(node.children))
                     continue
                 child = _Node(None if hidden else state, _mover(game, state))
                 node.children.append((action, child))
                 path.append(child)
-                node = child
+                mover = child.mover
                 break
             node, state = self._select(node, state, hidden)
             if node is None:
                 return
             path.append(node)
             depth += 1
-        values = self._playout(state, node.mover)
+            if hidden:
+                # Who acts next may depend on what this guess hid: if it is not who acted here
+                # before, the tree below does not apply, and the guess is played out from here.
+                mover = _mover(game, state)
+                if mover != node.mover:
+                    break
+            else:
+                mover = node.mover
+        values = self._playout(state, mover, deadline)
+        if values is None:
+            return
         chooser = None
         for n in path:
             n.visits += 1
@@ -173,18 +196,32 @@ class MctsBot(Bot):
         except IllegalAction:
             return None, state
 
-    def _playout(self, state: Any, mover: int | None) -> list[float]:
+    def _playout(self, state: Any, mover: int | None, deadline: float) -> Any:
+        """Each seat's value after a playout from ``state``; None when the time ran out."""
         game, rng = self.game, self.rng
-        for _ in range(self.rollout_depth):
+        for step in range(self.rollout_depth):
             if mover is None:
                 break
+            if step & 31 == 31 and time.perf_counter() >= deadline:
+                return None
             state = game.apply(state, mover, self._rollout(state, mover, rng))
             mover = _mover(game, state)
         if mover is None:
-            return seat_values(game.result(state).ranks)
+            result = game.result(state)
+            return seat_values(result.ranks) if result is not None else EVEN
         if self._evaluate is not None:
             return self._evaluate(state)
-        raise RuntimeError(f"{game.name} did not end within {MAX_ROLLOUT} playout moves")
+        return EVEN  # a playout too long to finish says nothing either way
+
+
+class _Even:
+    """Every seat's value is one half."""
+
+    def __getitem__(self, seat: int) -> float:
+        return 0.5
+
+
+EVEN = _Even()
 
 
 def _mover(game: Game[Any], state: Any) -> int | None:

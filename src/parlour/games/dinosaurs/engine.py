@@ -87,6 +87,9 @@ PHASES = ("dinosaur", "select", "effect", "scoring", "disaster", "sudden_death",
 PASS = -1  # a scoring-window answer that plays nothing
 
 
+_NESTED = frozenset(("hands", "areas", "sudden", "instants", "answers"))  # lists of lists
+
+
 class State:
     """One moment of a game; immutable by convention (the engine copies it before a change).
 
@@ -144,8 +147,10 @@ class State:
         new = State.__new__(State)
         for name in self.FIELDS:
             value = getattr(self, name)
-            if type(value) is list:  # last_round (a dict) is replaced, never changed in place
-                value = [list(v) if type(v) is list else v for v in value]
+            if name in _NESTED:
+                value = [None if v is None else list(v) for v in value]
+            elif type(value) is list:  # last_round (a dict) is replaced, never changed in place
+                value = list(value)
             setattr(new, name, value)
         return new
 

@@ -177,11 +177,11 @@ async function refreshRooms() {
     return el("a", { class: "room-row", href: `/r/${encodeURIComponent(room.code)}`, dataset: { code: room.code } },
       el("div", { class: "room-row-main" },
         el("strong", {}, names[room.game] || room.game),
-        el("span", { class: "room-code" }, room.code),
-        el("span", { class: "muted" }, ago(room.created))),
+        el("span", { class: "room-code" }, room.code)),
+      el("span", { class: "room-row-when muted" }, ago(room.created)),
       el("div", { class: "room-row-seats" },
         room.seats.map((s) => el("span", { class: ["seat-chip", `seat-${s.kind}`] }, seatName(s)))),
-      el("span", { class: "room-row-join" }, open ? `Join · ${plural(open, "seat")} open` : "Watch"));
+      el("span", { class: "room-row-join", title: open ? `${plural(open, "seat")} open` : "" }, open ? "Join →" : "Watch →"));
   }));
 }
 

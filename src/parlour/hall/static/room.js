@@ -25,6 +25,7 @@ let frame = null;      // the game page's parts, once built
 // --- the connection -------------------------------------------------------------------------------
 
 function onStatus(status) {
+  document.body.classList.toggle("offline", status === "offline");
   connection.className = `conn conn-${status}`;
   connection.textContent = { connecting: "connecting…", online: "connected", offline: "reconnecting…" }[status];
 }
@@ -130,7 +131,7 @@ function buildWaiting() {
       el("div", { class: "invite" }, el("span", { class: "invite-label" }, "Invite friends with this link"),
         el("div", { class: "invite-row" }, linkInput, copy)),
       parts.options,
-      el("h2", {}, "Seats"), parts.seats, parts.joinBox, parts.error, parts.startBox)));
+      el("h2", {}, "Seats"), parts.joinBox, parts.error, parts.seats, parts.startBox)));
   return parts;
 }
 
@@ -138,7 +139,8 @@ function showWaiting(room) {
   if (!waiting) waiting = buildWaiting();
   const host = !!hostToken();
   const seated = mySeat !== null;
-  const optionLines = game.options.map((o) => [o.label, String(room.options?.[o.name] ?? o.default)]);
+  const shown = (value) => (value === true ? "yes" : value === false ? "no" : String(value));
+  const optionLines = game.options.map((o) => [o.label, shown(room.options?.[o.name] ?? o.default)]);
   if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
   replace(waiting.options, optionLines.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   replace(waiting.seats, room.seats.map((seat) => {

@@ -240,7 +240,7 @@ export class RoomSocket {
       this.failPending("the connection to the hall was lost; reconnecting");
       if (this.closed) return;
       this.status("offline");
-      const delay = Math.min(500 * 2 ** this.retry, 8000);
+      const delay = Math.min(400 * 2 ** this.retry, 3000) * (0.8 + 0.4 * Math.random());
       this.retry += 1;
       this.timer = setTimeout(() => this.connect(), delay);
     };

@@ -37,7 +37,9 @@ export function mount(root, ctx) {
     return role ? role.name : `role ${n}`;
   };
   const legal = () => (snapshot && snapshot.legal) || [];
-  const can = (fields) => matching(legal(), fields).length > 0;
+  // an action is possible when a legal one has the same fields (lists compared by their contents)
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const can = (fields) => legal().some((a) => Object.entries(fields).every(([k, v]) => same(a[k], v)));
   const send = (action) => {
     if (!ctx.send) return;
     ctx.send(action).then((answer) => {
@@ -161,11 +163,12 @@ export function mount(root, ctx) {
     const choosingReveal = matching(legal(), { type: "reveal" }).length > 0;
     const drawing = step() === "draw" && legal().length > 0;
     return el("div", { class: "em-slots", role: "group", "aria-label": "The revelatory cards" },
+      el("span", { class: "em-group-name" }, "Revelatory cards"),
       view.revelatory.map((slot) => {
         const marks = [];
         for (const seat of slot.looked_at_by) {
           marks.push(el("span", { class: "em-eye", style: { background: `var(--seat-${seat})` },
-            title: `${who(seat)} looked at it` }, seat === me ? "seen by you" : `seen by ${names()[seat]}`));
+            title: `${who(seat)} looked at it` }, `◉ ${seat === me ? "you" : names()[seat]}`));
         }
         let face;
         if (!slot.present) {
@@ -182,10 +185,10 @@ export function mount(root, ctx) {
           control = button(`Draw ${slot.name}`, () => act({ type: "draw", slot: slot.slot }), { kind: "primary", class: "btn-small", key: slot.name });
         } else if (slot.present && choosingReveal) {
           control = button(pickedNow ? `${slot.name} picked` : `Pick ${slot.name}`, () => togglePlace(slot.slot),
-            { class: ["btn-small", pickedNow && "em-picked-btn"], key: slot.name });
+            { class: pickedNow ? "btn-small em-picked-btn" : "btn-small", key: slot.name });
         }
         return el("div", { class: ["em-slot", pickedNow && "em-picked"], dataset: { slot: slot.slot } },
-          el("span", { class: "em-slot-name" }, `Revelatory ${slot.name}`), face,
+          el("span", { class: "em-slot-name", title: `revelatory card ${slot.name}` }, `Card ${slot.name}`), face,
           el("div", { class: "em-eyes" }, marks), control);
       }));
   }
@@ -402,7 +405,8 @@ export function mount(root, ctx) {
         const n = role.number;
         const isCulprit = view.culprit === n;
         const cleared = view.culprit !== null ? !isCulprit : !suspects.has(n);
-        const why = isCulprit ? "the culprit" : reasons.get(n) || (cleared ? "seen" : ruledOut.includes(n) ? `suspect · not ${names()[1 - me]}'s role` : "suspect");
+        const why = isCulprit ? "the culprit" : reasons.get(n) || (view.culprit !== null ? "not the culprit"
+          : ruledOut.includes(n) ? `suspect · not ${names()[1 - me]}'s role` : "suspect");
         return el("li", {},
           el("button", {
             type: "button",
@@ -427,7 +431,9 @@ export function mount(root, ctx) {
     // keep only picks that are still possible
     revealPick = revealPick.filter((i) => view.revelatory[i] && view.revelatory[i].present);
     const note = notebook();
-    replace(root, el("div", { class: "em-board" },
+    const mine = me !== null && (snapshot.to_act || []).includes(me) && legal().length > 0;
+    const stepName = view.over ? "over" : mine ? view.step : "waiting";
+    replace(root, el("div", { class: "em-board", dataset: { step: stepName, main: view.main_done ? "done" : "open" } },
       el("div", { class: "em-table" },
         challengeBanner(),
         playerZone(seats[0]),
