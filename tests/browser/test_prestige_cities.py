@@ -1,14 +1,13 @@
 """Prestige Cities in a real browser through the real hall: two people and the greedy bot play
 eras with the mouse and the keyboard (dice, connected groups with undo, a refused square, the
-catastrophe turn on the target's city), with the scores table and another city opened by a click."""
+catastrophe turn on the target's city), with the scores table and another city opened by a click.
+(It lives here to share the hall's browser fixtures; the game's other tests are in
+tests/games/prestige_cities/.)"""
 
 from __future__ import annotations
 
 import pytest
-
-pytest.importorskip("playwright.sync_api")
-from browser.conftest import browser, hall, open_page, screenshot  # noqa: E402,F401  (the hall's fixtures)
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 CATASTROPHES = ("Industrial Disaster", "The Great Fire")
