@@ -67,6 +67,7 @@ def test_each_misdeed_loses_with_its_reason(tmp_path, mode, kind, words):
 def test_time_limits_are_kept(tmp_path, mode, scale, words):
     record = match(tmp_path, mode, time_scale=scale)
     assert_lost(record, 0, "timeout", *words)
+    assert record.late == [1, 0]  # the cut-off turn is the bot's one late turn
 
 
 def test_the_second_seat_loses_the_same_way(tmp_path):

@@ -10,8 +10,6 @@ and every program's process group is killed when the match ends, whatever it did
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import re
 import time
 from dataclasses import dataclass, field
@@ -85,6 +83,7 @@ class MatchRecord:
     think: list[list[float]]  # by seat: seconds per move
     overhead: float  # seconds the referee spent on everything but waiting for bots
     overhead_cpu: float = 0.0  # the referee's own CPU seconds in that time (steadier on a busy machine)
+    late: list[int] = field(default_factory=list)  # by seat: turns over the limit (in-process bots are not cut off)
 
     @property
     def result(self) -> dict[str, Any]:
@@ -99,13 +98,9 @@ def time_limits(game: Game[Any], scale: float) -> tuple[float, float]:
 
 def native_protocol(game: Game[Any]) -> Any | None:
     """The ``protocol`` module of the game's package, if the game has its own protocol."""
-    package = type(game).__module__.rpartition(".")[0]
-    name = f"{package}.protocol"
-    try:
-        spec = importlib.util.find_spec(name) if package else None
-    except ModuleNotFoundError:
-        spec = None
-    return importlib.import_module(name) if spec is not None else None
+    from ..games import companion
+
+    return companion(game, "protocol")
 
 
 def check_entrant(game: Game[Any], entrant: Entrant) -> None:
@@ -236,7 +231,11 @@ def play_match(task: MatchTask) -> MatchRecord:
     replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": dict(task.options),
               "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(),
               "ended": ended}
-    return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead, overhead_cpu)
+    first, later = time_limits(game, task.time_scale)
+    late = [sum(1 for turn, seconds in enumerate(times) if seconds > (first if turn == 0 else later))
+            for times in think]
+    return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead, overhead_cpu,
+                       late)
 
 
 def _show(action: Any) -> str:

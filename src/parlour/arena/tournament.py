@@ -80,6 +80,7 @@ class Standing:
     moves: int = 0
     think_total: float = 0.0
     think_max: float = 0.0  # the longest turn after the first
+    late: int = 0  # turns over the time limit (only in-process bots can be late and go on)
     mu: float = 0.0
     sigma: float = 0.0
 
@@ -140,6 +141,7 @@ def standings(entrants: list[Entrant], records: list[MatchRecord]) -> list[Stand
             s.moves += len(record.think[seat])
             s.think_total += sum(record.think[seat])
             s.think_max = max([s.think_max, *record.think[seat][1:]])  # the first turn has its own limit
+            s.late += record.late[seat] if record.late else 0
         teams = model.rate([[ratings[name]] for name in record.names], ranks=list(ranks))
         for name, (rating,) in zip(record.names, teams):
             ratings[name] = rating

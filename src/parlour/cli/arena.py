@@ -98,7 +98,7 @@ def results_table(game_name: str, standings: list[Any], games: int, seed: int) -
 
     table = Table(title=f"{game_name}: {games} games, seed {seed}")
     for column in ("bot", "games", "wins", "draws", "losses", "win rate (95%)", "avg score", "rating",
-                   "failed", "ms/move", "max ms*"):
+                   "failed", "ms/move", "max ms*", "late"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for s in standings:
         rate, low, high = s.win_rate_interval()
@@ -107,6 +107,7 @@ def results_table(game_name: str, standings: list[Any], games: int, seed: int) -
                       f"{rate:.1%} ({low:.0%}-{high:.0%})", average,
                       f"{s.rating:.1f} ({s.mu:.1f}±{s.sigma:.1f})", str(s.forfeits),
                       f"{s.think_total / s.moves * 1000:.1f}" if s.moves else "-",
-                      f"{s.think_max * 1000:.0f}" if s.moves else "-")
-    table.caption = "max ms*: the longest turn after a bot's first (which has the longer limit)"
+                      f"{s.think_max * 1000:.0f}" if s.moves else "-", f"{s.late}/{s.moves}")
+    table.caption = ("max ms*: the longest turn after a bot's first (which has the longer limit);"
+                     " late: turns over the limit (a program is cut off, an in-process bot is not)")
     return table

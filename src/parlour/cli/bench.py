@@ -11,6 +11,7 @@ import importlib
 
 TARGETS = (
     "engine",
+    "hall",
     "referee",
 )
 

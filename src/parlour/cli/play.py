@@ -8,8 +8,6 @@ hands the action to the engine and tells what happened, so no rule is written he
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 from types import ModuleType
 from typing import Any, Callable
 
@@ -38,16 +36,13 @@ class NoTerminal(ParlourError):
 
 def terminal_for(game: Game[Any]) -> ModuleType:
     """The ``terminal`` module of the game's package, or :class:`NoTerminal` in words."""
-    package = type(game).__module__.rpartition(".")[0]
-    name = f"{package}.terminal"
-    try:
-        spec = importlib.util.find_spec(name) if package else None
-    except ModuleNotFoundError:
-        spec = None
-    if spec is None:
+    from ..games import companion
+
+    module = companion(game, "terminal")
+    if module is None:
         raise NoTerminal(f"{game.name} cannot be played in the terminal (its package has no terminal"
                          " renderer); play it in the browser hall instead")
-    return importlib.import_module(name)
+    return module
 
 
 def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> int:

@@ -34,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
+        # No per-message deflate: it costs the server more CPU per message than the wire it saves
+        # on a local network (docs/benchmarks.md).
+        uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,
                     access_log=not args.quiet, log_level="warning" if args.quiet else "info")
     finally:
         store.close()

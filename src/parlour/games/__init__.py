@@ -7,7 +7,9 @@ exposes ``GAME``, its :class:`~parlour.core.Game` object.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from functools import cache
+from types import ModuleType
 
 from ..core import Game, UnknownGame
 
@@ -36,3 +38,14 @@ def get(game_id: str) -> Game:
         return all_games()[game_id]
     except KeyError:
         raise UnknownGame(f"there is no game {game_id!r} (the games: {', '.join(all_games())})") from None
+
+
+def companion(game: Game, name: str) -> ModuleType | None:
+    """The module ``name`` of the game's own package (its ``terminal`` renderer, its ``protocol``
+    for programs...), or None when the game has none."""
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        spec = importlib.util.find_spec(f"{package}.{name}") if package else None
+    except ModuleNotFoundError:
+        spec = None
+    return importlib.import_module(f"{package}.{name}") if spec is not None else None

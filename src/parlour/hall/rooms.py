@@ -120,6 +120,8 @@ class Room:
         self.turn = 0
         self.actions: list[tuple[int, Action]] = []
         self.log: list[tuple[int, LogEntry]] = []
+        self._rendered: list[tuple[int, str, LogEntry]] = []  # self.log with names filled in
+        self._rendered_names: list[str] = []
         # waiting_since[seat]: the turn since which the seat has been asked to act without acting
         self.waiting_since: list[int | None] = [None] * self.players
         self.lock = asyncio.Lock()
@@ -173,11 +175,18 @@ class Room:
                      else None)
             outcome = self.game.result(self.state)
             result = outcome.to_json() if outcome is not None else None
-        names = self.names()
         return {"type": "state", "room": self.status_json(), "turn": self.turn, "view": view,
-                "to_act": to_act, "legal": moves,
-                "log": [{"turn": t, "text": e.render(names)} for t, e in self.log if e.visible_to(seat)],
+                "to_act": to_act, "legal": moves, "log": self.log_for(seat),
                 "result": result, "deadline": self.deadline}
+
+    def log_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """The log lines ``seat`` may read, with the players' names filled in."""
+        names = self.names()
+        if names != self._rendered_names:  # a seat changed hands: render every line again
+            self._rendered_names, self._rendered = names, []
+        for turn, entry in self.log[len(self._rendered):]:
+            self._rendered.append((turn, entry.render(names), entry))
+        return [{"turn": turn, "text": text} for turn, text, entry in self._rendered if entry.visible_to(seat)]
 
     def replay_json(self) -> dict[str, Any]:
         if self.status != "over":
@@ -385,9 +394,12 @@ class Room:
                 self._think(seat, self.seats[seat].bot or self.hall.builtin_bot(self.game), "bot")
 
     def _think(self, seat: int, bot: str, by: str) -> None:
-        if self._thinking.get(seat) == self.turn:
+        # One bot move per time a seat is asked to act: in a phase where several seats choose
+        # at once, another seat's move does not start this seat's choice over.
+        since = self.waiting_since[seat]
+        if self._thinking.get(seat) == since:
             return
-        self._thinking[seat] = self.turn
+        self._thinking[seat] = since
         self.hall.spawn(self._bot_move(seat, bot, by, self.turn, self.state))
 
     async def _bot_move(self, seat: int, name: str, by: str, turn: int, state: Any) -> None:
@@ -407,8 +419,14 @@ class Room:
         except HallError as error:
             if error.code != "stale":  # stale: someone acted first (a seat changed hands)
                 log.warning("bot %s in room %s could not act: %s", name, self.code, error)
-            if self._thinking.get(seat) == turn:
-                del self._thinking[seat]
+            if error.code == "illegal":  # a bot's bug must not stall the game
+                await self._fallback(seat, by, turn, state)
+
+    async def _fallback(self, seat: int, by: str, turn: int, state: Any) -> None:
+        try:
+            await self.act(seat, turn, self.game.random_action(state, seat, random.Random()), by=by)
+        except HallError as error:
+            log.warning("the random fallback in room %s could not act either: %s", self.code, error)
 
     def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))

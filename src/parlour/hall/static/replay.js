@@ -73,15 +73,19 @@ async function show(replay) {
     el("button", { type: "button", class: "btn", title: "Last (End)", "aria-label": "Last", onclick: () => step(frames.length - 1) }, "▶|"),
     playButton, slider);
   const result = replay.result;
+  const winners = (result && result.winners) || [];
+  // the scores as they stand at the step shown (from the view's scores, when the game has them)
+  const stepScores = names.map(() => el("span", { class: "seat-score" }));
   const players = el("ol", { class: "seat-list compact" }, names.map((name, seat) =>
-    el("li", { class: ["seat-row", result && (result.winners || []).includes(seat) && "winner"] },
-      seatDot(seat), el("span", { class: "seat-name" }, name),
-      result ? el("span", { class: "seat-score" }, String(result.scores[seat])) : null)));
+    el("li", { class: "seat-row" }, seatDot(seat), el("span", { class: "seat-name" }, name), stepScores[seat])));
+  const verdict = result ? el("p", { class: "replay-result" },
+    el("strong", {}, winners.length === 1 ? `${names[winners[0]]} won` : winners.length ? "A tie" : "Game over"),
+    ` ${result.scores.map((x) => String(x)).join(" – ")}`, result.reason ? ` · ${result.reason}` : "") : null;
   replace(main, el("div", { class: "game-page" },
     el("div", { class: "board-wrap" }, controls, board),
     el("aside", { class: "sidebar" },
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), players,
-        result ? el("p", { class: "muted" }, result.reason || "") : null,
+        verdict,
         replay.ended && replay.ended !== "normal" ? el("p", { class: "muted" }, `Ended: ${replay.ended}`) : null,
         el("p", { class: "muted small" }, "← → to step, Home / End, space to play.")),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), log))));
@@ -99,6 +103,10 @@ async function show(replay) {
     const frame = frames[at];
     renderer.update({ view: frame.view, legal: null, to_act: frame.to_act || [], turn: at,
       result: at === frames.length - 1 ? result : null, names });
+    const scores = frame.view && Array.isArray(frame.view.scores) ? frame.view.scores : null;
+    stepScores.forEach((cell, seat) => { cell.textContent = scores ? String(scores[seat]) : ""; });
+    players.querySelectorAll(".seat-row").forEach((row, seat) =>
+      row.classList.toggle("winner", at === frames.length - 1 && winners.includes(seat)));
     counter.textContent = at === 0 ? `start · ${plural(frames.length - 1, "move")}` : `move ${at} of ${frames.length - 1}`;
     slider.value = at;
     const lines = frames.slice(1, at + 1).flatMap((f, i) => (f.log || []).map((line) => ({ step: i + 1, line })));

@@ -1,0 +1,261 @@
+"""``parlour bench hall``: the hall under load, end to end.
+
+Starts ``parlour serve`` as its own process on loopback with a fresh SQLite file, creates the
+rooms over REST, then drives two WebSocket clients per room from another process (so they do not
+share the server's core): each client plays its seat with a bot as soon as it must act. It
+reports acknowledged moves per second and the latency from sending an ``act`` to receiving its
+``ack`` (median and 99th percentile), then checks in the store that every acknowledged move is
+there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+
+def register(targets: argparse._SubParsersAction) -> None:
+    parser = targets.add_parser("hall", help="moves/s and ack latency of the hall under WebSocket load",
+                                description="Rooms of two bot-driven WebSocket clients against one server process.")
+    parser.add_argument("game", nargs="?", default="patchwork", help="the game's id (default patchwork)")
+    parser.add_argument("--rooms", type=int, default=500, help="rooms played at once (default 500)")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="how long to measure, at most (default 20; it stops earlier when every game is over)")
+    parser.add_argument("--bot", default="random", help="the bot the clients play with (default random)")
+    parser.add_argument("--clients", type=int, default=1, help="client processes (default 1)")
+    parser.add_argument("--legal", action="store_true",
+                        help="ask the server for each seat's legal actions, as the browser does (default:"
+                             " the bots work their moves out from the view, hello with legal: false)")
+    parser.set_defaults(run=run)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+    import httpx
+
+    server = subprocess.Popen([sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
+                               "--port", str(port), "--db", db_url, "--quiet"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return server
+        except httpx.TransportError:
+            if server.poll() is not None:
+                raise RuntimeError(f"the server did not start: {server.stderr.read().decode() if server.stderr else ''}")
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the server did not answer within 30 seconds")
+
+
+async def create_rooms(base: str, game: str, players: int, rooms: int) -> list[tuple[str, list[str]]]:
+    """``rooms`` started rooms of ``players`` open seats, joined: (code, seat tokens)."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        gate = asyncio.Semaphore(20)
+
+        async def one(number: int) -> tuple[str, list[str]]:
+            async with gate:
+                room = (await client.post("/api/rooms", json={"game": game, "seats": [{"kind": "open"}] * players})).json()
+                tokens = []
+                for seat in range(players):
+                    answer = await client.post(f"/api/rooms/{room['code']}/join", json={"name": f"bench-{number}-{seat}"})
+                    tokens.append(answer.json()["seat_token"])
+                await client.post(f"/api/rooms/{room['code']}/start",
+                                  headers={"Authorization": f"Bearer {room['host_token']}"})
+                return room["code"], tokens
+
+        return await asyncio.gather(*(one(n) for n in range(rooms)))
+
+
+# -- the client process ------------------------------------------------------------------------
+
+async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_legal: bool, stop_at: float,
+                    latencies: list[float], done: list[int]) -> None:
+    """Play one seat until the game ends or ``stop_at``; record send-to-ack latencies."""
+    from websockets.asyncio.client import connect
+
+    from .. import bots
+    from ..games import get
+
+    game = get(game_id)
+    async with connect(url, max_size=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "legal": with_legal}))
+        welcome = json.loads(await ws.recv())
+        seat = welcome["seat"]
+        bot = bots.create(game, bot_name, seed=seat)
+        rng = random.Random(seat)
+        sent: dict[int, float] = {}
+        latest: dict[str, Any] | None = None
+        number = 0
+        while True:
+            wait = stop_at - time.perf_counter() if not sent else 30.0
+            if wait <= 0:
+                break
+            try:
+                async with asyncio.timeout(wait):
+                    message = json.loads(await ws.recv())
+            except TimeoutError:
+                if sent:
+                    raise RuntimeError("no ack within 30 s") from None
+                break
+            kind = message["type"]
+            if kind == "ack":
+                latencies.append(time.perf_counter() - sent.pop(message["id"]))
+                latest = None  # states read before the ack predate the move; the next one shows it
+            elif kind == "state":
+                latest = message
+            elif kind == "error":
+                raise RuntimeError(f"the server refused a move: {message}")
+            if sent or latest is None:
+                continue
+            if latest["result"] is not None or time.perf_counter() >= stop_at:
+                break
+            if seat in latest["to_act"]:
+                view = latest["view"]
+                if with_legal:
+                    action = bot.choose(view, seat, latest["legal"])
+                else:  # work the move out from the view alone
+                    state = game.sample(view, seat, rng)
+                    action = (game.random_action(state, seat, rng) if bot_name == "random"
+                              else bot.choose(view, seat, game.legal_actions(state, seat)))
+                number += 1
+                sent[number] = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "id": number, "turn": latest["turn"], "action": action}))
+                latest = None
+        done.append(1)
+
+
+async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
+                seconds: float, start_at: float) -> dict[str, Any]:
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    begin, cpu = time.perf_counter(), time.process_time()
+    stop_at = begin + seconds
+    latencies: list[float] = []
+    done: list[int] = []
+    tasks = [play_seat(f"{base_ws}/ws/rooms/{code}", token, game, bot, with_legal, stop_at, latencies, done)
+             for code, tokens in rooms for token in tokens]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    elapsed = time.perf_counter() - begin
+    errors = [repr(r) for r in results if isinstance(r, BaseException)]
+    return {"latencies": latencies, "elapsed": elapsed, "errors": errors[:5], "failed": len(errors),
+            "cpu": time.process_time() - cpu}
+
+
+def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
+                   seconds: float, start_at: float, out: Any) -> None:
+    try:
+        import uvloop
+        uvloop.install()
+    except ImportError:
+        pass
+    out.send(asyncio.run(drive(base_ws, rooms, game, bot, with_legal, seconds, start_at)))
+    out.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by process ``pid``; 0 where /proc is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# -- the command -------------------------------------------------------------------------------
+
+def run(args: argparse.Namespace) -> int:
+    import sqlalchemy as sa
+    from rich.console import Console
+
+    from ..core import ParlourError
+    from ..games import get
+    from ..hall.store import actions_table, make_engine
+    from .bench import machine
+
+    if args.rooms < 1 or args.seconds <= 0 or args.clients < 1:
+        raise ParlourError("--rooms, --seconds and --clients must be positive")
+    game = get(args.game)
+    console = Console(highlight=False)
+    with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
+        db_url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        port = free_port()
+        server = start_server(db_url, port)
+        try:
+            console.print(f"server on 127.0.0.1:{port}, store {db_url}; creating {args.rooms} rooms...")
+            # in a thread of its own: the caller may already run an event loop (tests, notebooks)
+            with ThreadPoolExecutor(1) as thread:
+                rooms = thread.submit(lambda: asyncio.run(create_rooms(
+                    f"http://127.0.0.1:{port}", game.id, game.min_players, args.rooms))).result()
+            shares = [rooms[i::args.clients] for i in range(args.clients)]
+            context = multiprocessing.get_context("spawn")
+            start_at = time.time() + 1.5 + 0.5 * args.clients  # let every client process start first
+            pipes, processes = [], []
+            for share in shares:
+                receive, send = context.Pipe(duplex=False)
+                process = context.Process(target=client_process, args=(
+                    f"ws://127.0.0.1:{port}", share, game.id, args.bot, args.legal, args.seconds, start_at, send))
+                process.start()
+                pipes.append(receive)
+                processes.append(process)
+            time.sleep(max(0.0, start_at - time.time()))
+            load_before, cpu_before = os.getloadavg(), cpu_seconds(server.pid)
+            reports = [pipe.recv() for pipe in pipes]
+            load_after, server_cpu = os.getloadavg(), cpu_seconds(server.pid) - cpu_before
+            for process in processes:
+                process.join()
+        finally:
+            server.terminate()
+            server.wait(30)
+        engine = make_engine(db_url)
+        with engine.connect() as conn:
+            stored = conn.execute(sa.select(sa.func.count()).select_from(actions_table)).scalar_one()
+        engine.dispose()
+    latencies = sorted(x for r in reports for x in r["latencies"])
+    elapsed = max(r["elapsed"] for r in reports)
+    failed = sum(r["failed"] for r in reports)
+    if not latencies:
+        raise ParlourError(f"no move was acknowledged; client errors: {[r['errors'] for r in reports]}")
+    p50 = statistics.median(latencies) * 1000
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
+    console.print(f"{game.name}: {args.rooms} rooms x {game.min_players} WebSocket clients ({args.bot} bots),"
+                  f" {args.clients} client process(es), one server process;"
+                  f" {'legal actions sent by the server' if args.legal else 'moves worked out by the clients'}")
+    console.print(f"[bold]{len(latencies) / elapsed:,.0f} acknowledged moves/s[/bold]"
+                  f" ({len(latencies):,} moves in {elapsed:.1f} s); send-to-ack latency"
+                  f" median [bold]{p50:.1f} ms[/bold], p99 [bold]{p99:.1f} ms[/bold], max {latencies[-1] * 1000:.1f} ms")
+    verdict = ("every acknowledged move is in the store" if stored == len(latencies) else
+               "more than were acknowledged: some acks were lost with failed connections" if stored > len(latencies)
+               else "MOVES ARE MISSING")
+    console.print(f"store: {stored:,} actions committed, {len(latencies):,} acknowledged: {verdict}")
+    moves = len(latencies)
+    client_cpu = sum(r["cpu"] for r in reports)
+    console.print(f"CPU time: server {server_cpu:.1f} s ({server_cpu / moves * 1000:.2f} ms a move, so"
+                  f" {moves / server_cpu:,.0f} moves per server CPU-second), clients {client_cpu:.1f} s"
+                  if server_cpu > 0 else "CPU time: not measured on this system")
+    if failed:
+        console.print(f"[red]{failed} client connections failed[/red]: {reports[0]['errors']}")
+    console.print(machine(), style="dim")
+    console.print("load average during the run: " + ", ".join(f"{x:.2f}" for x in load_before)
+                  + " -> " + ", ".join(f"{x:.2f}" for x in load_after), style="dim")
+    return 0 if stored >= len(latencies) and not failed else 1
