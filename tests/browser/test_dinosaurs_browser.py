@@ -84,3 +84,16 @@ def test_three_player_game_against_two_bots(open_page, hall, screenshot):
     scores = [int(s) for s in replay["result"]["scores"]]
     assert [int(t) for t in page.locator(".seat-score").all_inner_texts()] == scores
     screenshot(page, "dinosaurs-final")
+
+    # the replay draws the same board read-only, step by step
+    page.click("#replay-link")
+    moves = len(replay["actions"])
+    expect(page.locator("#step-counter")).to_have_text(f"start · {moves} moves")
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator(".hld-player")).to_have_count(3)
+    expect(page.locator(".hld-choice")).to_have_count(0)
+    expect(page.locator("#hld-hand")).to_have_count(0)  # a replay shows nobody's hand
+    screenshot(page, "dinosaurs-replay")
+    page.keyboard.press("End")
+    expect(page.locator("#hld-result")).to_contain_text(winners[0])

@@ -110,6 +110,8 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
     expect(rules.frame_locator(".rules-frame").locator("h1").first).to_contain_text("The Goal")
     code = create_room(ana, "Ana", "open")
     expect(ana.locator("#invite-link")).to_have_value(f"{hall}/r/{code}")
+    ana.click("#copy-link")
+    expect(ana.locator("#copy-link")).to_have_text("Copied!")
     expect(ana.locator("#start")).to_be_disabled()  # a seat is still open
     expect(ana.locator('.seat-row[data-seat="1"] .bot-picker')).to_be_visible()  # the host may seat a bot
     screenshot(ana, "waiting-room")
@@ -168,9 +170,13 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
     expect(ana.locator(".badge", has_text="seat 1")).to_be_visible()
     expect(ana.locator(".pw-quilt-live")).to_have_count(1)
     expect(ana.locator(".seat-row.mine .seat-name")).to_have_text("Ana")
-    if my_turn(ana) and ana.locator(".pw-offer:not(.unable)").count():
+    while not my_turn(ana):  # Bo skips ahead until Ana moves, for a picture of a patch in hand
+        before = log_count(bo)
+        bo.keyboard.press("s")
+        wait_for_log_beyond(ana, before)
+    if ana.locator(".pw-offer:not(.unable)").count():
         ana.locator(".pw-offer:not(.unable)").first.click()
-        ana.mouse.move(*cell_point(ana, 4, 6))
+        ana.mouse.move(*cell_point(ana, 2, 2))
     screenshot(ana, "game-mid-play")
 
     # Bo leaves: the host gives his seat to a bot, which plays on

@@ -831,3 +831,13 @@ def test_bad_actions_are_refused_in_words():
     assert_refused(GAME, state, 0, {"type": "play", "card": 500}, "0 to 96")
     assert_refused(GAME, state, 0, {"type": "play", "card": BONE[0], "extra": 1}, "takes no 'extra'")
     assert_refused(GAME, state, 5, {"type": "play", "card": BONE[0]}, "no seat")
+
+
+def test_note_mouth_trap_applies_whoever_has_it_in_front():
+    """docs/rules/dinosaurs.md: Mouth Trap and Special Star Fruit apply at scoring whoever has them in front."""
+    state = make_state(3, hands=[[PLANT[0], BAT[0]], [TRAP[0], BOW[0]], [STICK[0], BONE[0]]], disaster=NAT[3],
+                       dinosaurs=("stego",) * 3)
+    state = reveal(state, [PLANT[0], TRAP[0], STICK[0]])
+    state = GAME.apply(state, 0, {"type": "swap", "players": [1, 2]})
+    assert state.front == [PLANT[0], STICK[0], TRAP[0]]
+    assert round_scores(state) == ([8, 1, 5], [1, 8, 5])
