@@ -4,14 +4,9 @@ replaying (seed, options, actions) after a restart, or after the server is kille
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -19,6 +14,7 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, started_room
 from websockets.sync.client import connect
 
+from parlour.cli.bench_hall import free_port, start_server
 from parlour.hall import create_app
 from parlour.hall.store import SqlStore
 
@@ -62,30 +58,6 @@ def test_a_restarted_hall_rebuilds_every_room_from_its_actions(db_url, games, cl
     store.close()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(db: Path, port: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{db}", "--quiet"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return server
-        except httpx.TransportError:
-            if server.poll() is not None:
-                raise AssertionError(f"the server did not start: {server.stderr.read().decode()}")
-            time.sleep(0.1)
-    server.kill()
-    raise AssertionError("the server did not answer within 20 seconds")
-
-
 class Player(threading.Thread):
     """Plays its seat's first legal action whenever it must act, recording every ack."""
 
@@ -118,7 +90,7 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
     db = tmp_path / "crash.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(db, port)
+    server = start_server(f"sqlite:///{db}", port)
     try:
         rooms = []
         for _ in range(3):
@@ -139,7 +111,7 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
             player.join(5)
         acked = {code: {**players[2 * i].acked, **players[2 * i + 1].acked} for i, (code, _) in enumerate(rooms)}
         assert sum(len(a) for a in acked.values()) >= 30
-        server = start_server(db, port)
+        server = start_server(f"sqlite:///{db}", port)
         stored = {record.code: record for record in SqlStore(f"sqlite:///{db}").load()}
         turns = {}
         for code, _ in rooms:
