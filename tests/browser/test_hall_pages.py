@@ -110,6 +110,8 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
     expect(rules.frame_locator(".rules-frame").locator("h1").first).to_contain_text("The Goal")
     code = create_room(ana, "Ana", "open")
     expect(ana.locator("#invite-link")).to_have_value(f"{hall}/r/{code}")
+    ana.click("#copy-link")
+    expect(ana.locator("#copy-link")).to_have_text("Copied!")
     expect(ana.locator("#start")).to_be_disabled()  # a seat is still open
     expect(ana.locator('.seat-row[data-seat="1"] .bot-picker')).to_be_visible()  # the host may seat a bot
     screenshot(ana, "waiting-room")
@@ -168,9 +170,13 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
     expect(ana.locator(".badge", has_text="seat 1")).to_be_visible()
     expect(ana.locator(".pw-quilt-live")).to_have_count(1)
     expect(ana.locator(".seat-row.mine .seat-name")).to_have_text("Ana")
-    if my_turn(ana) and ana.locator(".pw-offer:not(.unable)").count():
+    while not my_turn(ana):  # Bo skips ahead until Ana moves, for a picture of a patch in hand
+        before = log_count(bo)
+        bo.keyboard.press("s")
+        wait_for_log_beyond(ana, before)
+    if ana.locator(".pw-offer:not(.unable)").count():
         ana.locator(".pw-offer:not(.unable)").first.click()
-        ana.mouse.move(*cell_point(ana, 4, 6))
+        ana.mouse.move(*cell_point(ana, 2, 2))
     screenshot(ana, "game-mid-play")
 
     # Bo leaves: the host gives his seat to a bot, which plays on
@@ -265,3 +271,17 @@ def test_the_host_seats_a_bot_in_the_waiting_room(open_page):
     ana.click("#start")
     expect(ana.locator("#turn-status")).to_contain_text("Your turn")
     expect(ana.locator(".timer")).to_contain_text("left for this turn")
+
+
+def test_a_replay_file_that_does_not_replay_is_refused_in_words(open_page, tmp_path):
+    page = open_page("/replay")
+    junk = tmp_path / "junk.json"
+    junk.write_text("this is not JSON")
+    page.set_input_files("#replay-file", str(junk))
+    expect(page.locator(".form-error")).to_have_text("junk.json is not a JSON file.")
+    cheat = tmp_path / "cheat.json"
+    cheat.write_text(json.dumps({"format": "parlour-replay/1", "game": "patchwork", "players": 2, "seed": 1,
+                                 "actions": [[1, {"type": "skip"}]]}))
+    page.set_input_files("#replay-file", str(cheat))
+    expect(page.locator(".form-error")).to_contain_text("does not replay")
+    expect(page.locator("#step-counter")).to_have_count(0)

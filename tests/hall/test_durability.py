@@ -4,23 +4,20 @@ replaying (seed, options, actions) after a restart, or after the server is kille
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, started_room
 from websockets.sync.client import connect
 
+from parlour.cli.bench_hall import free_port, start_server
 from parlour.hall import create_app
-from parlour.hall.store import SqlStore
+from parlour.hall.store import SqlStore, actions_table
 
 SKIP = {"type": "skip"}
 
@@ -62,30 +59,6 @@ def test_a_restarted_hall_rebuilds_every_room_from_its_actions(db_url, games, cl
     store.close()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(db: Path, port: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{db}", "--quiet"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return server
-        except httpx.TransportError:
-            if server.poll() is not None:
-                raise AssertionError(f"the server did not start: {server.stderr.read().decode()}")
-            time.sleep(0.1)
-    server.kill()
-    raise AssertionError("the server did not answer within 20 seconds")
-
-
 class Player(threading.Thread):
     """Plays its seat's first legal action whenever it must act, recording every ack."""
 
@@ -118,7 +91,7 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
     db = tmp_path / "crash.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(db, port)
+    server = start_server(f"sqlite:///{db}", port)
     try:
         rooms = []
         for _ in range(3):
@@ -139,7 +112,7 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
             player.join(5)
         acked = {code: {**players[2 * i].acked, **players[2 * i + 1].acked} for i, (code, _) in enumerate(rooms)}
         assert sum(len(a) for a in acked.values()) >= 30
-        server = start_server(db, port)
+        server = start_server(f"sqlite:///{db}", port)
         stored = {record.code: record for record in SqlStore(f"sqlite:///{db}").load()}
         turns = {}
         for code, _ in rooms:
@@ -162,3 +135,21 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_room_that_no_longer_replays_is_left_out_and_the_others_come_back(db_url, games, clock):
+    store = SqlStore(db_url)
+    with TestClient(create_app(store, games, clock)) as client:
+        good, _, _ = started_room(client)
+        broken, _, _ = started_room(client)
+    store.close()
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:  # as if the rules had changed: the first action is now illegal
+        conn.execute(actions_table.insert().values(code=broken, turn=0, seat=1, action='{"type": "skip"}',
+                                                   by="player", at=0.0))
+    engine.dispose()
+    store = SqlStore(db_url)
+    with TestClient(create_app(store, games, clock)) as client:
+        assert client.get(f"/api/rooms/{good}").json()["status"] == "playing"
+        assert client.get(f"/api/rooms/{broken}").status_code == 404
+    store.close()

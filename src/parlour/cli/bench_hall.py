@@ -49,11 +49,13 @@ def free_port() -> int:
 
 
 def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+    """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers."""
     import httpx
 
+    errors = tempfile.TemporaryFile()  # a file, not a pipe: nobody reads it while the server runs
     server = subprocess.Popen([sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
                                "--port", str(port), "--db", db_url, "--quiet"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                              stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -61,7 +63,8 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
             return server
         except httpx.TransportError:
             if server.poll() is not None:
-                raise RuntimeError(f"the server did not start: {server.stderr.read().decode() if server.stderr else ''}")
+                errors.seek(0)
+                raise RuntimeError(f"the server did not start: {errors.read().decode(errors='replace')}") from None
             time.sleep(0.1)
     server.kill()
     raise RuntimeError("the server did not answer within 30 seconds")

@@ -120,15 +120,16 @@ class Room:
         self.turn = 0
         self.actions: list[tuple[int, Action]] = []
         self.log: list[tuple[int, LogEntry]] = []
-        self._rendered: list[tuple[int, str, LogEntry]] = []  # self.log with names filled in
-        self._rendered_names: list[str] = []
+        # per seat: how many entries of self.log were read, and the visible ones as JSON
+        self._log_lines: dict[int | None, tuple[int, list[str]]] = {}
+        self._log_names: list[str] = []
         # waiting_since[seat]: the turn since which the seat has been asked to act without acting
         self.waiting_since: list[int | None] = [None] * self.players
         self.lock = asyncio.Lock()
-        self.version = 0
         self._snapshots: dict[tuple[int | None, bool], str] = {}  # JSON text, until the next change
         self.deadline: float | None = None
-        self._thinking: dict[int, int] = {}  # seat -> turn a bot is choosing for
+        self._replay: dict[str, Any] | None = None
+        self._thinking: dict[int, int | None] = {}  # seat -> its waiting_since when a bot began choosing
         self._bots: dict[tuple[int, str], Bot] = {}
         if self.status != "waiting":
             self._begin()
@@ -154,16 +155,22 @@ class Room:
         return frozenset() if self.state is None else self.game.to_act(self.state)
 
     def snapshot_text(self, seat: int | None, legal: bool = True) -> str:
-        """:meth:`snapshot` as JSON text, made once per change for all the seat's connections."""
+        """:meth:`snapshot` as JSON text, made once per change for all the seat's connections.
+
+        The log, which only grows, is kept encoded line by line, so a long game does not encode
+        its whole log again for every move."""
         key = (seat, legal)
         text = self._snapshots.get(key)
         if text is None:
-            text = self._snapshots[key] = json.dumps(self.snapshot(seat, legal), separators=(",", ":"),
-                                                     ensure_ascii=False)
+            head = dumps(self._snapshot_head(seat, legal))
+            text = self._snapshots[key] = f'{head[:-1]},"log":[{",".join(self._encoded_log(seat))}]}}'
         return text
 
     def snapshot(self, seat: int | None, legal: bool = True) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
+        return json.loads(self.snapshot_text(seat, legal))
+
+    def _snapshot_head(self, seat: int | None, legal: bool) -> dict[str, Any]:
         if self.state is None:
             view, to_act, moves, result = None, [], None, None
         else:
@@ -176,17 +183,19 @@ class Room:
             outcome = self.game.result(self.state)
             result = outcome.to_json() if outcome is not None else None
         return {"type": "state", "room": self.status_json(), "turn": self.turn, "view": view,
-                "to_act": to_act, "legal": moves, "log": self.log_for(seat),
-                "result": result, "deadline": self.deadline}
+                "to_act": to_act, "legal": moves, "result": result, "deadline": self.deadline}
 
-    def log_for(self, seat: int | None) -> list[dict[str, Any]]:
-        """The log lines ``seat`` may read, with the players' names filled in."""
+    def _encoded_log(self, seat: int | None) -> list[str]:
+        """The log lines ``seat`` may read, with the players' names filled in, as JSON objects."""
         names = self.names()
-        if names != self._rendered_names:  # a seat changed hands: render every line again
-            self._rendered_names, self._rendered = names, []
-        for turn, entry in self.log[len(self._rendered):]:
-            self._rendered.append((turn, entry.render(names), entry))
-        return [{"turn": turn, "text": text} for turn, text, entry in self._rendered if entry.visible_to(seat)]
+        if names != self._log_names:  # a seat changed hands: write every line again
+            self._log_names, self._log_lines = names, {}
+        read, lines = self._log_lines.setdefault(seat, (0, []))
+        for turn, entry in self.log[read:]:
+            if entry.visible_to(seat):
+                lines.append(dumps({"turn": turn, "text": entry.render(names)}))
+        self._log_lines[seat] = (len(self.log), lines)
+        return lines
 
     def replay_json(self) -> dict[str, Any]:
         if self.status != "over":
@@ -197,8 +206,10 @@ class Room:
                   "options": self.options, "seed": self.seed, "names": self.names(),
                   "actions": [[seat, action] for seat, action in self.actions],
                   "result": result.to_json() if result else None, "ended": "normal"}
-        replay["frames"] = frames(self.game, replay)
-        return replay
+        if self._replay is None:  # a finished game never changes again
+            replay["frames"] = frames(self.game, replay)
+            self._replay = replay
+        return self._replay
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -306,6 +317,10 @@ class Room:
                 state = self.game.apply(self.state, seat, action, entries)
             except IllegalAction as error:
                 raise HallError("illegal", str(error)) from None
+            except Exception as error:  # a game that trips over odd input must still answer in words
+                log.exception("%s failed on %r in room %s", self.game.id, action, self.code)
+                raise HallError("illegal", f"this action could not be applied ({type(error).__name__}:"
+                                f" {error})") from None
             record = ActionRecord(self.turn, seat, action, by, self.hall.clock.now())
             over = self.game.is_over(state)
             try:
@@ -362,7 +377,6 @@ class Room:
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
     def _changed(self) -> None:
-        self.version += 1
         self._snapshots.clear()
         if self.status == "playing":
             self._arm_timer()
@@ -432,6 +446,11 @@ class Room:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
 
 
+def dumps(value: Any) -> str:
+    """Compact JSON text, as the hall sends it."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The spectator's view and the log lines it may read after each action of ``replay``
     (``frames[0]`` is the start). Raises :class:`IllegalAction` for a replay that does not replay."""
@@ -450,7 +469,7 @@ class Hall:
     """Every room, with what they share: the store, the broadcast, the clock, the bots' threads."""
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
-                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 2) -> None:
+                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4) -> None:
         self.store = store
         self.games = dict(games)
         self.clock = clock
@@ -468,7 +487,12 @@ class Hall:
             if game is None:
                 log.error("room %s plays %r, a game this hall does not have: left out", record.code, record.game)
                 continue
-            room = self.rooms[record.code] = Room(self, record, game)
+            try:
+                room = Room(self, record, game)
+            except Exception:  # e.g. the rules changed since: one broken room must not stop the hall
+                log.exception("room %s no longer replays: left out", record.code)
+                continue
+            self.rooms[record.code] = room
             if room.status == "playing":
                 room._changed()
         self.spawn(self._tick())

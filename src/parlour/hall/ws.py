@@ -14,15 +14,11 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .rooms import Hall, HallError, Room
+from .rooms import Hall, HallError, Room, dumps
 
 MAX_MESSAGE = 64 * 1024  # bytes; longer messages are refused in words
 CLOSE_UNKNOWN_ROOM = 4404
 _STATE = object()
-
-
-def dumps(message: Any) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def error(code: str, message: str, message_id: Any = None) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from ...core import Action, Game, IllegalAction, LogEntry, Result, View, derive,
 
 DATA = json.loads(resources.files(__package__).joinpath("empire.json").read_text())
 ROLES: dict[int, str] = {r["number"]: r["name"] for r in DATA["roles"]}
+LINES: dict[int, str] = {r["number"]: r["line"] for r in DATA["roles"]}  # a line of story each
 NUMBERS: tuple[int, ...] = tuple(sorted(ROLES))
 assert len(set(ROLES.values())) == len(ROLES), "each role has its own name"
 START_COINS = DATA["start_coins"]
@@ -561,7 +562,7 @@ class Empire(Game[State]):
             "pile": list(state.pile), "deck_count": len(state.deck), "revelatory": slots,
             "discovered": list(state.discovered), "promoting": promoting,
             "last_challenge": last_challenge, "last_guess": last_guess,
-            "roles": [{"number": n, "name": ROLES[n]} for n in NUMBERS],
+            "roles": [{"number": n, "name": ROLES[n], "line": LINES[n]} for n in NUMBERS],
             "costs": dict(COSTS), "claim_range": [CLAIM_MIN, CLAIM_MAX],
             "over": over, "result": self.result(state).to_json() if over else None,
             "culprit": state.culprit if over or (seat is not None and state.discovered[seat]) else None,

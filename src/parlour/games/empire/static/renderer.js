@@ -400,7 +400,8 @@ export function mount(root, ctx) {
       el("h3", {}, "Notebook"),
       el("p", { class: "muted small" }, view.culprit !== null
         ? `The culprit is the ${roleName(view.culprit)}.`
-        : `${plural(left, "suspect")} left: every role you have seen is crossed off. Pick one to accuse or guess.`),
+        : me === null ? `What everyone knows: the roles on the discard pile are crossed off (${plural(left, "role")} left).`
+          : `${plural(left, "suspect")} left: every role you have seen is crossed off. Pick one to accuse or guess.`),
       el("ol", { class: "em-suspects" }, view.roles.map((role) => {
         const n = role.number;
         const isCulprit = view.culprit === n;
@@ -413,14 +414,14 @@ export function mount(root, ctx) {
             class: ["em-suspect", cleared && "em-cleared", isCulprit && "em-is-culprit", picked === n && "em-picked"],
             "aria-pressed": picked === n ? "true" : "false",
             dataset: { role: n },
-            title: cleared ? `${role.name}: ${why}, not the culprit` : `${role.name}: could be the culprit`,
+            title: `${role.name} (${n}): ${role.line} ${cleared ? `Not the culprit (${why}).` : "Could be the culprit."}`,
             onclick: () => { picked = picked === n ? null : n; draw(); },
           },
           el("span", { class: "em-suspect-number" }, String(n)),
           el("span", { class: "em-suspect-name" }, role.name),
           el("span", { class: "em-suspect-why" }, why)));
       })),
-      el("p", { class: "muted small em-keys" }, "Keys: N next suspect, X accuse, G guess, Esc clear."));
+      me === null ? null : el("p", { class: "muted small em-keys" }, "Keys: N next suspect, X accuse, G guess, Esc clear."));
   }
 
   // --- drawing ---------------------------------------------------------------------------------------

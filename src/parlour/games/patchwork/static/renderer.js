@@ -514,7 +514,8 @@ export function mount(root, ctx) {
       items.push(el("div", { class: ["pw-circle-patch", i < 3 && "on-offer"], dataset: { patch: id },
         title: `Patch ${id}: ${plural(patch.price, "button")}, ${plural(patch.time, "time space")}, income ${patch.income}` },
       miniPatch(patch, 9),
-      el("span", { class: "pw-circle-stats" }, stat("button", patch.price, "price"), stat("time", patch.time, "time"))));
+      el("span", { class: "pw-circle-stats" }, stat("button", patch.price, "price"), stat("time", patch.time, "time"),
+        patch.income ? stat("income", patch.income, "income") : null)));
     });
     replace(circle, items);
   }

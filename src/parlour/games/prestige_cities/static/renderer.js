@@ -1,0 +1,427 @@
+// Prestige Cities in the browser: the era card and its dice, my city (or my catastrophe target's),
+// the blocks I am about to place with the count left and undo, every city's scores, a look at
+// any other city, the bonus cards and who earned them, and the final scores.
+//
+// Legality comes from the server: the first block of a group from `legal`, the next ones by the
+// rule the engine states in the task (touch the group, on a square free for that block). A group
+// is sent as a short sequence of actions when it is confirmed; the frame shows refusals.
+//
+// Keys: 1-5 choose a die (or a Golden Age block), arrows move the cursor, Space adds the square
+// under it, Backspace or U takes the last one back, Enter confirms, Esc clears, S stops converting.
+
+import { el, svg, replace, button, keys, plural, seatDot, matching } from "/static/ui.js";
+
+document.head.append(el("link", { rel: "stylesheet", href: new URL("renderer.css", import.meta.url).href }));
+
+const BLOCKS = ["industry", "commerce", "residential", "culture", "parks"];
+const NAMES = { industry: "Industry", commerce: "Commerce", residential: "Residential", culture: "Culture",
+  parks: "Parks", blight: "Blight" };
+const LETTER = { industry: "I", commerce: "C", residential: "R", culture: "U", parks: "P", blight: "B" };
+const BY_LETTER = Object.fromEntries(Object.entries(LETTER).map(([k, v]) => [v, k]));
+const ROWS = 9;
+const COLS = 8;
+
+const key = (r, c) => `${r},${c}`;
+const near = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
+
+export function mount(root, ctx) {
+  let snap = null;
+  let pending = []; // [{row, col, block}] not yet sent
+  let chosen = null; // the block chosen for a pick, or for the next Golden Age square
+  let cursor = [4, 3];
+  let shown = null; // the seat whose city the side panel shows
+  let sending = false;
+  let note = "";
+
+  const unbind = keys({
+    1: () => chooseByIndex(0), 2: () => chooseByIndex(1), 3: () => chooseByIndex(2), 4: () => chooseByIndex(3),
+    5: () => chooseByIndex(4),
+    ArrowUp: () => moveCursor(-1, 0), ArrowDown: () => moveCursor(1, 0),
+    ArrowLeft: () => moveCursor(0, -1), ArrowRight: () => moveCursor(0, 1),
+    " ": () => clickSquare(cursor[0], cursor[1]),
+    Backspace: () => undo(), u: () => undo(), Enter: () => confirm(), Escape: () => clear(),
+    s: () => stop(),
+  });
+
+  // --- what the current task allows ------------------------------------------------------------
+  function task() {
+    return snap && snap.view && ctx.send && snap.legal && snap.legal.length ? snap.view.task : null;
+  }
+
+  function blockChoices() {
+    const t = task();
+    if (!t) return [];
+    if (t.kind === "pick") return t.choices.map((c) => ({ block: c.block, count: c.count }));
+    if (t.kind === "golden") return t.blocks.filter((b) => !pending.some((p) => p.block === b)).map((b) => ({ block: b, count: 1 }));
+    return [];
+  }
+
+  function boardSeat() {
+    const t = task();
+    if (t && t.kind === "remove") return t.target;
+    return ctx.seat ?? shownOr(0);
+  }
+
+  function shownOr(fallback) {
+    return shown ?? fallback;
+  }
+
+  function rows(seat) {
+    return snap.view.cities[seat].rows;
+  }
+
+  function needed() {
+    const t = task();
+    if (!t) return 0;
+    if (t.kind === "pick") {
+      const choice = t.choices.find((c) => c.block === chosen);
+      return choice ? choice.count : 0;
+    }
+    if (t.kind === "build" || t.kind === "remove") return t.left;
+    if (t.kind === "golden") return t.blocks.length;
+    return 1;
+  }
+
+  /** Why (row, col) cannot be the next square, or "" when it can. */
+  function refusal(row, col) {
+    const t = task();
+    if (!t) return "nothing to place now";
+    if (pending.some((p) => p.row === row && p.col === col)) return "already chosen";
+    const legal = snap.legal;
+    if (t.kind === "blight") return matching(legal, { type: "blight", row, col }).length ? "" : "the Blight cannot go there";
+    if (t.kind === "convert") return matching(legal, { type: "convert", row, col }).length ? "" : `no ${NAMES[t.block]} you may convert there`;
+    if (pending.length >= needed() && needed() > 0 && t.kind !== "golden") return "that is all of them: confirm or undo";
+    if (t.kind === "golden") {
+      if (!chosen) return "choose a block first (1-5)";
+      return matching(legal, { type: "build", block: chosen, row, col }).length ? "" : "that square is taken";
+    }
+    if (t.kind === "remove") {
+      const group = t.group.concat(pending.map((p) => [p.row, p.col]));
+      if (!group.length) return matching(legal, { type: "remove", row, col }).length ? ""
+        : `pick ${NAMES[t.block]} in a group of at least ${t.left}`;
+      if (rows(t.target)[row][col] !== LETTER[t.block]) return `no ${NAMES[t.block]} there`;
+      return group.some((g) => near(g, [row, col])) ? "" : "the blocks removed must touch each other";
+    }
+    const block = t.kind === "build" ? t.block : chosen;
+    if (!block) return "choose a die first (1-5)";
+    const group = (t.kind === "build" ? t.group : []).concat(pending.map((p) => [p.row, p.col]));
+    if (!group.length) {
+      return matching(legal, { type: "build", block, row, col }).length ? ""
+        : rows(ctx.seat)[row][col] === "." || (block === "residential" && rows(ctx.seat)[row][col] === "M")
+          ? `too little room there for ${needed()} connected blocks` : "that square is taken";
+    }
+    const here = rows(ctx.seat)[row][col];
+    if (!(here === "." || (block === "residential" && here === "M"))) {
+      return here === "M" ? "only Residential may be built over a mountain" : "that square is taken";
+    }
+    return group.some((g) => near(g, [row, col])) ? "" : "the blocks of a round must all touch each other";
+  }
+
+  // --- acting ----------------------------------------------------------------------------------
+  function chooseByIndex(i) {
+    const choices = blockChoices();
+    if (choices[i]) choose(choices[i].block);
+  }
+
+  function choose(block) {
+    const t = task();
+    if (!t) return;
+    if (t.kind === "pick" && chosen !== block) pending = [];
+    chosen = block;
+    note = "";
+    draw();
+  }
+
+  function moveCursor(dr, dc) {
+    cursor = [Math.max(0, Math.min(ROWS - 1, cursor[0] + dr)), Math.max(0, Math.min(COLS - 1, cursor[1] + dc))];
+    draw();
+  }
+
+  function clickSquare(row, col) {
+    const t = task();
+    if (!t || sending) return;
+    cursor = [row, col];
+    const why = refusal(row, col);
+    if (why) {
+      note = why;
+      draw();
+      return;
+    }
+    note = "";
+    if (t.kind === "blight" || t.kind === "convert") {
+      send([{ type: t.kind, row, col }]);
+      return;
+    }
+    const block = t.kind === "build" ? t.block : t.kind === "remove" ? t.block : chosen;
+    pending.push({ row, col, block });
+    if (t.kind === "golden") chosen = null;
+    draw();
+  }
+
+  function undo() {
+    if (sending || !pending.length) return;
+    pending.pop();
+    note = "";
+    draw();
+  }
+
+  function clear() {
+    if (sending) return;
+    pending = [];
+    chosen = null;
+    note = "";
+    draw();
+  }
+
+  function stop() {
+    const t = task();
+    if (t && t.kind === "convert") send([{ type: "stop" }]);
+  }
+
+  function confirm() {
+    const t = task();
+    if (!t || !pending.length || sending) return;
+    if (t.kind !== "golden" && pending.length < needed()) {
+      note = `place ${plural(needed() - pending.length, "more block")} first`;
+      draw();
+      return;
+    }
+    const actions = pending.map((p) => (t.kind === "remove" ? { type: "remove", row: p.row, col: p.col }
+      : { type: "build", block: p.block, row: p.row, col: p.col }));
+    send(actions);
+  }
+
+  let waiters = [];
+  function caughtUp(turn) {
+    if (turn === undefined || (snap && snap.turn >= turn)) return Promise.resolve();
+    return new Promise((done) => {
+      waiters.push({ turn, done });
+      setTimeout(done, 3000);
+    });
+  }
+
+  async function send(actions) {
+    sending = true;
+    draw();
+    try {
+      for (const action of actions) {
+        let answer;
+        for (let tries = 0; tries < 40; tries++) {
+          answer = await ctx.send(action);
+          if (answer.ok || answer.code !== "stale") break;
+          await new Promise((done) => setTimeout(done, 120)); // someone else moved first: go again
+        }
+        if (!answer.ok) {
+          note = answer.message || "refused";
+          break;
+        }
+        await caughtUp(answer.turn); // the next action is made against the state this one made
+      }
+    } finally {
+      sending = false;
+      pending = [];
+      chosen = null;
+      draw();
+    }
+  }
+
+  // --- drawing -----------------------------------------------------------------------------------
+  function cityBoard(seat, opts = {}) {
+    const view = snap.view;
+    const board = view.board;
+    const mountains = new Set(board.mountains.map(([r, c]) => key(r, c)));
+    const inner = board.inner_rows;
+    const innerCols = board.inner_cols;
+    const ocean = board.ocean;
+    const marks = new Map((opts.pending || []).map((p) => [key(p.row, p.col), p]));
+    const group = new Set((opts.group || []).map(([r, c]) => key(r, c)));
+    const height = ROWS + (ocean ? 0.45 : 0);
+    const s = svg("svg", { class: ["pc-city", opts.live && "pc-city-live", opts.small && "pc-city-small"],
+      viewBox: `-0.06 -0.06 ${COLS + 0.12} ${height + 0.12}`, role: "grid",
+      "aria-label": `${ctx.names[seat] || `Player ${seat + 1}`}'s city` });
+    const cityRows = view.cities[seat].rows;
+    for (let r = 0; r < ROWS; r++) {
+      for (let c = 0; c < COLS; c++) {
+        const letter = cityRows[r][c];
+        const mark = marks.get(key(r, c));
+        const kind = mark ? (opts.removing ? "removing" : mark.block) : letter === "." ? "empty" : letter === "M" ? "mountain"
+          : BY_LETTER[letter];
+        const ok = opts.live && !mark && !refusal(r, c);
+        const g = svg("g", { class: ["pc-cell", `pc-${kind}`, mark && "pc-pending", group.has(key(r, c)) && "pc-group",
+          ok && "pc-ok", opts.live && cursor[0] === r && cursor[1] === c && "pc-cursor"], dataset: { row: r, col: c },
+        onclick: opts.live ? () => clickSquare(r, c) : null,
+        onmouseenter: opts.live ? () => hover(r, c) : null });
+        g.append(svg("rect", { x: c + 0.04, y: r + 0.04, width: 0.92, height: 0.92, rx: 0.12 }));
+        if (mountains.has(key(r, c))) {
+          g.append(svg("path", { class: "pc-peak", d: `M${c + 0.2} ${r + 0.8}L${c + 0.5} ${r + 0.25}L${c + 0.8} ${r + 0.8}` }));
+        }
+        const label = mark ? (opts.removing ? "×" : LETTER[mark.block]) : letter === "." || letter === "M" ? "" : letter;
+        if (label) g.append(svg("text", { x: c + 0.5, y: r + 0.66, class: "pc-letter" }, label));
+        s.append(g);
+      }
+    }
+    s.append(svg("rect", { class: "pc-inner", x: innerCols[0], y: inner[0], width: innerCols[1] - innerCols[0] + 1,
+      height: inner[1] - inner[0] + 1, rx: 0.15 }));
+    if (ocean) s.append(svg("rect", { class: "pc-ocean", x: 0, y: ROWS + 0.05, width: COLS, height: 0.38, rx: 0.1 }));
+    return s;
+  }
+
+  function hover(r, c) {
+    if (!task()) return;
+    const why = refusal(r, c);
+    note = why ? `Row ${r}, column ${c}: ${why}` : "";
+    const hint = root.querySelector("#pc-hint");
+    if (hint) {
+      hint.textContent = note || hintText();
+      hint.className = ["pc-hint", why && "pc-hint-bad"].filter(Boolean).join(" ");
+    }
+  }
+
+  function hintText() {
+    const t = task();
+    if (!t) {
+      const v = snap.view;
+      if (v.over) return "The game is over.";
+      if (ctx.send && v.phase === "choose" && !(snap.to_act || []).includes(ctx.seat)) return "Your choice is made: waiting for the others.";
+      return "";
+    }
+    if (t.kind === "pick") {
+      if (!chosen) return "Choose a die (1-5), then click the squares of one connected group.";
+      return `${NAMES[chosen]}: ${plural(needed() - pending.length, "block")} left to place${pending.length >= needed() ? " - press Enter to confirm" : ""}.`;
+    }
+    if (t.kind === "build") return `${NAMES[t.block]}: ${plural(t.left - pending.length, "block")} left, touching the group.`;
+    if (t.kind === "golden") return chosen ? `Click a free square for the ${NAMES[chosen]} block.` : "The Golden Age: choose a block (1-5), then its square; they need not touch.";
+    if (t.kind === "remove") return `Catastrophe: remove ${plural(t.left - pending.length, `${NAMES[t.block]} block`)} from ${ctx.names[t.target]}'s city, one connected group.`;
+    return t.text[0].toUpperCase() + t.text.slice(1) + ".";
+  }
+
+  function diceRow() {
+    const v = snap.view;
+    if (!v.dice.length) return el("div", { class: "pc-dice pc-no-dice" }, "No dice this era.");
+    return el("div", { class: "pc-dice" }, v.dice.map((d) => el("span", {
+      class: ["pc-die", `pc-die-${d.block}`, !d.usable && "pc-die-out"],
+      title: `${d.color} die (${NAMES[d.block]}): ${d.value}${d.usable ? "" : ", not usable"}` }, String(d.value))));
+  }
+
+  function eraCard() {
+    const v = snap.view;
+    return el("section", { class: ["pc-era", `pc-era-${v.era.kind}`] },
+      el("div", { class: "pc-era-head" }, el("span", { class: "pc-round" }, `Round ${v.round}`),
+        el("h3", { class: "pc-era-name", id: "pc-era-name" }, v.era.name)),
+      el("p", { class: "pc-era-rule" }, v.era.rule),
+      diceRow(),
+      el("p", { class: "pc-deck muted" }, `${plural(v.deck.left, "era")} left in the deck; set aside: `,
+        v.deck.set_aside.join(", ").replaceAll("_", " ")));
+  }
+
+  function controls() {
+    const t = task();
+    const parts = [];
+    const choices = blockChoices();
+    if (choices.length) {
+      parts.push(el("div", { class: "pc-choices", role: "group", "aria-label": "dice" }, choices.map((c, i) => button(
+        `${NAMES[c.block]}${t.kind === "pick" ? ` × ${c.count}` : ""}`, () => choose(c.block),
+        { key: String(i + 1), kind: chosen === c.block ? "primary" : null, class: `pc-choice pc-choice-${c.block}` }))));
+    }
+    if (t && ["pick", "build", "golden", "remove"].includes(t.kind)) {
+      parts.push(el("div", { class: "pc-actions" },
+        button("Undo", undo, { key: "U", disabled: !pending.length || sending, class: "pc-undo" }),
+        button("Confirm", confirm, { key: "Enter", kind: "primary", class: "pc-confirm",
+          disabled: sending || !pending.length || (t.kind !== "golden" && pending.length < needed()) }),
+        button("Clear", clear, { key: "Esc", kind: "ghost", disabled: !pending.length || sending })));
+    }
+    if (t && t.kind === "convert") parts.push(button("Stop converting", stop, { key: "S", class: "pc-stop" }));
+    return parts;
+  }
+
+  function scoreTable() {
+    const v = snap.view;
+    const acting = new Set(snap.to_act || []);
+    const head = el("tr", {}, ["", "Culture", "Wealth", "Happiness", "Bonus", "Overall"].map((h) => el("th", {}, h)));
+    const body = v.cities.map((c, seat) => el("tr", {
+      class: ["pc-score-row", seat === ctx.seat && "pc-me", seat === shown && "pc-shown"], tabindex: 0,
+      dataset: { seat }, onclick: () => show(seat),
+      onkeydown: (e) => { if (e.key === "Enter") { show(seat); e.preventDefault(); } },
+      title: "Show this city" },
+    el("td", { class: "pc-who" }, seatDot(seat), ctx.names[seat] || `Player ${seat + 1}`,
+      acting.has(seat) && v.phase === "choose" ? el("span", { class: "pc-choosing" }, " choosing") : null),
+    el("td", {}, String(c.culture)), el("td", {}, String(c.wealth)), el("td", {}, String(c.happiness)),
+    el("td", {}, String(c.bonus)), el("td", { class: "pc-overall" }, String(c.overall))));
+    return el("table", { class: "pc-scores", id: "pc-scores" }, el("thead", {}, head), el("tbody", {}, body));
+  }
+
+  function show(seat) {
+    shown = shown === seat ? null : seat;
+    draw();
+  }
+
+  function bonusCards() {
+    const v = snap.view;
+    return el("ul", { class: "pc-cards" }, v.bonus_cards.map((card) => el("li", {
+      class: ["pc-card", card.winners && "pc-card-done"] },
+    el("span", { class: "pc-card-deck" }, `Deck ${card.deck}`), el("b", {}, card.name),
+    el("span", { class: "pc-card-text" }, card.text),
+    el("span", { class: "pc-card-winners" }, card.winners === null ? "not yet awarded"
+      : card.winners.length ? `earned by ${card.winners.map((s) => ctx.names[s]).join(" and ")}` : "earned by nobody"))));
+  }
+
+  function finalScores() {
+    const result = snap.view.result;
+    if (!result) return null;
+    const order = result.ranks.map((rank, seat) => [rank, seat]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return el("section", { class: "pc-final", id: "pc-final" }, el("h3", {}, "Final scores"),
+      el("ol", {}, order.map(([rank, seat]) => el("li", {}, seatDot(seat), `${ctx.names[seat]}: `,
+        el("b", { class: "pc-final-score" }, String(result.scores[seat])), ` (rank ${rank})`))),
+      el("p", { class: "muted" }, result.reason));
+  }
+
+  function draw() {
+    if (!snap) return;
+    const v = snap.view;
+    const t = task();
+    if (chosen && t && t.kind === "pick" && !t.choices.some((c) => c.block === chosen)) chosen = null;
+    const mainSeat = boardSeat();
+    const removing = t && t.kind === "remove";
+    const myGroup = ctx.seat !== null && !removing ? v.group : [];
+    const mainTitle = removing ? `${ctx.names[mainSeat]}'s city - your catastrophe target`
+      : ctx.seat !== null ? "Your city" : `${ctx.names[mainSeat]}'s city`;
+    const other = shown !== null && shown !== mainSeat ? shown : null;
+    replace(root, el("div", { class: ["pc", v.over && "pc-over"] },
+      el("div", { class: "pc-left" }, eraCard(),
+        el("section", { class: "pc-board" },
+          el("h3", { class: "pc-board-title" }, mainTitle),
+          cityBoard(mainSeat, { live: !!t, pending, group: removing ? t.group : myGroup, removing }),
+          el("p", { class: ["pc-hint", note && "pc-hint-bad"], id: "pc-hint", role: "status" }, note || hintText()),
+          controls())),
+      el("div", { class: "pc-right" }, finalScores(), scoreTable(),
+        other !== null ? el("section", { class: "pc-other" }, el("h3", {}, `${ctx.names[other]}'s city`),
+          cityBoard(other, { small: true })) : null,
+        el("h3", { class: "pc-cards-title" }, "Bonus cards"), bonusCards(),
+        legend())));
+  }
+
+  function legend() {
+    return el("div", { class: "pc-legend" }, Object.keys(LETTER).map((b) => el("span", { class: `pc-key pc-key-${b}` },
+      el("i", {}, LETTER[b]), NAMES[b])));
+  }
+
+  return {
+    update(snapshot) {
+      const before = snap && snap.view;
+      snap = snapshot;
+      waiters = waiters.filter((w) => (snapshot.turn >= w.turn ? (w.done(), false) : true));
+      if (ctx.names && snapshot.names) ctx.names = snapshot.names;
+      const v = snapshot.view;
+      if (!sending && before && (before.round !== v.round || before.phase !== v.phase)) {
+        pending = [];
+        chosen = null;
+        note = "";
+      }
+      draw();
+    },
+    destroy() {
+      unbind();
+      root.replaceChildren();
+    },
+  };
+}
