@@ -132,6 +132,7 @@ class _Seat:
         self.turns = 0
         self.thought: list[float] = []  # seconds per turn
         self.thought_cpu = 0.0  # CPU seconds of this process spent in an in-process bot
+        self.cut_off = False  # the program's last turn ran out of time
         if entrant.builtin is not None:
             self.bot = bots.create(game, entrant.builtin, seed=derive(task.bot_seed, "arena bot", task.number, seat)
                                    .getrandbits(32), time_limit=self.limit)
@@ -149,13 +150,18 @@ class _Seat:
 
     def choose(self, view: dict[str, Any], seat: int, legal: list[Action] | None) -> Action:
         """The bot's action; the seconds it thought (or failed) are added to ``thought``."""
+        from ..bots.program import BotFailure
+
         if self.program is not None:
             waited = self.program.waited
             try:
                 return self.bot.choose(view, seat, legal)
+            except BotFailure as failure:
+                # A turn cut off at its deadline was late, whatever the clocks measured around the wait.
+                self.cut_off = failure.kind == "timeout"
+                raise
             finally:
                 self.thought.append(self.program.waited - waited)
-        from ..bots.program import BotFailure
 
         self.bot.time_limit = self.first_limit if self.turns == 0 else self.limit
         self.turns += 1
@@ -167,6 +173,13 @@ class _Seat:
         finally:
             self.thought.append(time.perf_counter() - began)
             self.thought_cpu += time.process_time() - began_cpu
+
+    def late_turns(self) -> int:
+        """How many turns went over their limit (a turn cut off at its deadline always counts)."""
+        late = [seconds > (self.first_limit if turn == 0 else self.limit) for turn, seconds in enumerate(self.thought)]
+        if self.cut_off and late:
+            late[-1] = True
+        return sum(late)
 
     def close(self) -> None:
         if self.program is not None:
@@ -231,9 +244,7 @@ def play_match(task: MatchTask) -> MatchRecord:
     replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": dict(task.options),
               "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(),
               "ended": ended}
-    first, later = time_limits(game, task.time_scale)
-    late = [sum(1 for turn, seconds in enumerate(times) if seconds > (first if turn == 0 else later))
-            for times in think]
+    late = [s.late_turns() for s in seats] + [0] * (players - len(seats))
     return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead, overhead_cpu,
                        late)
 
