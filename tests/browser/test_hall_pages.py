@@ -271,3 +271,17 @@ def test_the_host_seats_a_bot_in_the_waiting_room(open_page):
     ana.click("#start")
     expect(ana.locator("#turn-status")).to_contain_text("Your turn")
     expect(ana.locator(".timer")).to_contain_text("left for this turn")
+
+
+def test_a_replay_file_that_does_not_replay_is_refused_in_words(open_page, tmp_path):
+    page = open_page("/replay")
+    junk = tmp_path / "junk.json"
+    junk.write_text("this is not JSON")
+    page.set_input_files("#replay-file", str(junk))
+    expect(page.locator(".form-error")).to_have_text("junk.json is not a JSON file.")
+    cheat = tmp_path / "cheat.json"
+    cheat.write_text(json.dumps({"format": "parlour-replay/1", "game": "patchwork", "players": 2, "seed": 1,
+                                 "actions": [[1, {"type": "skip"}]]}))
+    page.set_input_files("#replay-file", str(cheat))
+    expect(page.locator(".form-error")).to_contain_text("does not replay")
+    expect(page.locator("#step-counter")).to_have_count(0)

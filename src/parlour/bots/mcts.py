@@ -33,7 +33,7 @@ from typing import Any
 from ..core import Action, Bot, Game, IllegalAction, View
 
 DEFAULT_TIME = 0.2  # seconds per move when no time limit is given
-SAFETY = 0.8  # the share of the time limit spent searching; the rest is margin
+SAFETY = 0.6  # the share of the time limit spent searching; the rest is margin for a busy machine
 MARGIN = 0.004  # seconds kept back for everything around the search
 MAX_ROLLOUT = 1_000  # playout moves; a longer playout counts as even
 
@@ -149,6 +149,8 @@ class MctsBot(Bot):
                 try:
                     state = game.apply(state, mover, action)
                 except IllegalAction:  # a guessed hidden state where this action is impossible
+                    if node is root:
+                        return  # the root's actions are really legal: the guess was wrong, not they
                     node.candidates.pop(len(node.children))
                     continue
                 child = _Node(None if hidden else state, _mover(game, state))

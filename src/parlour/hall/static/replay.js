@@ -16,7 +16,8 @@ function uploadForm(message) {
   const input = el("input", { type: "file", id: "replay-file", accept: ".json,application/json" });
   const error = el("p", { class: "form-error", role: "alert" }, message || "");
   const zone = el("label", { class: "drop-zone", for: "replay-file" },
-    el("strong", {}, "Choose a replay file"), el("span", { class: "muted" }, "or drop it here (parlour-replay/1 JSON, from the arena or the hall)"),
+    el("span", { class: "btn btn-primary" }, "Choose a replay file"),
+    el("span", { class: "muted" }, "or drop it here: a parlour-replay/1 JSON file, from the arena or the hall"),
     input);
   const load = async (file) => {
     error.textContent = "";
