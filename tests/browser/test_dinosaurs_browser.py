@@ -97,3 +97,60 @@ def test_three_player_game_against_two_bots(open_page, hall, screenshot):
     screenshot(page, "dinosaurs-replay")
     page.keyboard.press("End")
     expect(page.locator("#hld-result")).to_contain_text(winners[0])
+
+
+def mounted(page, snapshot: dict, seat: int = 0) -> None:
+    """Mounts the renderer on a hall page with ``snapshot``; what it sends lands in window.sent."""
+    page.evaluate("""async ([snapshot, seat]) => {
+        const { mount } = await import("/games/dinosaurs/static/renderer.js");
+        window.sent = [];
+        const root = document.createElement("div");
+        document.body.replaceChildren(root);
+        const view = mount(root, { seat, names: ["Ana", "Bo", "Cy"], game: {},
+                                   send: (action) => { window.sent.push(action); return Promise.resolve({ ok: true }); } });
+        view.update(snapshot);
+    }""", [snapshot, seat])
+
+
+def snapshot_of(state, seat: int) -> dict:
+    from parlour.games.dinosaurs import GAME
+    return {"view": GAME.view(state, seat), "legal": GAME.legal_actions(state, seat),
+            "to_act": sorted(GAME.to_act(state)), "turn": 1, "result": None, "names": ["Ana", "Bo", "Cy"]}
+
+
+def test_fire_spray_picks_cards_with_keys_and_treenoculars_shows_the_top_cards(open_page, screenshot):
+    """The prompts that need more than one button: Fire Spray's up-to-three cards, Treenoculars' two cards."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "dinosaurs"))
+    from dino_states import GAME, ids, make_state
+
+    spray, bat, boost, pan, stick, bone = (ids("fire_spray")[0], ids("run_home_bat")[0], ids("score_booster")[0],
+                                           ids("handy_pan")[0], ids("cool_stick")[0], ids("bonehead")[0])
+    state = make_state(2, hands=[[spray, bat, boost, pan, stick], [bone]], disaster=ids("natural")[3])
+    state = GAME.apply(GAME.apply(state, 0, {"type": "play", "card": spray}), 1, {"type": "play", "card": bone})
+    page = open_page("/")
+    mounted(page, snapshot_of(state, 0))
+    expect(page.locator("#hld-prompt")).to_contain_text("Use your Fire Spray?")
+    expect(page.locator("#hld-prompt button", has_text="Pick up to 3")).to_be_disabled()
+    page.keyboard.press("2")  # the hand's 2nd card: Score Booster
+    page.locator(f'#hld-hand .hld-card[data-card="{stick}"]').click()
+    expect(page.locator("#hld-hand .hld-selected")).to_have_count(2)
+    screenshot(page, "dinosaurs-fire-spray")
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.sent") == [{"type": "discard", "cards": [boost, stick]}]
+    GAME.check(state, 0, {"type": "discard", "cards": [boost, stick]})
+
+    tree, cannon, insure = ids("treenoculars")[0], ids("meteor_cannon")[0], ids("disaster_insurance")[0]
+    state = make_state(2, hands=[[tree], [bone]], disaster=ids("natural")[3], deck_top=[insure, cannon])
+    state = GAME.apply(GAME.apply(state, 0, {"type": "play", "card": tree}), 1, {"type": "play", "card": bone})
+    mounted(page, snapshot_of(state, 0))
+    expect(page.locator("#hld-prompt")).to_contain_text("Use your Treenoculars?")
+    page.keyboard.press("1")
+    state = GAME.apply(state, 0, page.evaluate("window.sent")[0])
+    mounted(page, snapshot_of(state, 0))
+    expect(page.locator("#hld-prompt")).to_contain_text("Treenoculars: keep one")
+    expect(page.locator("#hld-prompt .hld-card")).to_have_count(2)
+    mounted(page, snapshot_of(state, 1), seat=1)  # the other player sees no card
+    expect(page.locator("#hld-prompt .hld-card")).to_have_count(0)
+    expect(page.locator("#hld-prompt")).to_contain_text("using Treenoculars")

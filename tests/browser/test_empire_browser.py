@@ -76,7 +76,7 @@ def test_a_game_of_empire_against_the_detective(open_page, hall, screenshot):
     watcher.close()
     ana.keyboard.press("e")
 
-    challenged = False
+    challenged = guessed = False
     for _ in range(300):
         expect(board).not_to_have_attribute("data-step", "waiting", timeout=30_000)
         step, main, count = board_state(ana)
@@ -97,6 +97,17 @@ def test_a_game_of_empire_against_the_detective(open_page, hall, screenshot):
                 screenshot(ana, "empire-challenge")
                 challenged = True
                 continue
+            if not guessed:  # pick a suspect in the notebook with the keyboard, then guess it
+                ana.keyboard.press("n")
+                picked = ana.locator(".em-suspect.em-picked")
+                expect(picked).to_have_count(1)
+                expect(picked).not_to_have_class(re.compile("em-cleared"))
+                name = picked.locator(".em-suspect-name").inner_text()
+                ana.keyboard.press("g")
+                wait_for_change(ana, count)
+                expect(ana.locator("#log")).to_contain_text(f"guesses that detective is the {name}")
+                guessed = True
+                continue
             ana.keyboard.press("p")
         elif step == "turn":
             ana.keyboard.press("e" if main == "done" else "i")
@@ -112,7 +123,7 @@ def test_a_game_of_empire_against_the_detective(open_page, hall, screenshot):
             raise AssertionError(f"unexpected step {step!r}")
         wait_for_change(ana, count)
     expect(board).to_have_attribute("data-step", "over")
-    assert challenged, "the detective never claimed"
+    assert challenged and guessed, "the detective claimed fewer than two times"
     replay = httpx.get(f"{hall}/api/rooms/{code}/replay").json()
     culprit = replay["result"]["details"]["culprit"]
     expect(ana.locator('[data-role="culprit"] .em-number')).to_have_text(str(culprit))

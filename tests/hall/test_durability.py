@@ -10,13 +10,14 @@ import time
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, started_room
 from websockets.sync.client import connect
 
 from parlour.cli.bench_hall import free_port, start_server
 from parlour.hall import create_app
-from parlour.hall.store import SqlStore
+from parlour.hall.store import SqlStore, actions_table
 
 SKIP = {"type": "skip"}
 
@@ -134,3 +135,21 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_room_that_no_longer_replays_is_left_out_and_the_others_come_back(db_url, games, clock):
+    store = SqlStore(db_url)
+    with TestClient(create_app(store, games, clock)) as client:
+        good, _, _ = started_room(client)
+        broken, _, _ = started_room(client)
+    store.close()
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:  # as if the rules had changed: the first action is now illegal
+        conn.execute(actions_table.insert().values(code=broken, turn=0, seat=1, action='{"type": "skip"}',
+                                                   by="player", at=0.0))
+    engine.dispose()
+    store = SqlStore(db_url)
+    with TestClient(create_app(store, games, clock)) as client:
+        assert client.get(f"/api/rooms/{good}").json()["status"] == "playing"
+        assert client.get(f"/api/rooms/{broken}").status_code == 404
+    store.close()

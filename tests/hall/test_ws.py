@@ -193,3 +193,16 @@ def test_messages_are_json_and_names_are_plain_text(client):
         state = ana.until(lambda s: s["turn"] == 1)
     assert state["log"][0]["text"].startswith("<b>Ana</b> skipped")
     assert json.loads(ana.texts[-1])["room"]["seats"][0]["name"] == "<b>Ana</b>"
+
+
+def test_a_client_may_ask_for_no_legal_lists_and_may_send_binary_frames(client):
+    code, tokens, _ = started_room(client)
+    with Socket(client, code) as ana:
+        ana.send({"type": "hello", "token": tokens[0], "legal": False})
+        ana.expect("welcome")
+        state = ana.expect("state")
+        assert state["to_act"] == [0] and state["legal"] is None
+        ana.ws.send_bytes(json.dumps({"type": "ping"}).encode())
+        assert ana.expect("pong") == {"type": "pong"}
+        ana.ws.send_bytes(b"\xff\xfe")
+        assert ana.expect("error")["code"] == "bad_message"

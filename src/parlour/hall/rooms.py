@@ -126,11 +126,10 @@ class Room:
         # waiting_since[seat]: the turn since which the seat has been asked to act without acting
         self.waiting_since: list[int | None] = [None] * self.players
         self.lock = asyncio.Lock()
-        self.version = 0
         self._snapshots: dict[tuple[int | None, bool], str] = {}  # JSON text, until the next change
         self.deadline: float | None = None
         self._replay: dict[str, Any] | None = None
-        self._thinking: dict[int, int] = {}  # seat -> turn a bot is choosing for
+        self._thinking: dict[int, int | None] = {}  # seat -> its waiting_since when a bot began choosing
         self._bots: dict[tuple[int, str], Bot] = {}
         if self.status != "waiting":
             self._begin()
@@ -378,7 +377,6 @@ class Room:
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
     def _changed(self) -> None:
-        self.version += 1
         self._snapshots.clear()
         if self.status == "playing":
             self._arm_timer()
@@ -489,7 +487,12 @@ class Hall:
             if game is None:
                 log.error("room %s plays %r, a game this hall does not have: left out", record.code, record.game)
                 continue
-            room = self.rooms[record.code] = Room(self, record, game)
+            try:
+                room = Room(self, record, game)
+            except Exception:  # e.g. the rules changed since: one broken room must not stop the hall
+                log.exception("room %s no longer replays: left out", record.code)
+                continue
+            self.rooms[record.code] = room
             if room.status == "playing":
                 room._changed()
         self.spawn(self._tick())

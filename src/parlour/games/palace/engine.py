@@ -205,9 +205,10 @@ class _Turn:
 
     # -- knowledge of hands ----------------------------------------------------------------------
     def forget(self, holder: int, ids: Iterable[int]) -> None:
-        gone = Counter(ID_FACE[i] for i in ids)
+        gone = None
         for row in self.known:
             if row[holder]:
+                gone = gone or Counter(ID_FACE[i] for i in ids)
                 row[holder] = _multiset_minus(row[holder], gone)
 
     def learn(self, holder: int, ids: Iterable[int]) -> None:

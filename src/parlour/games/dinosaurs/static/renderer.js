@@ -51,6 +51,11 @@ function typeChip(id) {
   return el("span", { class: ["hld-chip", `hld-type-${c.type}`], title: c.name }, TYPES[c.type]);
 }
 
+/** Whether I am looking at Treenoculars' top cards or at another hand with Dino Grabber. */
+function looking(view) {
+  return (view.peek && view.peek.length > 0) || !!(view.grab && view.grab.hand);
+}
+
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
@@ -107,7 +112,7 @@ export function mount(root, ctx) {
       case "sudden_death": return mine ? "Sudden Death! Play another Point card face down: the lowest takes the Disaster"
         : "Sudden Death: the tied dinosaurs play another Point card";
       case "effect":
-        if (view.peek) return "Treenoculars: keep one of these, the other is discarded";
+        if (view.peek && view.peek.length) return "Treenoculars: keep one of these, the other is discarded";
         if (view.grab && view.grab.hand) return `Dino Grabber: take a card from ${who(view.grab.player)}'s hand`;
         return mine ? `Use your ${effect.name}? ${effect.effect}` : `${who(view.effect.player)} is using ${effect.name}`;
       case "scoring": return mine ? "Scoring: play an Instant, or none (everybody answers at once)"
@@ -137,7 +142,7 @@ export function mount(root, ctx) {
       return panel;
     }
     const effect = view.effect && CARDS[view.effect.card];
-    const spray = view.phase === "effect" && effect && effect.key === "fire_spray" && !view.peek && !view.grab;
+    const spray = view.phase === "effect" && effect && effect.key === "fire_spray" && !looking(view);
     const row = el("div", { class: "hld-choices" });
     let n = 0;
     for (const action of legal) {
@@ -162,7 +167,7 @@ export function mount(root, ctx) {
       view.hand.forEach((c, i) => { keyMap[String(i + 1)] = () => toggle(c); });
     }
     panel.append(row);
-    if (view.peek) panel.append(el("div", { class: "hld-row" }, view.peek.map((c) => cardFace(c))));
+    if (view.peek && view.peek.length) panel.append(el("div", { class: "hld-row" }, view.peek.map((c) => cardFace(c))));
     if (view.grab && view.grab.hand) panel.append(el("div", { class: "hld-row" }, view.grab.hand.map((c) => cardFace(c))));
     return panel;
   }
@@ -255,7 +260,7 @@ export function mount(root, ctx) {
   function handPanel(view, legal) {
     if (!view.hand) return null;
     const effect = view.effect && CARDS[view.effect.card];
-    const spray = ctx.send && legal && view.phase === "effect" && effect && effect.key === "fire_spray" && !view.peek && !view.grab;
+    const spray = ctx.send && legal.length > 0 && view.phase === "effect" && effect && effect.key === "fire_spray" && !looking(view);
     const cards = view.hand.map((c, i) => {
       if (spray) return cardFace(c, { onclick: () => toggle(c), selected: chosen.includes(c), toggle: true, key: String(i + 1) });
       const single = ctx.send ? [...matching(legal, { type: "play", card: c }),
