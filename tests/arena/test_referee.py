@@ -61,8 +61,8 @@ def test_each_misdeed_loses_with_its_reason(tmp_path, mode, kind, words):
 
 @pytest.mark.parametrize("mode, scale, words", [
     ("timeout", 0.5, ["gave no answer within 500 ms", "on move 1"]),  # the first turn's limit
-    ("slow@2", 2.0, ["within 100 ms", "on move"]),  # a later turn's limit
-    ("nonewline@2", 2.0, ["within 100 ms"]),  # a line without its newline is no answer
+    ("slow@2", 4.0, ["within 200 ms", "on move"]),  # a later turn's limit
+    ("nonewline@2", 4.0, ["within 200 ms"]),  # a line without its newline is no answer
 ])
 def test_time_limits_are_kept(tmp_path, mode, scale, words):
     record = match(tmp_path, mode, time_scale=scale)
@@ -78,8 +78,8 @@ def test_the_second_seat_loses_the_same_way(tmp_path):
 
 def test_children_are_killed_with_the_bot(tmp_path):
     note = tmp_path / "child.pid"
-    record = match(tmp_path, "children", time_scale=0.5, extra=str(note))
-    assert_lost(record, 0, "timeout", "500 ms")
+    record = match(tmp_path, "children@2", time_scale=4.0, extra=str(note))
+    assert_lost(record, 0, "timeout", "200 ms")
     child = int(note.read_text())
     deadline = time.monotonic() + 5
     while not gone(child) and time.monotonic() < deadline:

@@ -84,6 +84,7 @@ class MctsBot(Bot):
 
     name = "mcts"
     widening = 1.5  # a node with n visits may have about widening * sqrt(n) + 1 children
+    max_iterations: int | None = None  # stop early after this many (reproducible tests); None: the clock only
 
     def __init__(self, game: Game[Any], seed: int = 0, time_limit: float | None = None) -> None:
         super().__init__(game, seed=seed, time_limit=time_limit)
@@ -116,7 +117,7 @@ class MctsBot(Bot):
                     state = game.sample(view, seat, self.rng)
                 self._iterate(root, state, hidden, deadline)
                 iterations += 1
-                if time.perf_counter() >= deadline:
+                if time.perf_counter() >= deadline or iterations == self.max_iterations:
                     break
         finally:
             if collecting:

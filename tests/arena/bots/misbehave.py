@@ -28,6 +28,11 @@ def read_turn(first):
     return lines
 
 
+if mode == "children":  # leaves a child behind at once and writes its pid to FILE; later it hangs
+    child = subprocess.Popen(["sleep", "120"])
+    with open(note, "w") as f:
+        f.write(str(child.pid))
+
 if mode == "fullpipe":  # never reads its input; answers SKIP forever until its output pipe is full
     while True:
         sys.stdout.write("SKIP\n" * 1000)
@@ -66,10 +71,7 @@ while True:
         time.sleep(60)
     elif mode == "illegal":
         print("PLAY 99 0 0 0 0", flush=True)
-    elif mode == "children":  # leaves a child behind, writes its pid to FILE, then hangs
-        child = subprocess.Popen(["sleep", "120"])
-        with open(note, "w") as f:
-            f.write(str(child.pid))
+    elif mode == "children":
         time.sleep(60)
     elif mode == "stderr":  # floods its error log past the limit
         chunk = "x" * (1 << 20) + "\n"

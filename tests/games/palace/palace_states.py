@@ -28,10 +28,11 @@ def swap(a: int, b: int) -> dict:
 
 def make(players: int = 3, *, hands=None, face_ups=None, face_downs=None, pick_up=(), pile=(), burned=(),
          current: int = 0, direction: int = 1, detour: int | None = None, finished=(), swaps_left: int = 0,
-         swap_own: bool = False, swapped=()) -> State:
+         swap_own: bool = False, swapped=(), complete: bool = False) -> State:
     """A state from card codes. Seats not given hold a hand of a 4, a 5 and a 6, one face-up and
     one face-down court card, so nobody goes out by accident. ``pile`` entries are codes, or
-    'joker=K' for a joker played as a King. Cards named nowhere are simply not in the game."""
+    'joker=K' for a joker played as a King. Cards named nowhere are simply not in the game, or
+    with ``complete`` lie on the burn pile (so that the state accounts for every card)."""
     free: dict[int, list[int]] = {}
     for i in range(PACK_SIZE * packs_for(players)):
         free.setdefault(ID_FACE[i], []).append(i)
@@ -64,6 +65,8 @@ def make(players: int = 3, *, hands=None, face_ups=None, face_downs=None, pick_u
     all_ups = named_ups + [[any_of("K", "Q", "J", "A")] for _ in range(players - len(named_ups))]
     all_downs = named_downs + [[any_of("J", "Q", "K", "A")] for _ in range(players - len(named_downs))]
     known = tuple(tuple(() for _ in range(players)) for _ in range(players + 1))
+    if complete:
+        rest = (rest[0], rest[1] + sorted(i for pool in free.values() for i in pool))
     return State(tuple(sort_ids(h) for h in all_hands), tuple(sort_ids(f) for f in all_ups),
                  tuple(tuple(f) for f in all_downs), tuple(rest[0]), tuple(pile_entries), tuple(rest[1]),
                  direction, current, detour, swaps_left, swap_own, tuple(tuple(p) for p in swapped), None,

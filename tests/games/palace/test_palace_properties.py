@@ -10,7 +10,7 @@ from collections import Counter
 from contract import assert_check_matches_legal, assert_refused, assert_replays, play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from palace_states import GAME
+from palace_states import GAME, make, play, swap
 
 from parlour.core import LogEntry
 from parlour.games.palace.cards import ID_FACE, PACK_SIZE, code, packs_for
@@ -140,3 +140,19 @@ def test_no_view_carries_another_seats_secrets(n, seed):
                 assert (entry.seats is not None and len(entry.seats) == 1) == named
             if " gave " in entry.text:
                 assert entry.seats is not None and len(entry.seats) == 2
+
+
+def test_sampling_remembers_what_a_swap_taught():
+    """After a Cardinal swap each party knows the hand it gave away: every sample keeps it there,
+    while a third seat's samples deal that hand afresh."""
+    state = make(3, hands=[["cardinal", "9H", "9D", "9C"], ["4D", "5D"], ["6C", "6S"]], pick_up=[], complete=True)
+    state = GAME.apply(GAME.apply(state, 0, play("cardinal")), 0, swap(0, 1))
+    rng = random.Random(3)
+    for _ in range(5):
+        sample = GAME.sample(GAME.view(state, 0), 0, rng)
+        assert sorted(code(ID_FACE[i]) for i in sample.hands[1]) == ["9C", "9D", "9H"]
+        sample = GAME.sample(GAME.view(state, 1), 1, rng)
+        assert sorted(code(ID_FACE[i]) for i in sample.hands[0]) == ["4D", "5D"]
+    hands = {tuple(sorted(code(ID_FACE[i]) for i in GAME.sample(GAME.view(state, 2), 2, rng).hands[1]))
+             for _ in range(10)}
+    assert len(hands) > 1

@@ -5,6 +5,14 @@ score runs up the Escape Route and the lowest takes the Disaster.
 Cards are numbers 0-96 into ``static/cards.json`` (53 Point, 16 Instant, 28 Disaster cards); a
 view never holds the id of a card its seat may not see. Decks keep their top card last.
 
+The actions, by phase (``view["phase"]``; ``pass`` declines whatever is offered):
+``{"type": "dinosaur", "dinosaur": "stego"}``; ``{"type": "play", "card": 12}`` (select and
+sudden_death); ``{"type": "discard", "cards": [3]}`` (Pet Rock, Smoothie, Fire Spray up to three,
+the optional discard); ``{"type": "look_hand", "player": 1}`` then ``{"type": "take", "card": c}``
+(Dino Grabber); ``{"type": "look_deck"}`` then ``take`` (Treenoculars); ``{"type": "swap",
+"player": 1}`` (Grappling Snake) or ``{"type": "swap", "players": [1, 2]}`` (Hungry Plant);
+``{"type": "instant", "card": c}`` with ``"player"`` for Score Booster, Sapper and Disaster Redirect.
+
 >>> game = Dinosaurs(); state = game.start(2, {}, seed=1)
 >>> sorted(game.to_act(state)), state.phase
 ([0], 'dinosaur')

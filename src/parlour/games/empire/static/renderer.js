@@ -391,8 +391,8 @@ export function mount(root, ctx) {
     }
     for (const n of view.pile) note(n, "discard pile");
     const suspects = new Set(view.suspects || view.roles.map((r) => r.number).filter((n) => !view.pile.includes(n)));
-    if (picked !== null && !suspects.has(picked) && view.culprit === null) picked = null;
-    if (picked === null && view.culprit !== null && !view.over) picked = view.culprit;
+    if (view.culprit !== null) picked = view.over ? null : view.culprit;  // nothing left to choose
+    else if (picked !== null && !suspects.has(picked)) picked = null;
     if (picked === null && suspects.size === 1) picked = [...suspects][0];
     const ruledOut = me !== null ? view.opponent.ruled_out : [];
     const left = view.culprit !== null ? 1 : suspects.size;

@@ -288,12 +288,17 @@ export function mount(root, ctx) {
     act({ type: "skip" });
   }
 
-  const unbind = keys({
-    1: () => chooseOffer(0), 2: () => chooseOffer(1), 3: () => chooseOffer(2),
-    r: (e) => turn(e.shiftKey ? -1 : 1), f: flip, s: skip, Escape: cancel,
-    ArrowLeft: () => move(-1, 0), ArrowRight: () => move(1, 0), ArrowUp: () => move(0, -1), ArrowDown: () => move(0, 1),
-    Enter: place, " ": () => (pick ? place() : false),
-  });
+  // Keys act only on my turn, and the arrows and Enter only with a patch in hand: otherwise they
+  // keep their usual jobs (scrolling the page, the replay's steps).
+  const onMyTurn = (fn) => (event) => (myTurn() ? fn(event) : false);
+  const holding = (fn) => (event) => (pick && myTurn() ? fn(event) : false);
+  const unbind = playing ? keys({
+    1: onMyTurn(() => chooseOffer(0)), 2: onMyTurn(() => chooseOffer(1)), 3: onMyTurn(() => chooseOffer(2)),
+    r: holding((e) => turn(e.shiftKey ? -1 : 1)), f: holding(flip), s: onMyTurn(skip), Escape: holding(cancel),
+    ArrowLeft: holding(() => move(-1, 0)), ArrowRight: holding(() => move(1, 0)),
+    ArrowUp: holding(() => move(0, -1)), ArrowDown: holding(() => move(0, 1)),
+    Enter: holding(place), " ": holding(place),
+  }) : () => {};
 
   function say(text, tone = "") {
     hint.textContent = text;
