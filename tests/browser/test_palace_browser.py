@@ -79,7 +79,7 @@ def test_four_player_palace_against_three_sharks(open_page, hall, screenshot):
         moves += 1
         page.wait_for_function(
             "([turn, code]) => fetch(`/api/rooms/${code}`).then(r => r.json()).then(s => s.turn > turn)",
-            arg=[turn, code])
+            arg=[turn, code], polling=100)
         if moves == 12:
             screenshot(page, "palace-mid-game")
     expect(page.locator("#pa-final")).to_be_visible()

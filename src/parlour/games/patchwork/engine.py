@@ -163,9 +163,13 @@ def nth_corner(corners: int, k: int) -> int:
     return shift + (row & -row).bit_length() - 1
 
 
+# Each of the 512 possible rows of 9 squares as the protocol writes it (bit x is column x).
+_ROW_TEXT = tuple("".join("O" if bits >> x & 1 else "." for x in range(SIZE)) for bits in range(1 << SIZE))
+
+
 def quilt_rows(quilt: int) -> list[str]:
     """The quilt as 9 rows of 'O' (patched) and '.' (empty), as the CodinGame protocol prints it."""
-    return ["".join("O" if quilt >> (y * SIZE + x) & 1 else "." for x in range(SIZE)) for y in range(SIZE)]
+    return [_ROW_TEXT[(quilt >> shift) & _ROW] for shift in range(0, SQUARES, SIZE)]
 
 
 def quilt_from_rows(rows: list[str]) -> int:
