@@ -30,6 +30,22 @@ def play_random(game: Game[Any], players: int, seed: int, options: dict | None =
     raise AssertionError(f"{game.id} did not end within {max_moves} moves")
 
 
+def play_bots(game: Game[Any], names: list[str], seed: int, options: dict | None = None) -> Any:
+    """A game to its end between bots called ``names`` (by seat), each told only its seat's view;
+    every action they choose must be one of the legal ones. Returns the game's Result."""
+    from parlour import bots
+
+    players = [bots.create(game, name, seed=seed * 10 + i) for i, name in enumerate(names)]
+    state = game.start(len(names), options, seed)
+    while not game.is_over(state):
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        action = players[seat].choose(game.view(state, seat), seat, legal)
+        assert action in legal, f"{names[seat]} chose {action!r}, which is not legal"
+        state = game.apply(state, seat, action)
+    return game.result(state)
+
+
 def assert_replays(game: Game[Any], players: int, seed: int, options: dict | None,
                    moves: list[tuple[int, dict]], final: Any) -> None:
     """(seed, options, actions) rebuilds the same state bit for bit, also through JSON."""

@@ -20,6 +20,8 @@ def register(targets: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=int, default=500, help="games in each run (default 500)")
     parser.add_argument("--runs", type=int, default=5, help="runs; the median is reported (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="players in each game (default: 2, or the game's minimum if larger)")
     parser.set_defaults(run=run)
 
 
@@ -48,10 +50,11 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1 or args.runs < 1:
         raise ParlourError("--games and --runs must be at least 1")
     game = get(args.game)
-    players = max(2, game.min_players)
+    players = max(2, game.min_players) if args.players is None else args.players
+    game.check_players(players)
     console = Console()
     random_games(game, players, min(20, args.games), args.seed)  # warm up
-    table = Table(title=f"{game.name}: {args.games} uniformly random games per run, one core")
+    table = Table(title=f"{game.name}, {players} players: {args.games} uniformly random games per run, one core")
     for column in ("run", "CPU s", "wall s", "games/s", "moves/s", "games/wall s", "moves/game"):
         table.add_column(column, justify="right")
     rates = []

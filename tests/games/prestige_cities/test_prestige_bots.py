@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
+from contract import play_bots
 from prestige_states import GAME, city, era_state
 
 from parlour import bots
 
 
 def play(names: list[str], seed: int, options: dict | None = None):
-    players = [bots.create(GAME, name, seed=seed + i) for i, name in enumerate(names)]
-    state = GAME.start(len(names), options, seed)
-    while not GAME.is_over(state):
-        for seat in sorted(GAME.to_act(state)):
-            legal = GAME.legal_actions(state, seat)
-            action = players[seat].choose(GAME.view(state, seat), seat, legal)
-            assert action in legal
-            state = GAME.apply(state, seat, action)
-    return GAME.result(state)
+    return play_bots(GAME, names, seed, options)
 
 
 def test_greedy_is_listed_with_random():

@@ -62,69 +62,67 @@ def test_random_games_end_replay_and_keep_invariants(seed, n, opts):
     assert GAME.state_to_json(state) == GAME.state_to_json(final)
 
 
+def random_walk(n, opts, seed, steps):
+    """(step, state, seat, next state) along a uniformly random game, for at most ``steps`` actions."""
+    rng = random.Random(seed)
+    state = GAME.start(n, opts, seed)
+    for step in range(steps):
+        if GAME.is_over(state):
+            return
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        after = GAME.apply(state, seat, GAME.random_action(state, seat, rng))
+        yield step, state, seat, after
+        state = after
+
+
+def all_square_actions():
+    """Every action naming a square, of every type and block: listed or not, check must agree."""
+    for kind in ("build", "remove", "blight", "convert"):
+        for r in range(ROWS):
+            for c in range(COLS):
+                for block in (BLOCKS[:5] if kind == "build" else (None,)):
+                    yield {"type": kind, "row": r, "col": c, **({"block": block} if block else {})}
+
+
 @SETTINGS
 @given(seed=seeds, n=st.integers(min_value=1, max_value=4), opts=options)
 def test_check_accepts_exactly_what_legal_lists(seed, n, opts):
-    rng = random.Random(seed)
-    state = GAME.start(n, opts, seed)
-    steps = 0
-    while not GAME.is_over(state) and steps < 400:
-        seats = sorted(GAME.to_act(state))
-        seat = rng.choice(seats)
-        if steps % 15 == 0:
-            assert_check_matches_legal(GAME, state, seat)
-            legal = GAME.legal_actions(state, seat)
-            listed = {json.dumps(a, sort_keys=True) for a in legal}
-            # every square of every kind that is not listed is refused
-            for kind in ("build", "remove", "blight", "convert"):
-                for r in range(ROWS):
-                    for c in range(COLS):
-                        for block in (BLOCKS[:5] if kind == "build" else (None,)):
-                            action = {"type": kind, "row": r, "col": c}
-                            if block:
-                                action["block"] = block
-                            try:
-                                GAME.check(state, seat, action)
-                                accepted = True
-                            except IllegalAction:
-                                accepted = False
-                            assert accepted == (json.dumps(action, sort_keys=True) in listed), action
-            idle = [s for s in range(n) if s not in seats]
-            for other in idle:
-                assert GAME.legal_actions(state, other) == []
-        state = GAME.apply(state, seat, GAME.random_action(state, seat, rng))
-        steps += 1
+    for step, state, seat, _ in random_walk(n, opts, seed, 400):
+        if step % 15:
+            continue
+        assert_check_matches_legal(GAME, state, seat)
+        listed = {json.dumps(a, sort_keys=True) for a in GAME.legal_actions(state, seat)}
+        for action in all_square_actions():
+            try:
+                GAME.check(state, seat, action)
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert accepted == (json.dumps(action, sort_keys=True) in listed), action
+        for other in set(range(n)) - GAME.to_act(state):
+            assert GAME.legal_actions(state, other) == []
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, n=st.integers(min_value=2, max_value=4), opts=options)
 def test_views_hide_choices_and_survive_resampling(seed, n, opts):
-    rng = random.Random(seed)
-    state = GAME.start(n, opts, seed)
-    steps = 0
-    while not GAME.is_over(state) and steps < 200:
-        seats = sorted(GAME.to_act(state))
-        seat = rng.choice(seats)
-        if steps % 9 == 0:
-            for viewer in list(range(n)):
+    for step, state, seat, after in random_walk(n, opts, seed, 200):
+        if step % 9 == 0:
+            for viewer in range(n):
                 view = GAME.view(state, viewer)
                 json.dumps(view)
-                again = GAME.sample(view, viewer, random.Random(steps))
+                again = GAME.sample(view, viewer, random.Random(step))
                 assert GAME.view(again, viewer) == view
                 if state.phase == CHOOSE:
                     for other in range(n):
                         if other != viewer:
                             assert view["cities"][other]["rows"] == GAME.view(state, None)["cities"][other]["rows"]
                     assert str(state.seed) not in json.dumps(view) or state.seed < 10**6
-        after = GAME.apply(state, seat, GAME.random_action(state, seat, rng))
-        if steps % 3 == 0 and after.phase == CHOOSE and after.round == state.round:
-            before = {v: GAME.view(state, v) for v in range(n) if v != seat}
-            for viewer, old in before.items():  # an action during the choice shows nothing to others
-                new = GAME.view(after, viewer)
+        if step % 3 == 0 and after.phase == CHOOSE and after.round == state.round:
+            for viewer in set(range(n)) - {seat}:  # an action during the choice shows nothing to others
+                old, new = GAME.view(state, viewer), GAME.view(after, viewer)
                 assert [c["rows"] for c in new["cities"]] == [c["rows"] for c in old["cities"]]
                 assert new["scores"] == old["scores"]
-        state = after
-        steps += 1
 
 
 @settings(max_examples=6, deadline=None)

@@ -143,14 +143,11 @@ CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"
 class Config:
     """The options a game was started with, read once."""
 
-    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards")
+    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain")
 
     def __init__(self, blight: bool, ocean: bool, mountains: bool, pregame: bool, cards: tuple[str, ...]):
         self.blight, self.ocean, self.mountains, self.pregame, self.cards = blight, ocean, mountains, pregame, cards
-
-    @property
-    def terrain(self) -> int:
-        return MOUNTAINS if self.mountains else 0
+        self.terrain = MOUNTAINS if mountains else 0  # the mountain squares, if any
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -169,7 +166,7 @@ def empty_squares(city: City, terrain: int) -> int:
 
 def available(city: City, block: int, terrain: int) -> int:
     """Where a block of ``block`` may go: empty squares, and for Residential unbuilt mountains too."""
-    free = FULL & ~built(city)
+    free = FULL & ~(city[0] | city[1] | city[2] | city[3] | city[4] | city[5])
     return free if block == RESIDENTIAL else free & ~terrain
 
 
