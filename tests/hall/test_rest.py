@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hallkit import OPEN, bot, host, join, new_room, started_room
 
+from parlour.games import all_games
 from parlour.hall.rooms import CODE_LETTERS
 
 
@@ -145,3 +146,13 @@ def test_pages_rules_and_game_files_are_served_and_nothing_outside_them(client):
     assert client.get("/games/patchwork/static/../engine.py").status_code == 404
     assert client.get("/games/patchwork/static/%2e%2e/engine.py").status_code == 404
     assert client.get("/games/chess/rules").status_code == 404
+
+
+def test_rules_documents_are_served_without_their_template_tags(client):
+    for game in [g for g in client.get("/api/games").json() if g["id"] in all_games()]:
+        rules = client.get(game["rules_url"])
+        assert rules.status_code == 200 and "text/html" in rules.headers["content-type"]
+        assert "{%" not in rules.text and "{{" not in rules.text, game["id"]
+        assert len(rules.text) > 2000, game["id"]  # the document itself is all there
+    palace = client.get("/games/palace/rules").text
+    assert palace.startswith("<") and "endblock" not in palace

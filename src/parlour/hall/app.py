@@ -11,6 +11,7 @@ WebSocket traffic to it and back.
 
 from __future__ import annotations
 
+import re
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -40,6 +41,17 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 def game_folder(game: Game[Any]) -> Path:
     """The folder of the package that defines ``game`` (its rules and renderer live there)."""
     return Path(sys.modules[type(game).__module__].__file__ or ".").parent
+
+
+# The rules documents come from small web apps' templates: their title blocks and template tags
+# are the apps' page furniture, not rules, and would show as text.
+_TEMPLATE_TITLE = re.compile(r"{%\s*block title\s*%}.*?{%\s*endblock\s*%}", re.S)
+_TEMPLATE_TAG = re.compile(r"{%.*?%}|{{.*?}}", re.S)
+
+
+def rules_document(text: str) -> str:
+    """A game's rules document as HTML to show, without its template furniture."""
+    return _TEMPLATE_TAG.sub("", _TEMPLATE_TITLE.sub("", text)).strip()
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -175,7 +187,10 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
 
     @app.get("/games/{game_id}/rules", include_in_schema=False)
     def rules(game_id: str) -> Response:
-        return game_file(game_id, "", "rules.html")
+        document = game_file(game_id, "", "rules.html")
+        if not isinstance(document, FileResponse):
+            return document
+        return HTMLResponse(rules_document(Path(document.path).read_text(encoding="utf-8")))
 
     @app.get("/games/{game_id}/static/{path:path}", include_in_schema=False)
     def game_static(game_id: str, path: str) -> Response:
