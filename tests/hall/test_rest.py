@@ -5,7 +5,7 @@ from __future__ import annotations
 from hallkit import OPEN, bot, host, join, new_room, started_room
 
 from parlour.games import all_games
-from parlour.hall.rooms import CODE_LETTERS
+from parlour.hall.rooms import CODE_LETTERS, distinct_name
 
 
 def test_catalogue_lists_each_game_with_options_seats_bots_and_urls(client):
@@ -74,6 +74,18 @@ def test_join_trims_names_keeps_html_as_plain_text_and_fills_the_first_open_seat
     seats = client.get(f"/api/rooms/{room['code']}").json()["seats"]
     assert [s["name"] for s in seats] == ["Ana Lee", "<script>alert(1)</script>"]
     assert client.post(f"/api/rooms/{room['code']}/join", json={"name": "Cy"}).status_code == 409
+
+
+def test_no_two_seats_of_a_room_go_by_one_name(client):
+    room = new_room(client, "palace", [bot("shark"), bot("shark"), OPEN, OPEN, OPEN], host_name="Shark", take_seat=2)
+    code = room["code"]
+    join(client, code, "ana")
+    join(client, code, "ANA")
+    seats = client.get(f"/api/rooms/{code}").json()["seats"]
+    assert [s["name"] for s in seats] == ["shark", "shark 2", "Shark 3", "ana", "ANA 2"]
+    client.post(f"/api/rooms/{code}/seats/3/bot", json={"bot": "shark"}, headers=host(room["host_token"]))
+    assert client.get(f"/api/rooms/{code}").json()["seats"][3]["name"] == "shark 4"
+    assert distinct_name("x" * 32, ["x" * 32]) == "x" * 30 + " 2"  # still within the 32 characters
 
 
 def test_join_refuses_bad_names_taken_and_unknown_seats_and_rooms(client):

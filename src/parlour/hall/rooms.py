@@ -21,7 +21,7 @@ import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Coroutine, Mapping
+from typing import Any, Callable, Coroutine, Iterable, Mapping
 
 from .. import bots as bot_registry
 from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
@@ -85,6 +85,18 @@ def clean_name(name: Any) -> str:
     return name
 
 
+def distinct_name(name: str, taken: Iterable[str | None]) -> str:
+    """``name``, or ``name 2``, ``name 3``... when another seat of the room goes by it already, so
+    that the seats and the log never mix two players up (three bots called ``shark``, say)."""
+    taken = {t.casefold() for t in taken if t}
+    candidate, number = name, 1
+    while candidate.casefold() in taken:
+        number += 1
+        suffix = f" {number}"
+        candidate = name[:NAME_MAX - len(suffix)] + suffix
+    return candidate
+
+
 @dataclass
 class Seat:
     kind: str  # open | human | bot
@@ -141,6 +153,9 @@ class Room:
     # -- what anyone may see ----------------------------------------------------------------
     def names(self) -> list[str]:
         return [seat.name or f"seat {i + 1}" for i, seat in enumerate(self.seats)]
+
+    def _other_names(self, seat: int) -> list[str | None]:
+        return [s.name for i, s in enumerate(self.seats) if i != seat]
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected}
@@ -242,6 +257,7 @@ class Room:
             self.check_seat(seat)
             if self.seats[seat].kind != "open":
                 raise HallError("conflict", f"seat {seat} is taken by {self.names()[seat]}")
+            name = distinct_name(name, self._other_names(seat))
             token = new_token()
             seats = [s.record() for s in self.seats]
             seats[seat] = {"kind": "human", "name": name, "bot": None, "token": token_hash(token)}
@@ -262,6 +278,7 @@ class Room:
             if current.kind == "human" and current.connections > 0:
                 raise HallError("conflict", f"seat {seat} is {current.name}'s, who is still here;"
                                 " only an empty or abandoned seat can go to a bot")
+            name = distinct_name(name, self._other_names(seat))
             seats = [s.record() for s in self.seats]
             seats[seat] = {"kind": "bot", "name": name, "bot": bot, "token": None}
             await self._save(seats=seats)
@@ -571,6 +588,9 @@ class Hall:
             seat_token = new_token()
             records[take_seat] = {"kind": "human", "name": clean_name(host_name), "bot": None,
                                   "token": token_hash(seat_token)}
+        for i, record in enumerate(records):
+            if record["name"] is not None:
+                record["name"] = distinct_name(record["name"], [r["name"] for r in records[:i]])
         host_token = new_token()
         code = new_code()
         while code in self.rooms:
