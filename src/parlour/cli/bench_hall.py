@@ -36,6 +36,9 @@ def register(targets: argparse._SubParsersAction) -> None:
                         help="how long to measure, at most (default 20; it stops earlier when every game is over)")
     parser.add_argument("--bot", default="random", help="the bot the clients play with (default random)")
     parser.add_argument("--clients", type=int, default=1, help="client processes (default 1)")
+    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                        help="how long each player thinks before sending a move (default 0: as fast as the"
+                             " acks come, which saturates the server and measures its queue, not a room's wait)")
     parser.add_argument("--legal", action="store_true",
                         help="ask the server for each seat's legal actions, as the browser does (default:"
                              " the bots work their moves out from the view, hello with legal: false)")
@@ -94,7 +97,7 @@ async def create_rooms(base: str, game: str, players: int, rooms: int) -> list[t
 # -- the client process ------------------------------------------------------------------------
 
 async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_legal: bool, stop_at: float,
-                    latencies: list[float], done: list[int]) -> None:
+                    latencies: list[float], done: list[int], think: float = 0.0) -> None:
     """Play one seat until the game ends or ``stop_at``; record send-to-ack latencies."""
     from websockets.asyncio.client import connect
 
@@ -142,6 +145,8 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
                     state = game.sample(view, seat, rng)
                     action = (game.random_action(state, seat, rng) if bot_name == "random"
                               else bot.choose(view, seat, game.legal_actions(state, seat)))
+                if think:
+                    await asyncio.sleep(think)
                 number += 1
                 sent[number] = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "id": number, "turn": latest["turn"], "action": action}))
@@ -150,13 +155,13 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
 
 
 async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
-                seconds: float, start_at: float) -> dict[str, Any]:
+                seconds: float, start_at: float, think: float = 0.0) -> dict[str, Any]:
     await asyncio.sleep(max(0.0, start_at - time.time()))
     begin, cpu = time.perf_counter(), time.process_time()
     stop_at = begin + seconds
     latencies: list[float] = []
     done: list[int] = []
-    tasks = [play_seat(f"{base_ws}/ws/rooms/{code}", token, game, bot, with_legal, stop_at, latencies, done)
+    tasks = [play_seat(f"{base_ws}/ws/rooms/{code}", token, game, bot, with_legal, stop_at, latencies, done, think)
              for code, tokens in rooms for token in tokens]
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - begin
@@ -166,13 +171,13 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
 
 
 def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
-                   seconds: float, start_at: float, out: Any) -> None:
+                   seconds: float, start_at: float, think: float, out: Any) -> None:
     try:
         import uvloop
         uvloop.install()
     except ImportError:
         pass
-    out.send(asyncio.run(drive(base_ws, rooms, game, bot, with_legal, seconds, start_at)))
+    out.send(asyncio.run(drive(base_ws, rooms, game, bot, with_legal, seconds, start_at, think)))
     out.close()
 
 
@@ -198,6 +203,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.rooms < 1 or args.seconds <= 0 or args.clients < 1:
         raise ParlourError("--rooms, --seconds and --clients must be positive")
+    if args.think < 0:
+        raise ParlourError("--think cannot be negative")
     game = get(args.game)
     console = Console(highlight=False)
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
@@ -217,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
             for share in shares:
                 receive, send = context.Pipe(duplex=False)
                 process = context.Process(target=client_process, args=(
-                    f"ws://127.0.0.1:{port}", share, game.id, args.bot, args.legal, args.seconds, start_at, send))
+                    f"ws://127.0.0.1:{port}", share, game.id, args.bot, args.legal, args.seconds, start_at, args.think, send))
                 process.start()
                 pipes.append(receive)
                 processes.append(process)
@@ -243,7 +250,8 @@ def run(args: argparse.Namespace) -> int:
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
     console.print(f"{game.name}: {args.rooms} rooms x {game.min_players} WebSocket clients ({args.bot} bots),"
                   f" {args.clients} client process(es), one server process;"
-                  f" {'legal actions sent by the server' if args.legal else 'moves worked out by the clients'}")
+                  f" {'legal actions sent by the server' if args.legal else 'moves worked out by the clients'};"
+                  f" {f'{args.think:g} s of thought before each move' if args.think else 'no thinking time'}")
     console.print(f"[bold]{len(latencies) / elapsed:,.0f} acknowledged moves/s[/bold]"
                   f" ({len(latencies):,} moves in {elapsed:.1f} s); send-to-ack latency"
                   f" median [bold]{p50:.1f} ms[/bold], p99 [bold]{p99:.1f} ms[/bold], max {latencies[-1] * 1000:.1f} ms")
