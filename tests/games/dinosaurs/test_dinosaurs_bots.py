@@ -4,6 +4,7 @@ clear, and clearly more than its share of wins against random players."""
 from __future__ import annotations
 
 import pytest
+from contract import play_bots
 from dino_states import GAME, PASS, ids, make_state
 
 from parlour import bots
@@ -20,15 +21,7 @@ def choose(state, seat):
 
 
 def play_game(names, seed):
-    players = [bots.create(GAME, name, seed=seed * 10 + i) for i, name in enumerate(names)]
-    state = GAME.start(len(names), None, seed)
-    while not GAME.is_over(state):
-        seat = min(GAME.to_act(state))
-        legal = GAME.legal_actions(state, seat)
-        action = players[seat].choose(GAME.view(state, seat), seat, legal)
-        assert action in legal
-        state = GAME.apply(state, seat, action)
-    return GAME.result(state)
+    return play_bots(GAME, names, seed)
 
 
 def test_survivor_is_registered():
