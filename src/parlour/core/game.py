@@ -119,6 +119,23 @@ class Result:
         return Result(scores, ranks, reason, details)
 
 
+class FieldsState:
+    """Base of a game state whose value is its ``FIELDS``: two states are equal (and hash alike)
+    when every field is, so search bots can key tables by state."""
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
 class Game(ABC, Generic[S]):
     """One game's rules. Subclasses set the class attributes and implement the verbs."""
 

@@ -15,7 +15,7 @@ import random
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
-from ...core import Action, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
+from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
 from .cards import (ANYWHERE, AS_VALUES, CARDINAL, FACE_BY_CODE, ID_FACE, ID_ORDER, ID_VALUE, INVISIBLE,
                     JOKER, JOKER_VALUE, NUMBER_VALUES, PACK_SIZE, PLAIN, RULES, SOCIAL, VALUE, VALUE_BY_NAME,
                     card_name, code, codes, pack_faces, packs_for, sort_ids, value_name)
@@ -30,7 +30,7 @@ Pile = tuple[tuple[int, int], ...]  # (card id, the value it was played as), bot
 Known = tuple[tuple[tuple[int, ...], ...], ...]  # known[viewer][holder]: faces known in holder's hand
 
 
-class State:
+class State(FieldsState):
     """One moment of a game; the engine only ever builds new ones.
 
     ``known[v][h]`` is the multiset (sorted faces) of cards that seat ``v`` knows are in seat
@@ -68,15 +68,6 @@ class State:
     @property
     def players(self) -> int:
         return len(self.hands)
-
-    def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"State(current={self.current}, pile={codes(i for i, _ in self.pile)}, finished={self.finished})"

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Mapping
 
-from ...core import Action, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
+from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
 
 # --- data -------------------------------------------------------------------------------------
 
@@ -182,7 +182,7 @@ Placement = tuple[Patch, int, Orientation, int, int, int]
 
 # --- state ------------------------------------------------------------------------------------
 
-class State:
+class State(FieldsState):
     """One moment of a game. Immutable by convention: the engine only ever builds new ones.
 
     ``circle`` holds the patches still to be taken, starting just after the neutral token, so the
@@ -209,15 +209,6 @@ class State:
         self.first_home = first_home  # the seat that reached the last space first
         self.placed = placed  # per seat: (patch id, rotation, flip, x, y) in the order sewn
         self.mover = _to_move(self)  # the seat to act, None once the game is over (derived)
-
-    def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"State(time={self.time}, buttons={self.buttons}, offer={self.circle[:3]})"

@@ -19,7 +19,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Mapping
 
-from ...core import Action, BadOptions, Game, IllegalAction, LogEntry, Option, Result, View, derive, require_action, require_int
+from ...core import Action, BadOptions, FieldsState, Game, IllegalAction, LogEntry, Option, Result, View, derive, require_action, require_int
 
 # --- data -------------------------------------------------------------------------------------
 
@@ -210,7 +210,7 @@ def number(x: float) -> int | float:
 
 # --- state ------------------------------------------------------------------------------------
 
-class State:
+class State(FieldsState):
     """One moment of a game. Immutable by convention: the engine only ever builds new ones.
 
     Per-seat fields are tuples indexed by seat. ``start`` holds the cities as they were when the
@@ -259,12 +259,6 @@ class State:
     def _key(self) -> tuple[Any, ...]:
         return tuple(getattr(self, n) for n in self.FIELDS if n != "config") + (
             self.config.blight, self.config.ocean, self.config.mountains, self.config.pregame, self.config.cards)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"State(round={self.round}, era={self.era!r}, phase={self.phase!r}, dice={self.dice})"
