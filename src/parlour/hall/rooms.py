@@ -196,7 +196,7 @@ class Room:
                      if legal and seat is not None and seat in acting and self.seats[seat].kind == "human"
                      else None)
             outcome = self.game.result(self.state)
-            result = outcome.to_json() if outcome is not None else None
+            result = outcome.to_json(self.names()) if outcome is not None else None
         return {"type": "state", "room": self.status_json(), "turn": self.turn, "view": view,
                 "to_act": to_act, "legal": moves, "result": result, "deadline": self.deadline}
 
@@ -220,7 +220,7 @@ class Room:
         replay = {"format": "parlour-replay/1", "game": self.game.id, "players": self.players,
                   "options": self.options, "seed": self.seed, "names": self.names(),
                   "actions": [[seat, action] for seat, action in self.actions],
-                  "result": result.to_json() if result else None, "ended": "normal"}
+                  "result": result.to_json(self.names()) if result else None, "ended": "normal"}
         if self._replay is None:  # a finished game never changes again
             replay["frames"] = frames(self.game, replay)
             self._replay = replay
