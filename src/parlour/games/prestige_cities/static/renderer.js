@@ -345,10 +345,11 @@ export function mount(root, ctx) {
       onkeydown: (e) => { if (e.key === "Enter") { show(seat); e.preventDefault(); } },
       title: "Show this city" },
     el("td", { class: "pc-who" }, seatDot(seat), ctx.names[seat] || `Player ${seat + 1}`,
-      acting.has(seat) && v.phase === "choose" ? el("span", { class: "pc-choosing" }, " choosing") : null),
+      acting.has(seat) && v.phase === "choose" ? el("span", { class: "pc-choosing" }, "choosing") : null),
     el("td", {}, String(c.culture)), el("td", {}, String(c.wealth)), el("td", {}, String(c.happiness)),
     el("td", {}, String(c.bonus)), el("td", { class: "pc-overall" }, String(c.overall))));
-    return el("table", { class: "pc-scores", id: "pc-scores" }, el("thead", {}, head), el("tbody", {}, body));
+    return el("div", { class: "pc-scores-wrap" },
+      el("table", { class: "pc-scores", id: "pc-scores" }, el("thead", {}, head), el("tbody", {}, body)));
   }
 
   function show(seat) {
