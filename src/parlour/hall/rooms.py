@@ -238,7 +238,7 @@ class Room:
         else:
             to_act = sorted(self.game.to_act(state))
             outcome = self.game.result(state)
-            result = outcome.to_json() if outcome is not None else None
+            result = outcome.to_json(names) if outcome is not None else None
         seen_by_all = True
         for audience in self._audiences.values():
             view = None if state is None else self.game.view(state, audience.seat)
