@@ -255,7 +255,7 @@ class Room:
         replay = {"format": "parlour-replay/1", "game": self.game.id, "players": self.players,
                   "options": self.options, "seed": self.seed, "names": self.names(),
                   "actions": [[record.seat, record.action] for record in self.records],
-                  "result": result.to_json() if result else None, "ended": "normal"}
+                  "result": result.to_json(self.names()) if result else None, "ended": "normal"}
         if self._replay is None:  # a finished game never changes again
             replay["frames"] = frames(self.game, replay)
             self._replay = replay
