@@ -87,18 +87,39 @@ def rules_on_top(pile: Pile) -> bool:
     return bool(pile) and pile[-1][1] == RULES
 
 
-def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
-    """May a card of ``value`` go on ``pile``? ``natural`` is False for a joker played as it."""
-    if not natural and value in PLAIN:
-        return True  # a joker as a card with play restrictions ignores them
+def _follows(top: int | None, rules: bool, value: int) -> bool:
+    """May a natural card of ``value`` go where ``top`` counts (and a Rules card is on top if ``rules``)?"""
     if value in ANYWHERE:
-        return not rules_on_top(pile)
-    top = counting_value(pile)
+        return not rules
     if top is None:
         return True
     if top == NINE:
         return value <= NINE  # docs/rules/palace.md: on a 9, 9 or lower
     return value >= top
+
+
+# What may naturally follow each (counting value, Rules card on top): the rule above, tabled once.
+_FOLLOWERS: dict[tuple[int | None, bool], frozenset[int]] = {
+    (top, rules): frozenset(v for v in AS_VALUES if _follows(top, rules, v))
+    for top in (None, *AS_VALUES) for rules in (False, True)}
+
+
+# What jokers played alone may be played as, on each set of followers: (value, may a natural card of it go).
+_JOKER_VALUES: dict[frozenset[int], tuple[tuple[int, bool], ...]] = {
+    allowed: tuple((v, v in allowed) for v in AS_VALUES if v in allowed or v in PLAIN)
+    for allowed in set(_FOLLOWERS.values())}
+
+
+def followers(pile: Pile) -> frozenset[int]:
+    """The values natural cards may have to go on ``pile`` (jokers as plain cards go anywhere too)."""
+    return _FOLLOWERS[counting_value(pile), rules_on_top(pile)]
+
+
+def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
+    """May a card of ``value`` go on ``pile``? ``natural`` is False for a joker played as it."""
+    if not natural and value in PLAIN:
+        return True  # a joker as a card with play restrictions ignores them
+    return value in followers(pile)
 
 
 def why_not(pile: Pile, value: int) -> str:
@@ -118,17 +139,31 @@ def stack_burns(pile: Pile) -> bool:
     if len(pile) < STACK:
         return False
     value = pile[-1][1]
-    return value in NUMBER_VALUES and all(v == value for _, v in pile[-STACK:])
+    return pile[-2][1] == value and value in NUMBER_VALUES and all(v == value for _, v in pile[-STACK:-2])
 
 
-def _multiset_minus(known: tuple[int, ...], gone: Counter[int]) -> tuple[int, ...]:
-    left = Counter(known)
-    left.subtract(gone)
-    return tuple(sorted(left.elements()))
+def _without(known: tuple[int, ...], gone: list[int]) -> tuple[int, ...]:
+    """The multiset ``known`` (sorted faces) less ``gone``, as far as it holds them; still sorted."""
+    left = list(known)
+    for f in gone:
+        if f in left:
+            left.remove(f)
+    return tuple(left)
+
+
+def _less(cards: tuple[int, ...], gone: list[int]) -> tuple[int, ...]:
+    """``cards`` without the (distinct) ids ``gone``, in the same order."""
+    return tuple(i for i in cards if i not in gone)
+
+
+def _replaced(row: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return row[:index] + (value,) + row[index + 1:]
 
 
 def _step(finished: Iterable[int], players: int, seat: int, direction: int, places: int) -> int:
     """The seat ``places`` places from ``seat`` in ``direction``, counting players still in only."""
+    if not finished:
+        return (seat + direction * places) % players
     out = set(finished)
     while places > 0:
         seat = (seat + direction) % players
@@ -161,32 +196,36 @@ class _Play:
 
 
 class _Turn:
-    """A mutable working copy of a state while one action is applied."""
+    """A working copy of a state while one action is applied: the per-seat rows are lists whose
+    entries (tuples, shared with the state) are replaced, never changed in place."""
+
+    __slots__ = ("n", "hands", "face_ups", "face_downs", "pick_up", "pile", "burned", "direction", "current",
+                 "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "first", "last",
+                 "log")
 
     def __init__(self, state: State, log: list[LogEntry] | None) -> None:
-        self.n = state.players
-        self.hands = [list(h) for h in state.hands]
-        self.face_ups = [list(f) for f in state.face_ups]
-        self.face_downs = [list(f) for f in state.face_downs]
-        self.pick_up = list(state.pick_up)
-        self.pile = list(state.pile)
-        self.burned = list(state.burned)
+        self.n = len(state.hands)
+        self.hands = list(state.hands)
+        self.face_ups = list(state.face_ups)
+        self.face_downs = list(state.face_downs)
+        self.pick_up = state.pick_up
+        self.pile = state.pile
+        self.burned = state.burned
         self.direction = state.direction
         self.current = state.current
         self.detour = state.detour
         self.swaps_left = state.swaps_left
         self.swap_own = state.swap_own
-        self.swapped = list(state.swapped)
+        self.swapped = state.swapped
         self.revealed = state.revealed
-        self.finished = list(state.finished)
-        self.known = [list(row) for row in state.known]
+        self.finished = state.finished
+        self.known = list(state.known)  # rows of the state's known, each replaced whole when it changes
         self.first = state.first
         self.last: dict[str, Any] = {}
-        self.log = log
+        self.log = log  # None when nobody reads the log: then no line is even written
 
     def say(self, text: str, seats: Iterable[int] | None = None) -> None:
-        if self.log is not None:
-            self.log.append(LogEntry(text, None if seats is None else frozenset(seats)))
+        self.log.append(LogEntry(text, None if seats is None else frozenset(seats)))  # type: ignore[union-attr]
 
     def active(self, seat: int) -> bool:
         return seat not in self.finished
@@ -195,93 +234,136 @@ class _Turn:
         return [(seat + k) % self.n for k in range(self.n)]
 
     # -- knowledge of hands ----------------------------------------------------------------------
+    # Most viewers know the same of a hand, so each distinct knowledge is worked out once.
     def forget(self, holder: int, ids: Iterable[int]) -> None:
-        gone = None
-        for row in self.known:
-            if row[holder]:
-                gone = gone or Counter(ID_FACE[i] for i in ids)
-                row[holder] = _multiset_minus(row[holder], gone)
+        gone: list[int] | None = None
+        after: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for viewer, row in enumerate(self.known):
+            held = row[holder]
+            if held:
+                if held not in after:
+                    gone = gone or [ID_FACE[i] for i in ids]
+                    after[held] = _without(held, gone)
+                self.known[viewer] = _replaced(row, holder, after[held])
 
     def learn(self, holder: int, ids: Iterable[int]) -> None:
-        faces = [ID_FACE[i] for i in ids]
+        faces = tuple(ID_FACE[i] for i in ids)
+        after: dict[tuple[int, ...], tuple[int, ...]] = {}
         for viewer, row in enumerate(self.known):
             if viewer != holder:
-                row[holder] = tuple(sorted(row[holder] + tuple(faces)))
+                held = row[holder]
+                if held not in after:
+                    after[held] = tuple(sorted(held + faces))
+                self.known[viewer] = _replaced(row, holder, after[held])
 
     # -- moving cards --------------------------------------------------------------------------
     def burn(self) -> None:
-        self.burned.extend(i for i, _ in self.pile)
-        self.pile = []
+        self.burned += tuple(i for i, _ in self.pile)
+        self.pile = ()
 
     def take_pile(self, seat: int, extra: list[int]) -> int:
         cards = [i for i, _ in self.pile] + extra
         self.learn(seat, cards)
-        self.hands[seat] = list(sort_ids(self.hands[seat] + cards))
-        self.pile = []
+        self.hands[seat] = sort_ids(self.hands[seat] + tuple(cards))
+        self.pile = ()
         return len(cards)
 
     def draw_up(self, first: int) -> None:
+        if not self.pick_up:
+            return
         for seat in self.order_from(first):
             hand = self.hands[seat]
-            if not self.active(seat) or len(hand) >= HAND_SIZE or not self.pick_up:
+            if not self.pick_up or len(hand) >= HAND_SIZE or seat in self.finished:
                 continue
-            k = min(HAND_SIZE - len(hand), len(self.pick_up))
+            k = HAND_SIZE - len(hand)
             drawn, self.pick_up = self.pick_up[:k], self.pick_up[k:]
-            self.hands[seat] = list(sort_ids(hand + drawn))
-            self.say(f"{{p{seat}}} drew {_count(k, 'card')}")
-            self.say(f"{{p{seat}}} drew {', '.join(codes(drawn))}", (seat,))
+            self.hands[seat] = sort_ids(hand + drawn)
+            if self.log is not None:
+                self.say(f"{{p{seat}}} drew {_count(len(drawn), 'card')}")
+                self.say(f"{{p{seat}}} drew {', '.join(codes(drawn))}", (seat,))
 
     def check_out(self, first: int) -> None:
         for seat in self.order_from(first):
-            if (self.active(seat) and not self.hands[seat] and not self.face_ups[seat]
-                    and not self.face_downs[seat] and not (seat == self.current and self.revealed is not None)):
-                self.finished.append(seat)
-                self.last.setdefault("out", []).append(seat)
-                self.say(f"{{p{seat}}} is out, {_ordinal(len(self.finished))}")
-        remaining = [s for s in range(self.n) if self.active(s)]
-        if len(remaining) == 1 and len(self.finished) == self.n - 1:
-            self.finished.append(remaining[0])
-            self.say(f"{{p{remaining[0]}}} is left holding cards and comes last")
+            if (not self.hands[seat] and not self.face_ups[seat] and not self.face_downs[seat]
+                    and seat not in self.finished and not (seat == self.current and self.revealed is not None)):
+                self.finished += (seat,)
+                self.last["out"] = self.last.get("out", ()) + (seat,)
+                if self.log is not None:
+                    self.say(f"{{p{seat}}} is out, {_ordinal(len(self.finished))}")
+        if len(self.finished) == self.n - 1:
+            (last,) = (s for s in range(self.n) if self.active(s))
+            self.finished += (last,)
+            if self.log is not None:
+                self.say(f"{{p{last}}} is left holding cards and comes last")
             self.current = None
 
     def end_turn(self, seat: int, burned: bool = False, sevens: int = 0, eights: int = 0,
                  socials: int = 0) -> None:
         """Pass the turn on after ``seat``'s turn, applying what its play did to the order of play."""
-        self.swaps_left, self.swap_own, self.swapped = 0, False, []
+        self.swaps_left, self.swap_own, self.swapped = 0, False, ()
         if self.current is None:
             return
         if burned and self.active(seat):
             self.current = seat
             self.last["again"] = True
-            self.say(f"{{p{seat}}} takes another turn")
+            if self.log is not None:
+                self.say(f"{{p{seat}}} takes another turn")
             return
         if sevens and not burned:
             # a 7 turns play back for one turn; 7s answering a 7 forget the earlier ones
             self.detour = seat
             self.current = _step(self.finished, self.n, seat, -self.direction, sevens)
             self.last["detour"] = self.current
-            self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on after {{p{seat}}}")
+            if self.log is not None:
+                self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on after {{p{seat}}}")
             return
         base = seat if self.detour is None else self.detour
         self.detour = None
         if socials % 2:
             self.direction = -self.direction
             self.last["reversed"] = True
-            self.say("the order of play is reversed")
-        skipped = [_step(self.finished, self.n, base, self.direction, k) for k in range(1, eights + 1)]
-        if skipped:
+            if self.log is not None:
+                self.say("the order of play is reversed")
+        if eights:
+            skipped = tuple(_step(self.finished, self.n, base, self.direction, k) for k in range(1, eights + 1))
             self.last["skipped"] = skipped
-            self.say(", ".join(f"{{p{s}}}" for s in skipped) + (" is" if len(skipped) == 1 else " are") + " skipped")
+            if self.log is not None:
+                self.say(", ".join(f"{{p{s}}}" for s in skipped) + (" is" if len(skipped) == 1 else " are") + " skipped")
         self.current = _step(self.finished, self.n, base, self.direction, 1 + eights)
 
     def freeze(self) -> State:
-        return State(tuple(tuple(h) for h in self.hands), tuple(tuple(f) for f in self.face_ups),
-                     tuple(tuple(f) for f in self.face_downs), tuple(self.pick_up), tuple(self.pile),
-                     tuple(self.burned), self.direction, self.current, self.detour, self.swaps_left,
-                     self.swap_own, tuple(self.swapped), self.revealed, tuple(self.finished),
-                     tuple(tuple(row) for row in self.known), tuple(sorted(
-                         (k, tuple(v) if isinstance(v, list) else v) for k, v in self.last.items())),
-                     self.first)
+        last = self.last  # its values are tuples or scalars, so it sorts into a hashable tuple
+        return State(tuple(self.hands), tuple(self.face_ups), tuple(self.face_downs), self.pick_up, self.pile,
+                     self.burned, self.direction, self.current, self.detour, self.swaps_left, self.swap_own,
+                     self.swapped, self.revealed, self.finished, tuple(self.known),
+                     tuple(sorted(last.items())), self.first)
+
+
+_PlayOption = tuple[list[int], int, bool]  # a play as (card ids, value, whether jokers name it)
+
+
+def _join_face_ups(options: list[Action | _PlayOption], face_ups: tuple[int, ...], cards: list[int], value: int,
+                   natural_ok: bool, jokers_in: bool) -> None:
+    """Add the play ``cards`` (all of the hand) joined by matching face-ups and face-up jokers."""
+    more = [i for i in face_ups if ID_VALUE[i] == value]
+    face_up_jokers = [i for i in face_ups if ID_VALUE[i] == JOKER_VALUE]
+    for a in range(len(more) + 1):
+        if a and not natural_ok:
+            break  # face-up naturals obey the play restrictions
+        for b in range(len(face_up_jokers) + 1):
+            if a or b:
+                options.append((cards + more[:a] + face_up_jokers[:b], value, jokers_in or b > 0))
+
+
+def _action(option: Action | _PlayOption) -> Action:
+    """A legal option as the action it stands for (plays are written out only when asked for)."""
+    if type(option) is dict:
+        return option
+    cards, value, with_jokers = option
+    action: Action = {"type": "play", "cards": codes(cards)}
+    if with_jokers:
+        action["as"] = value_name(value)
+    return action
 
 
 _NOBODY: frozenset[int] = frozenset()
@@ -320,6 +402,15 @@ class Palace(Game[State]):
 
     # -- listing -------------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return [_action(option) for option in self._options(state, seat)]
+
+    def random_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        """Uniform over ``legal_actions``: the options are those actions, in the same order, each
+        written out only once chosen (tests/games/palace/test_palace_properties.py)."""
+        return _action(rng.choice(self._options(state, seat)))
+
+    def _options(self, state: State, seat: int) -> list[Action | _PlayOption]:
+        """The legal actions, plays left as (cards, value, jokers named) until one is wanted."""
         if state.current != seat:
             return []
         if state.swaps_left:
@@ -331,7 +422,7 @@ class Palace(Game[State]):
             return [{"type": "flip", "index": i} for i in range(len(state.face_downs[seat]))]
         return self._plays(state, seat) or [{"type": "take"}]
 
-    def _swaps(self, state: State, seat: int) -> list[Action]:
+    def _swaps(self, state: State, seat: int) -> list[Action | _PlayOption]:
         active = [s for s in range(state.players) if s not in state.finished]
         if state.swap_own:
             pairs = [tuple(sorted((seat, s))) for s in active if s != seat]
@@ -339,57 +430,43 @@ class Palace(Game[State]):
             pairs = [(a, b) for i, a in enumerate(active) for b in active[i + 1:]]
         return [{"type": "swap", "seats": list(p)} for p in pairs if p not in state.swapped]
 
-    def _plays(self, state: State, seat: int) -> list[Action]:
+    def _plays(self, state: State, seat: int) -> list[Action | _PlayOption]:
         hand = state.hands[seat]
         main = hand or state.face_ups[seat]
-        extra = state.face_ups[seat] if hand and not state.pick_up else ()
-        naturals: dict[int, list[int]] = {}
+        naturals: dict[int, list[int]] = {}  # value: ids, in the order of main
         jokers = []
         for i in main:
-            (jokers.append(i) if ID_VALUE[i] == JOKER_VALUE else naturals.setdefault(ID_VALUE[i], []).append(i))
-        extra_naturals: dict[int, list[int]] = {}
-        extra_jokers = []
-        for i in extra:
-            (extra_jokers.append(i) if ID_VALUE[i] == JOKER_VALUE
-             else extra_naturals.setdefault(ID_VALUE[i], []).append(i))
-        pile = state.pile
-        actions: list[Action] = []
-
-        def add(cards: list[int], value: int, with_jokers: bool) -> None:
-            action: Action = {"type": "play", "cards": codes(cards)}
-            if with_jokers:
-                action["as"] = value_name(value)
-            actions.append(action)
-
-        def add_extras(cards: list[int], value: int, natural_ok: bool, jokers_in: bool) -> None:
-            """The play ``cards`` (all of the hand) joined by matching face-ups and face-up jokers."""
-            more = extra_naturals.get(value, [])
-            for a in range(len(more) + 1):
-                if a and not natural_ok:
-                    break  # face-up naturals obey the play restrictions
-                for b in range(len(extra_jokers) + 1):
-                    if a or b:
-                        add(cards + more[:a] + extra_jokers[:b], value, jokers_in or b > 0)
-
+            value = ID_VALUE[i]
+            if value == JOKER_VALUE:
+                jokers.append(i)
+            elif value in naturals:
+                naturals[value].append(i)
+            else:
+                naturals[value] = [i]
+        allowed = followers(state.pile)
+        # face-ups may join a play of the whole hand, once nothing is left to draw
+        extra = state.face_ups[seat] if hand and not state.pick_up and len(naturals) <= 1 else ()
+        whole = len(main)
+        options: list[Action | _PlayOption] = []
         for value, ids in naturals.items():
-            if not may_follow(pile, value):
+            if value not in allowed:
                 continue
             for k in range(1, len(ids) + 1):
-                for j in range(len(jokers) + 1):
-                    cards = ids[:k] + jokers[:j]
-                    add(cards, value, j > 0)
-                    if extra and k + j == len(main):
-                        add_extras(cards, value, True, j > 0)
-        if jokers:
-            for value in AS_VALUES:
-                natural_ok = may_follow(pile, value)
-                if not (natural_ok or value in PLAIN):
-                    continue
+                cards = ids[:k]
+                options.append((cards, value, False))
+                if extra and k == whole:
+                    _join_face_ups(options, extra, cards, value, True, False)
                 for j in range(1, len(jokers) + 1):
-                    add(jokers[:j], value, True)
-                    if extra and j == len(main):
-                        add_extras(jokers[:j], value, natural_ok, True)
-        return actions
+                    options.append((cards + jokers[:j], value, True))
+                    if extra and k + j == whole:
+                        _join_face_ups(options, extra, cards + jokers[:j], value, True, True)
+        if jokers:
+            for value, natural_ok in _JOKER_VALUES[allowed]:
+                for j in range(1, len(jokers) + 1):
+                    options.append((jokers[:j], value, True))
+                    if extra and j == whole:
+                        _join_face_ups(options, extra, jokers[:j], value, natural_ok, True)
+        return options
 
     # -- checking ------------------------------------------------------------------------------------
     def check(self, state: State, seat: int, action: Any) -> None:
@@ -418,7 +495,8 @@ class Palace(Game[State]):
             plays = self._plays(state, seat)
             if plays:
                 raise IllegalAction("you can play, so you may not take the pile (e.g. "
-                                    f"{' '.join(plays[0]['cards'])}); the pile is taken only when nothing can go on it")
+                                    f"{' '.join(_action(plays[0])['cards'])}); the pile is taken only when nothing"
+                                    " can go on it")
             return None
         if kind == "flip":
             if state.revealed is not None:
@@ -502,12 +580,13 @@ class Palace(Game[State]):
         main: list[int] = []
         wanted: list[int] = []
         for f in faces:
-            i = next((i for i in main_source if ID_FACE[i] == f), None)
-            if i is None:
-                wanted.append(f)
+            for i in main_source:
+                if ID_FACE[i] == f:
+                    main_source.remove(i)
+                    main.append(i)
+                    break
             else:
-                main_source.remove(i)
-                main.append(i)
+                wanted.append(f)
         if not wanted:
             return _Play(main, [], False, 0, 0, "hand" if hand else "face-up")
         if not hand:
@@ -538,14 +617,16 @@ class Palace(Game[State]):
         elif kind == "take":
             n = turn.take_pile(seat, [])
             turn.last["picked_up"] = n
-            turn.say(f"{{p{seat}}} could not play and took the pile ({_count(n, 'card')})")
+            if log is not None:
+                turn.say(f"{{p{seat}}} could not play and took the pile ({_count(n, 'card')})")
             turn.end_turn(seat)
         elif kind == "flip":
             self._flip(turn, seat, checked)
         elif kind == "swap":
             self._swap(turn, seat, *checked)
         else:  # no_swap
-            turn.say(f"{{p{seat}}} makes no more swaps")
+            if log is not None:
+                turn.say(f"{{p{seat}}} makes no more swaps")
             turn.end_turn(seat)
         return turn.freeze()
 
@@ -555,23 +636,24 @@ class Palace(Game[State]):
             turn.revealed = None
         else:
             ids = play.cards
-            source = turn.hands[seat] if play.source == "hand" else turn.face_ups[seat]
-            for i in play.main:
-                source.remove(i)
-            for i in play.extra:
-                turn.face_ups[seat].remove(i)
             if play.source == "hand":
+                turn.hands[seat] = _less(turn.hands[seat], play.main)
                 turn.forget(seat, play.main)
+            else:
+                turn.face_ups[seat] = _less(turn.face_ups[seat], play.main)
+            if play.extra:
+                turn.face_ups[seat] = _less(turn.face_ups[seat], play.extra)
         self._place(turn, seat, ids, play.value, play.source + (" and face-up" if play.extra else ""))
 
     def _place(self, turn: _Turn, seat: int, ids: list[int], value: int, source: str) -> None:
         """Put a play on the pile and carry out what it does."""
-        turn.pile.extend((i, value) for i in ids)
+        turn.pile += tuple([(i, value) for i in ids])
         n = len(ids)
-        shown = ", ".join(codes(ids))
-        as_text = f" as {value_name(value)}{'s' if n > 1 else ''}" if any(ID_VALUE[i] == JOKER_VALUE for i in ids) else ""
-        turn.say(f"{{p{seat}}} played {shown}{as_text} from {'their ' + source + ' cards'}")
-        turn.last.update(cards=codes(ids), value=value_name(value), source=source)
+        if turn.log is not None:
+            shown = ", ".join(codes(ids))
+            as_text = f" as {value_name(value)}{'s' if n > 1 else ''}" if any(ID_VALUE[i] == JOKER_VALUE for i in ids) else ""
+            turn.say(f"{{p{seat}}} played {shown}{as_text} from {'their ' + source + ' cards'}")
+        turn.last.update(cards=tuple(codes(ids)), value=value_name(value), source=source)
         burned = ""
         if value == TEN:
             burned = "ten"
@@ -580,12 +662,14 @@ class Palace(Game[State]):
         if burned:
             turn.burn()
             turn.last["burn"] = burned
-            turn.say("the 10 burns the play pile" if burned == "ten" else f"four {value_name(value)}s burn the play pile")
+            if turn.log is not None:
+                turn.say("the 10 burns the play pile" if burned == "ten" else f"four {value_name(value)}s burn the play pile")
         turn.draw_up(seat)
         turn.check_out(seat)
         if value == CARDINAL and turn.current is not None and turn.active(seat) and not burned:
-            turn.swaps_left, turn.swap_own, turn.swapped = n, True, []
-            turn.say(f"{{p{seat}}} may swap hands ({_count(n, 'Cardinal swap')})")
+            turn.swaps_left, turn.swap_own, turn.swapped = n, True, ()
+            if turn.log is not None:
+                turn.say(f"{{p{seat}}} may swap hands ({_count(n, 'Cardinal swap')})")
             return
         if burned:
             turn.end_turn(seat, burned=True)  # docs/rules/palace.md: a burning play does nothing else
@@ -594,38 +678,46 @@ class Palace(Game[State]):
                       n if value == SOCIAL else 0)
 
     def _flip(self, turn: _Turn, seat: int, index: int) -> None:
-        card = turn.face_downs[seat].pop(index)
+        downs = turn.face_downs[seat]
+        card = downs[index]
+        turn.face_downs[seat] = downs[:index] + downs[index + 1:]
         value = ID_VALUE[card]
         turn.last["flipped"] = code(ID_FACE[card])
         if value == JOKER_VALUE:
             turn.revealed = card
-            turn.say(f"{{p{seat}}} turned over a face-down joker and names what it plays as")
+            if turn.log is not None:
+                turn.say(f"{{p{seat}}} turned over a face-down joker and names what it plays as")
             return
-        if may_follow(tuple(turn.pile), value):
-            turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}")
+        if may_follow(turn.pile, value):
+            if turn.log is not None:
+                turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}")
             self._place(turn, seat, [card], value, "face-down")
             return
         n = turn.take_pile(seat, [card])
         turn.last["picked_up"] = n
-        turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}, which cannot be played,"
-                 f" and took it with the pile ({_count(n, 'card')})")
+        if turn.log is not None:
+            turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}, which cannot be played,"
+                     f" and took it with the pile ({_count(n, 'card')})")
         turn.end_turn(seat)
 
     def _swap(self, turn: _Turn, seat: int, a: int, b: int) -> None:
         hand_a, hand_b = turn.hands[a], turn.hands[b]
         turn.hands[a], turn.hands[b] = hand_b, hand_a
-        for row in turn.known:
+        known = [list(row) for row in turn.known]
+        for row in known:
             row[a], row[b] = row[b], row[a]
-        turn.known[a][a] = turn.known[b][b] = ()
-        turn.known[a][b] = tuple(sorted(ID_FACE[i] for i in hand_a))
-        turn.known[b][a] = tuple(sorted(ID_FACE[i] for i in hand_b))
-        turn.swapped.append((a, b))
+        known[a][a] = known[b][b] = ()
+        known[a][b] = tuple(sorted(ID_FACE[i] for i in hand_a))
+        known[b][a] = tuple(sorted(ID_FACE[i] for i in hand_b))
+        turn.known = [tuple(row) for row in known]
+        turn.swapped += ((a, b),)
         turn.swaps_left -= 1
         turn.swap_own = False
-        turn.last["swap"] = [a, b]
-        turn.say(f"{{p{a}}} and {{p{b}}} swapped hands")
-        turn.say(f"{{p{a}}} gave {{p{b}}} {', '.join(codes(hand_a)) or 'an empty hand'}"
-                 f" for {', '.join(codes(hand_b)) or 'an empty hand'}", (a, b))
+        turn.last["swap"] = (a, b)
+        if turn.log is not None:
+            turn.say(f"{{p{a}}} and {{p{b}}} swapped hands")
+            turn.say(f"{{p{a}}} gave {{p{b}}} {', '.join(codes(hand_a)) or 'an empty hand'}"
+                     f" for {', '.join(codes(hand_b)) or 'an empty hand'}", (a, b))
         turn.draw_up(seat)
         turn.check_out(seat)
         if turn.current is None:
