@@ -112,7 +112,10 @@ _JOKER_VALUES: dict[frozenset[int], tuple[tuple[int, bool], ...]] = {
 
 def followers(pile: Pile) -> frozenset[int]:
     """The values natural cards may have to go on ``pile`` (jokers as plain cards go anywhere too)."""
-    return _FOLLOWERS[counting_value(pile), rules_on_top(pile)]
+    for _, value in reversed(pile):
+        if value not in INVISIBLE:
+            return _FOLLOWERS[value, pile[-1][1] == RULES]  # the counting value, and a Rules card on top
+    return _FOLLOWERS[None, rules_on_top(pile)]
 
 
 def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
@@ -143,17 +146,18 @@ def stack_burns(pile: Pile) -> bool:
 
 
 def _without(known: tuple[int, ...], gone: list[int]) -> tuple[int, ...]:
-    """The multiset ``known`` (sorted faces) less ``gone``, as far as it holds them; still sorted."""
-    left = list(known)
+    """The multiset ``known`` (sorted faces) less ``gone``, as far as it holds them; still sorted
+    (``known`` itself when it holds none of them)."""
     for f in gone:
-        if f in left:
-            left.remove(f)
-    return tuple(left)
+        if f in known:
+            k = known.index(f)
+            known = known[:k] + known[k + 1:]
+    return known
 
 
 def _less(cards: tuple[int, ...], gone: list[int]) -> tuple[int, ...]:
     """``cards`` without the (distinct) ids ``gone``, in the same order."""
-    return tuple(i for i in cards if i not in gone)
+    return tuple([i for i in cards if i not in gone])
 
 
 def _replaced(row: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -170,6 +174,10 @@ def _step(finished: Iterable[int], players: int, seat: int, direction: int, plac
         if seat not in out:
             places -= 1
     return seat
+
+
+# _ROUND[players][seat]: every seat in seat order from ``seat``, round the table.
+_ROUND = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in range(1, 7)}
 
 
 def _ordinal(n: int) -> str:
@@ -230,8 +238,9 @@ class _Turn:
     def active(self, seat: int) -> bool:
         return seat not in self.finished
 
-    def order_from(self, seat: int) -> list[int]:
-        return [(seat + k) % self.n for k in range(self.n)]
+    def order_from(self, seat: int) -> tuple[int, ...]:
+        """Every seat, in seat order from ``seat``."""
+        return _ROUND[self.n][seat]
 
     # -- knowledge of hands ----------------------------------------------------------------------
     # Most viewers know the same of a hand, so each distinct knowledge is worked out once.
@@ -244,7 +253,8 @@ class _Turn:
                 if held not in after:
                     gone = gone or [ID_FACE[i] for i in ids]
                     after[held] = _without(held, gone)
-                self.known[viewer] = _replaced(row, holder, after[held])
+                if after[held] is not held:
+                    self.known[viewer] = _replaced(row, holder, after[held])
 
     def learn(self, holder: int, ids: Iterable[int]) -> None:
         faces = tuple(ID_FACE[i] for i in ids)
@@ -339,6 +349,10 @@ class _Turn:
                      tuple(sorted(last.items())), self.first)
 
 
+def _not_a_list_of_cards(cards: Any) -> IllegalAction:
+    return IllegalAction(f"a play lists the cards it plays, as in {{'type': 'play', 'cards': ['7H', '7D']}}, not {cards!r}")
+
+
 _PlayOption = tuple[list[int], int, bool]  # a play as (card ids, value, whether jokers name it)
 
 
@@ -367,6 +381,7 @@ def _action(option: Action | _PlayOption) -> Action:
 
 
 _NOBODY: frozenset[int] = frozenset()
+_ALONE = tuple(frozenset((seat,)) for seat in range(6))  # to_act: one seat, made once
 _ACTION_TYPES = "'play', 'take', 'flip', 'swap' and 'no_swap'"
 
 
@@ -395,7 +410,7 @@ class Palace(Game[State]):
                      known, (), first)
 
     def to_act(self, state: State) -> frozenset[int]:
-        return _NOBODY if state.current is None else frozenset((state.current,))
+        return _NOBODY if state.current is None else _ALONE[state.current]
 
     def is_over(self, state: State) -> bool:
         return state.current is None
@@ -430,6 +445,12 @@ class Palace(Game[State]):
             pairs = [(a, b) for i, a in enumerate(active) for b in active[i + 1:]]
         return [{"type": "swap", "seats": list(p)} for p in pairs if p not in state.swapped]
 
+    @staticmethod
+    def _can_play(state: State, seat: int) -> bool:
+        """Is any play legal? A joker always is (as a plain card), else one card that may follow."""
+        allowed = followers(state.pile)
+        return any(ID_VALUE[i] in allowed or ID_VALUE[i] == JOKER_VALUE for i in state.hands[seat] or state.face_ups[seat])
+
     def _plays(self, state: State, seat: int) -> list[Action | _PlayOption]:
         hand = state.hands[seat]
         main = hand or state.face_ups[seat]
@@ -447,6 +468,7 @@ class Palace(Game[State]):
         # face-ups may join a play of the whole hand, once nothing is left to draw
         extra = state.face_ups[seat] if hand and not state.pick_up and len(naturals) <= 1 else ()
         whole = len(main)
+        joker_runs = [jokers[:j] for j in range(1, len(jokers) + 1)]  # the first one, the first two...
         options: list[Action | _PlayOption] = []
         for value, ids in naturals.items():
             if value not in allowed:
@@ -456,16 +478,16 @@ class Palace(Game[State]):
                 options.append((cards, value, False))
                 if extra and k == whole:
                     _join_face_ups(options, extra, cards, value, True, False)
-                for j in range(1, len(jokers) + 1):
-                    options.append((cards + jokers[:j], value, True))
-                    if extra and k + j == whole:
-                        _join_face_ups(options, extra, cards + jokers[:j], value, True, True)
+                for run in joker_runs:
+                    options.append((cards + run, value, True))
+                    if extra and k + len(run) == whole:
+                        _join_face_ups(options, extra, cards + run, value, True, True)
         if jokers:
             for value, natural_ok in _JOKER_VALUES[allowed]:
-                for j in range(1, len(jokers) + 1):
-                    options.append((jokers[:j], value, True))
-                    if extra and j == whole:
-                        _join_face_ups(options, extra, jokers[:j], value, natural_ok, True)
+                for run in joker_runs:
+                    options.append((run, value, True))
+                    if extra and len(run) == whole:
+                        _join_face_ups(options, extra, run, value, natural_ok, True)
         return options
 
     # -- checking ------------------------------------------------------------------------------------
@@ -492,8 +514,8 @@ class Palace(Game[State]):
                 raise IllegalAction("you turned over a joker: name what it is played as")
             if not state.hands[seat] and not state.face_ups[seat]:
                 raise IllegalAction("you have only face-down cards: turn one over ('flip')")
-            plays = self._plays(state, seat)
-            if plays:
+            if self._can_play(state, seat):
+                plays = self._plays(state, seat)
                 raise IllegalAction("you can play, so you may not take the pile (e.g. "
                                     f"{' '.join(_action(plays[0])['cards'])}); the pile is taken only when nothing"
                                     " can go on it")
@@ -534,14 +556,17 @@ class Palace(Game[State]):
 
     def _checked_play(self, state: State, seat: int, action: Mapping[str, Any]) -> _Play:
         cards = action.get("cards")
-        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
-            raise IllegalAction(f"a play lists the cards it plays, as in {{'type': 'play', 'cards': ['7H', '7D']}}, not {cards!r}")
+        if not isinstance(cards, list) or not cards:
+            raise _not_a_list_of_cards(cards)
         faces = []
         for c in cards:
-            if c not in FACE_BY_CODE:
+            face = FACE_BY_CODE.get(c) if isinstance(c, str) else None
+            if face is None:
+                if not all(isinstance(c, str) for c in cards):
+                    raise _not_a_list_of_cards(cards)
                 raise IllegalAction(f"there is no card {c!r} (cards are written 2H..10S, JD, QC, KH, AS, joker, rules,"
                                     " social, cardinal)")
-            faces.append(FACE_BY_CODE[c])
+            faces.append(face)
         as_name = action.get("as")
         if as_name is not None and as_name not in VALUE_BY_NAME:
             raise IllegalAction(f"a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal, not {as_name!r}")
