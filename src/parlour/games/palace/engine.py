@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import compress
 from typing import Any, Iterable, Mapping
 
 from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
@@ -189,13 +190,14 @@ def _count(n: int, noun: str) -> str:
 
 
 class _Play:
-    """A checked play: the cards from each source and the value they play as."""
+    """A checked play: the cards from each source, what is left of the first source once they are
+    played, and the value they play as."""
 
-    __slots__ = ("main", "extra", "revealed", "value", "naturals", "source")
+    __slots__ = ("main", "extra", "rest", "revealed", "value", "naturals", "source")
 
-    def __init__(self, main: list[int], extra: list[int], revealed: bool, value: int, naturals: int,
+    def __init__(self, main: list[int], extra: list[int], rest: list[int], revealed: bool, value: int, naturals: int,
                  source: str) -> None:
-        self.main, self.extra, self.revealed = main, extra, revealed
+        self.main, self.extra, self.rest, self.revealed = main, extra, rest, revealed
         self.value, self.naturals, self.source = value, naturals, source
 
     @property
@@ -243,28 +245,28 @@ class _Turn:
         return _ROUND[self.n][seat]
 
     # -- knowledge of hands ----------------------------------------------------------------------
-    # Most viewers know the same of a hand, so each distinct knowledge is worked out once.
+    # Most viewers know the same of a hand (the very same tuple), so it is worked out once for them.
     def forget(self, holder: int, ids: Iterable[int]) -> None:
         gone: list[int] | None = None
-        after: dict[tuple[int, ...], tuple[int, ...]] = {}
+        before = after = None
         for viewer, row in enumerate(self.known):
             held = row[holder]
             if held:
-                if held not in after:
-                    gone = gone or [ID_FACE[i] for i in ids]
-                    after[held] = _without(held, gone)
-                if after[held] is not held:
-                    self.known[viewer] = _replaced(row, holder, after[held])
+                if held is not before:
+                    gone = gone or list(map(ID_FACE.__getitem__, ids))
+                    before, after = held, _without(held, gone)
+                if after is not held:
+                    self.known[viewer] = _replaced(row, holder, after)
 
     def learn(self, holder: int, ids: Iterable[int]) -> None:
-        faces = tuple(ID_FACE[i] for i in ids)
-        after: dict[tuple[int, ...], tuple[int, ...]] = {}
+        faces = tuple(map(ID_FACE.__getitem__, ids))
+        before = after = None
         for viewer, row in enumerate(self.known):
             if viewer != holder:
                 held = row[holder]
-                if held not in after:
-                    after[held] = tuple(sorted(held + faces))
-                self.known[viewer] = _replaced(row, holder, after[held])
+                if held is not before:
+                    before, after = held, tuple(sorted(held + faces))
+                self.known[viewer] = _replaced(row, holder, after)
 
     # -- moving cards --------------------------------------------------------------------------
     def burn(self) -> None:
@@ -420,9 +422,48 @@ class Palace(Game[State]):
         return [_action(option) for option in self._options(state, seat)]
 
     def random_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        """Uniform over ``legal_actions``: the options are those actions, in the same order, each
-        written out only once chosen (tests/games/palace/test_palace_properties.py)."""
+        """``legal_actions(state, seat)[i]`` for ``i`` drawn uniformly, as ``rng.choice`` draws it; a
+        play is found from ``i`` without listing the others (tests/games/palace/test_palace_properties.py)."""
+        if (state.current == seat and not state.swaps_left and state.revealed is None
+                and (state.hands[seat] or state.face_ups[seat])):
+            play = self._drawn_play(state, seat, rng)
+            if play is not None:
+                return play
         return _action(rng.choice(self._options(state, seat)))
+
+    @staticmethod
+    def _drawn_play(state: State, seat: int, rng: random.Random) -> Action | None:
+        """The play ``_plays`` lists at an index drawn uniformly, or None (and nothing drawn) when
+        there is no play or face-ups may join the hand's: then the plays are listed.
+
+        ``_plays`` lists, value by value in hand order, each natural card of a playable value as the
+        last of a play (with the cards of its value before it), each followed by the same play with
+        1, 2... jokers; then the jokers alone, as each value they may name. Hands are kept sorted, so
+        a value's cards are together and the natural cards come in the same order as in ``main``.
+        """
+        hand = state.hands[seat]
+        main = hand or state.face_ups[seat]
+        values = list(map(ID_VALUE.__getitem__, main))
+        if hand and not state.pick_up and state.face_ups[seat] and len(set(values) - {JOKER_VALUE}) <= 1:
+            return None  # face-ups may join: rare enough to list
+        allowed = followers(state.pile)
+        playable = list(compress(main, map(allowed.__contains__, values)))
+        jokers = list(compress(main, map(JOKER_VALUE.__eq__, values))) if JOKER_VALUE in values else []
+        per_card = 1 + len(jokers)
+        naturals = len(playable) * per_card
+        joker_values = _JOKER_VALUES[allowed] if jokers else ()
+        total = naturals + len(joker_values) * len(jokers)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        if index < naturals:
+            last, j = divmod(index, per_card)
+            card = playable[last]
+            value = ID_VALUE[card]
+            cards = list(main[values.index(value):main.index(card) + 1]) + jokers[:j]
+            return _action((cards, value, j > 0))
+        value_index, j = divmod(index - naturals, len(jokers))
+        return _action((jokers[:j + 1], joker_values[value_index][0], True))
 
     def _options(self, state: State, seat: int) -> list[Action | _PlayOption]:
         """The legal actions, plays left as (cards, value, jokers named) until one is wanted."""
@@ -558,19 +599,21 @@ class Palace(Game[State]):
         cards = action.get("cards")
         if not isinstance(cards, list) or not cards:
             raise _not_a_list_of_cards(cards)
-        faces = []
-        for c in cards:
-            face = FACE_BY_CODE.get(c) if isinstance(c, str) else None
-            if face is None:
-                if not all(isinstance(c, str) for c in cards):
-                    raise _not_a_list_of_cards(cards)
-                raise IllegalAction(f"there is no card {c!r} (cards are written 2H..10S, JD, QC, KH, AS, joker, rules,"
-                                    " social, cardinal)")
-            faces.append(face)
+        try:
+            faces = list(map(FACE_BY_CODE.get, cards))
+        except TypeError:  # something unhashable, so no card code
+            raise _not_a_list_of_cards(cards) from None
+        if None in faces:
+            if not all(isinstance(c, str) for c in cards):
+                raise _not_a_list_of_cards(cards)
+            unknown = next(c for c in cards if c not in FACE_BY_CODE)
+            raise IllegalAction(f"there is no card {unknown!r} (cards are written 2H..10S, JD, QC, KH, AS, joker, rules,"
+                                " social, cardinal)")
         as_name = action.get("as")
         if as_name is not None and as_name not in VALUE_BY_NAME:
             raise IllegalAction(f"a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal, not {as_name!r}")
-        values = {VALUE[f] for f in faces if f != JOKER}
+        values = set(map(VALUE.__getitem__, faces))
+        values.discard(JOKER_VALUE)
         if len(values) > 1:
             raise IllegalAction("the cards of one play must all have the same value, not "
                                 + " and ".join(value_name(v) for v in sorted(values)))
@@ -587,7 +630,7 @@ class Palace(Game[State]):
         if state.revealed is not None:
             if faces != [JOKER]:
                 raise IllegalAction("you turned over a joker: play it, naming what it is played as")
-            play = _Play([], [], True, value, 0, "face-down")
+            play = _Play([], [], [], True, value, 0, "face-down")
         else:
             play = self._take_cards(state, seat, faces)
             play.value, play.naturals = value, naturals
@@ -602,18 +645,18 @@ class Palace(Game[State]):
         if not hand and not face_ups:
             raise IllegalAction("you have only face-down cards: turn one over ('flip')")
         main_source = list(hand or face_ups)
+        source_faces = list(map(ID_FACE.__getitem__, main_source))
         main: list[int] = []
         wanted: list[int] = []
         for f in faces:
-            for i in main_source:
-                if ID_FACE[i] == f:
-                    main_source.remove(i)
-                    main.append(i)
-                    break
+            if f in source_faces:
+                k = source_faces.index(f)
+                del source_faces[k]
+                main.append(main_source.pop(k))
             else:
                 wanted.append(f)
         if not wanted:
-            return _Play(main, [], False, 0, 0, "hand" if hand else "face-up")
+            return _Play(main, [], main_source, False, 0, 0, "hand" if hand else "face-up")
         if not hand:
             raise IllegalAction(f"you have no {', '.join(code(f) for f in wanted)} among your face-up cards")
         extra_source = list(face_ups)
@@ -629,7 +672,7 @@ class Palace(Game[State]):
                                 + ", ".join(codes(main_source)))
         if state.pick_up:
             raise IllegalAction("face-ups may join your last hand cards only once the pick-up pile is empty")
-        return _Play(main, extra, False, 0, 0, "hand")
+        return _Play(main, extra, main_source, False, 0, 0, "hand")
 
     # -- applying ------------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
@@ -662,10 +705,10 @@ class Palace(Game[State]):
         else:
             ids = play.cards
             if play.source == "hand":
-                turn.hands[seat] = _less(turn.hands[seat], play.main)
+                turn.hands[seat] = tuple(play.rest)
                 turn.forget(seat, play.main)
             else:
-                turn.face_ups[seat] = _less(turn.face_ups[seat], play.main)
+                turn.face_ups[seat] = tuple(play.rest)
             if play.extra:
                 turn.face_ups[seat] = _less(turn.face_ups[seat], play.extra)
         self._place(turn, seat, ids, play.value, play.source + (" and face-up" if play.extra else ""))
