@@ -14,16 +14,12 @@
 // Answering a claim: P pass, C challenge, G guess the picked role. Enter/Space work on any button.
 
 import { el, replace, button, keys, plural, matching } from "/static/ui.js";
+import { renderer, stylesheet, withNames } from "/static/board.js";
 
 const SLOT_KEYS = ["a", "b", "c", "d"];
 
-function ensureStyles() {
-  const href = new URL("renderer.css", import.meta.url).href;
-  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(el("link", { rel: "stylesheet", href }));
-}
-
 export function mount(root, ctx) {
-  ensureStyles();
+  stylesheet(new URL("renderer.css", import.meta.url));
   let snapshot = null;
   let picked = null;        // the role picked in the notebook (for Accuse and Guess)
   let revealPick = [];      // revelatory places picked for a Reveal
@@ -371,7 +367,7 @@ export function mount(root, ctx) {
     const head = winners.length !== 1 ? "A tie" : winners[0] === me ? "You win!" : `${names()[winners[0]]} wins`;
     return el("section", { class: "em-actions em-over" },
       el("h3", {}, head),
-      el("p", {}, result ? result.reason : ""),
+      el("p", {}, result ? withNames(result.reason, names()) : ""),
       view.culprit !== null ? el("p", {}, `The culprit was the ${roleName(view.culprit)} (${view.culprit}).`) : null);
   }
 
@@ -444,14 +440,8 @@ export function mount(root, ctx) {
       note));
   }
 
-  return {
-    update(next) {
-      snapshot = next;
-      draw();
-    },
-    destroy() {
-      unbind();
-      root.replaceChildren();
-    },
-  };
+  return renderer(root, (next) => {
+    snapshot = next;
+    draw();
+  }, unbind);
 }

@@ -11,16 +11,12 @@
 // pile, F turns over a face-down, Esc clears the selection; in a swap 1-6 pick a player, N stops.
 
 import { el, replace, button, keys, plural, seatDot } from "/static/ui.js";
+import { renderer, stylesheet } from "/static/board.js";
 
 const SUIT = { H: "♥", D: "♦", C: "♣", S: "♠" };
 const SCHOOL = { joker: "Joker", rules: "Rules", social: "Social", cardinal: "Cardinal" };
 const INVISIBLE = new Set(["3", "7", "rules", "social", "cardinal"]);
 const AS_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "rules", "social", "cardinal"];
-
-function ensureStyles() {
-  const href = new URL("renderer.css", import.meta.url).href;
-  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(el("link", { rel: "stylesheet", href }));
-}
 
 /** The value printed on a card code: "10H" -> "10", "joker" -> "joker". */
 function valueOf(code) {
@@ -65,7 +61,7 @@ function cardBack(opts = {}) {
 }
 
 export function mount(root, ctx) {
-  ensureStyles();
+  stylesheet(new URL("renderer.css", import.meta.url));
   const me = ctx.seat;
   let snapshot = null;
   let selected = [];   // [{from: "hand" | "up", index}]
@@ -329,14 +325,8 @@ export function mount(root, ctx) {
       me === null ? null : myArea(v)));
   }
 
-  return {
-    update(next) {
-      snapshot = next;
-      draw();
-    },
-    destroy() {
-      unbind();
-      root.replaceChildren();
-    },
-  };
+  return renderer(root, (next) => {
+    snapshot = next;
+    draw();
+  }, unbind);
 }

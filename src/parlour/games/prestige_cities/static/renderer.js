@@ -10,8 +10,9 @@
 // under it, Backspace or U takes the last one back, Enter confirms, Esc clears, S stops converting.
 
 import { el, svg, replace, button, keys, plural, seatDot, matching } from "/static/ui.js";
+import { renderer, stylesheet, withNames } from "/static/board.js";
 
-document.head.append(el("link", { rel: "stylesheet", href: new URL("renderer.css", import.meta.url).href }));
+stylesheet(new URL("renderer.css", import.meta.url));
 
 const BLOCKS = ["industry", "commerce", "residential", "culture", "parks"];
 const NAMES = { industry: "Industry", commerce: "Commerce", residential: "Residential", culture: "Culture",
@@ -372,7 +373,7 @@ export function mount(root, ctx) {
     return el("section", { class: "pc-final", id: "pc-final" }, el("h3", {}, "Final scores"),
       el("ol", {}, order.map(([rank, seat]) => el("li", {}, seatDot(seat), `${ctx.names[seat]}: `,
         el("b", { class: "pc-final-score" }, String(result.scores[seat])), ` (rank ${rank})`))),
-      el("p", { class: "muted" }, result.reason));
+      el("p", { class: "muted" }, withNames(result.reason, ctx.names)));
   }
 
   function draw() {
@@ -405,23 +406,17 @@ export function mount(root, ctx) {
       el("i", {}, LETTER[b]), NAMES[b])));
   }
 
-  return {
-    update(snapshot) {
-      const before = snap && snap.view;
-      snap = snapshot;
-      waiters = waiters.filter((w) => (snapshot.turn >= w.turn ? (w.done(), false) : true));
-      if (ctx.names && snapshot.names) ctx.names = snapshot.names;
-      const v = snapshot.view;
-      if (!sending && before && (before.round !== v.round || before.phase !== v.phase)) {
-        pending = [];
-        chosen = null;
-        note = "";
-      }
-      draw();
-    },
-    destroy() {
-      unbind();
-      root.replaceChildren();
-    },
-  };
+  return renderer(root, (snapshot) => {
+    const before = snap && snap.view;
+    snap = snapshot;
+    waiters = waiters.filter((w) => (snapshot.turn >= w.turn ? (w.done(), false) : true));
+    if (ctx.names && snapshot.names) ctx.names = snapshot.names;
+    const v = snapshot.view;
+    if (!sending && before && (before.round !== v.round || before.phase !== v.phase)) {
+      pending = [];
+      chosen = null;
+      note = "";
+    }
+    draw();
+  }, unbind);
 }

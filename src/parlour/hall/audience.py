@@ -1,0 +1,83 @@
+"""What each seat of a room has been shown, counted in its own turns.
+
+Every seat, and the spectators as one, is an :class:`Audience`. An action counts as a turn for an
+audience when the audience made it or when it changes what the audience sees: its view, who must
+act, the result, or a log line it may read. So an action hidden from a seat (one step of another
+player's secret choice while everyone chooses at once) reaches that seat as nothing at all: no
+message, no gap in its numbering of the turns, no line in its log. Each audience remembers which
+of the room's turns each of its own turns was, so that the room can judge a stale action.
+
+The JSON of a state message is assembled from parts encoded once: the room's status (the same for
+everyone), each audience's game part and its log lines, which are kept encoded and sent to each
+connection only from where that connection's copy of the log ends.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+import orjson
+
+from ..core import LogEntry
+
+
+def dumps_bytes(value: Any) -> bytes:
+    """Compact JSON as UTF-8 bytes, as the hall sends it."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # what orjson refuses and json takes: integers beyond 64 bits
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, as the hall sends it."""
+    return dumps_bytes(value).decode()
+
+
+class Audience:
+    """One seat (``seat`` None: the spectators) and what it has been shown so far."""
+
+    __slots__ = ("seat", "turn", "room_turns", "game", "entries", "lines", "epoch", "revision")
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.turn = 0  # how many of the room's actions this audience has seen
+        self.room_turns = [0]  # room_turns[k]: the room's turn when this audience's turn became k
+        self.game = b"null"  # {"view", "to_act", "result"} as JSON: what it sees of the game now
+        self.entries: list[tuple[int, LogEntry]] = []  # the log lines it may read, at its own turns
+        self.lines: list[bytes] = []  # the same lines as JSON objects, the players' names put in
+        self.epoch = 0  # goes up when the lines are written again (a seat changed its name)
+        self.revision = 0  # goes up whenever its game part or its log changes
+
+    def show(self, game: bytes, entries: Iterable[LogEntry], names: list[str], room_turn: int | None,
+             actor: bool = False) -> bool:
+        """Take what the audience sees after a change; ``room_turn`` is the room's new turn when
+        the change was an action (``actor``: made by this seat). Returns whether it saw it."""
+        readable = [entry for entry in entries if entry.visible_to(self.seat)]
+        changed = game != self.game or bool(readable)
+        seen = room_turn is not None and (actor or changed)
+        if seen:
+            self.turn += 1
+            self.room_turns.append(room_turn)  # type: ignore[arg-type]
+        if changed or seen:
+            self.revision += 1
+            self.game = game
+            for entry in readable:
+                self.entries.append((self.turn, entry))
+                self.lines.append(_line(self.turn, entry, names))
+        return seen
+
+    def room_turn(self, turn: int) -> int | None:
+        """The room's turn that was this audience's ``turn``; None if it has not been reached."""
+        return self.room_turns[turn] if 0 <= turn <= self.turn else None
+
+    def rename(self, names: list[str]) -> None:
+        """Write every line again with new names (a seat changed hands)."""
+        self.lines = [_line(turn, entry, names) for turn, entry in self.entries]
+        self.epoch += 1
+        self.revision += 1
+
+
+def _line(turn: int, entry: LogEntry, names: list[str]) -> bytes:
+    return dumps_bytes({"turn": turn, "text": entry.render(names)})
