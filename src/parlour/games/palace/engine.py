@@ -805,8 +805,9 @@ class Palace(Game[State]):
         n = state.players
         place = {s: k for k, s in enumerate(state.finished)}
         scores = tuple(float(n - 1 - place[s]) for s in range(n))
-        return Result(scores, tuple(place[s] + 1 for s in range(n)), "the order in which players went out",
-                      {"finishing_order": list(state.finished)})
+        *out, last = (f"{{p{s}}}" for s in state.finished)
+        reason = f"went out in this order: {', '.join(out)}; {last} was left holding cards"
+        return Result(scores, tuple(place[s] + 1 for s in range(n)), reason, {"finishing_order": list(state.finished)})
 
     def view(self, state: State, seat: int | None) -> View:
         n = state.players
