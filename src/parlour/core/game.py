@@ -17,7 +17,8 @@ import re
 from types import MappingProxyType
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Iterable, Mapping, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import BadOptions, IllegalAction
 

@@ -97,6 +97,23 @@ export function mount(root, ctx) {
   const playsFor = (cards) => plays().filter((a) => sameCards(a.cards, cards));
   const usable = (code) => plays().some((a) => a.cards.includes(code));
 
+  /** Why the selected cards cannot be played as they are: what to add, when some play holds them. */
+  function whyNot(cards) {
+    const rest = (play) => {
+      const left = [...play.cards];
+      for (const c of cards) {
+        const at = left.indexOf(c);
+        if (at < 0) return null;
+        left.splice(at, 1);
+      }
+      return left;
+    };
+    const needed = plays().map(rest).filter(Boolean).sort((a, b) => a.length - b.length)[0];
+    const shown = cards.map(label).join(" ");
+    return needed ? `${shown} cannot be played alone: pick ${needed.map(label).join(" ")} too`
+      : `${shown} cannot be played together now`;
+  }
+
   function toggle(from, index) {
     const at = selected.findIndex((s) => s.from === from && s.index === index);
     if (at >= 0) {
@@ -289,7 +306,7 @@ export function mount(root, ctx) {
     const options = cards.length ? playsFor(cards) : [];
     const needsAs = options.length > 1;
     bar.append(el("p", { class: "pa-prompt" }, cards.length
-      ? (options.length ? `Play ${cards.map(label).join(" ")}${needsAs ? " as…" : ""}` : `${cards.map(label).join(" ")} cannot be played together now`)
+      ? (options.length ? `Play ${cards.map(label).join(" ")}${needsAs ? " as…" : ""}` : whyNot(cards))
       : "Pick cards of one value to play (click them, or Tab and Enter)."));
     if (needsAs) {
       const asValues = options.map((a) => a.as).sort((a, b) => AS_ORDER.indexOf(a) - AS_ORDER.indexOf(b));

@@ -87,7 +87,7 @@ export function mount(root, ctx) {
   function refusal(row, col) {
     const t = task();
     if (!t) return "nothing to place now";
-    if (pending.some((p) => p.row === row && p.col === col)) return "already chosen";
+    if (pending.some((p) => p.row === row && p.col === col)) return "already chosen: click it again to take it back";
     const legal = snap.legal;
     if (t.kind === "blight") return matching(legal, { type: "blight", row, col }).length ? "" : "the Blight cannot go there";
     if (t.kind === "convert") return matching(legal, { type: "convert", row, col }).length ? "" : `no ${NAMES[t.block]} you may convert there`;
@@ -142,6 +142,13 @@ export function mount(root, ctx) {
     const t = task();
     if (!t || sending) return;
     cursor = [row, col];
+    const at = pending.findIndex((p) => p.row === row && p.col === col);
+    if (at >= 0) {  // a second click takes the square back
+      pending.splice(at, 1);
+      note = "";
+      draw();
+      return;
+    }
     const why = refusal(row, col);
     if (why) {
       note = why;
@@ -345,10 +352,11 @@ export function mount(root, ctx) {
       onkeydown: (e) => { if (e.key === "Enter") { show(seat); e.preventDefault(); } },
       title: "Show this city" },
     el("td", { class: "pc-who" }, seatDot(seat), ctx.names[seat] || `Player ${seat + 1}`,
-      acting.has(seat) && v.phase === "choose" ? el("span", { class: "pc-choosing" }, " choosing") : null),
+      acting.has(seat) && v.phase === "choose" ? el("span", { class: "pc-choosing" }, "choosing") : null),
     el("td", {}, String(c.culture)), el("td", {}, String(c.wealth)), el("td", {}, String(c.happiness)),
     el("td", {}, String(c.bonus)), el("td", { class: "pc-overall" }, String(c.overall))));
-    return el("table", { class: "pc-scores", id: "pc-scores" }, el("thead", {}, head), el("tbody", {}, body));
+    return el("div", { class: "pc-scores-wrap" },
+      el("table", { class: "pc-scores", id: "pc-scores" }, el("thead", {}, head), el("tbody", {}, body)));
   }
 
   function show(seat) {
@@ -392,7 +400,7 @@ export function mount(root, ctx) {
         el("section", { class: "pc-board" },
           el("h3", { class: "pc-board-title" }, mainTitle),
           cityBoard(mainSeat, { live: !!t, pending, group: removing ? t.group : myGroup, removing }),
-          el("p", { class: ["pc-hint", note && "pc-hint-bad"], id: "pc-hint", role: "status" }, note || hintText()),
+          el("p", { class: ["pc-hint", t && note && "pc-hint-bad"], id: "pc-hint", role: "status" }, (t && note) || hintText()),
           controls())),
       el("div", { class: "pc-right" }, finalScores(), scoreTable(),
         other !== null ? el("section", { class: "pc-other" }, el("h3", {}, `${ctx.names[other]}'s city`),
