@@ -99,8 +99,11 @@ def largest(mask: int) -> int:
     return components(mask)[0].bit_count() if mask else 0
 
 
+@lru_cache(maxsize=1 << 15)
 def groups_of_at_least(mask: int, size: int) -> int:
     """The squares of ``mask`` lying in a connected group of ``size`` squares or more."""
+    if size <= 1:
+        return mask
     out = 0
     for group in components(mask):
         if group.bit_count() < size:
@@ -109,10 +112,20 @@ def groups_of_at_least(mask: int, size: int) -> int:
     return out
 
 
-def _nth_bit(mask: int, k: int) -> int:
-    for _ in range(k):
-        mask &= mask - 1
-    return mask & -mask
+# Each row of the city is one byte of a mask: the columns of its squares, for every byte.
+_ROW = (1 << COLS) - 1
+_ROW_COLUMNS = tuple(tuple(c for c in range(COLS) if byte >> c & 1) for byte in range(_ROW + 1))
+
+
+def _nth_square(mask: int, k: int) -> int:
+    """The index of the ``k``-th square of ``mask`` (from 0, in reading order), a row at a time."""
+    shift = ((mask & -mask).bit_length() - 1) // COLS * COLS
+    while True:
+        columns = _ROW_COLUMNS[(mask >> shift) & _ROW]
+        if k < len(columns):
+            return shift + columns[k]
+        k -= len(columns)
+        shift += COLS
 
 
 ERAS = {e["id"]: e for e in DATA["eras"]}
@@ -231,7 +244,7 @@ class State(FieldsState):
     def copy(self) -> "State":
         """A shallow copy that the engine may change before handing it out (faster than a loop)."""
         new = State.__new__(State)
-        new.memo = None  # {(seat, block): (task, squares)}: what task_squares found on this state
+        new.memo = None  # {seat * 8 + block (7: none): (task, squares)}: what task_squares found here
         new.acting = None
         new.seed = self.seed
         new.players = self.players
@@ -312,11 +325,11 @@ def _pick(city: City, offers: list[tuple[int, int]], terrain: int) -> tuple[Any,
     free = FULL & ~built(city)
     open_room = largest(free & ~terrain)
     home_room = largest(free) if terrain else open_room
-    room = {b: home_room if b == RESIDENTIAL else open_room for b, _ in offers}
-    whole = tuple((b, n) for b, n in offers if n <= room[b])
+    whole = tuple(offer for offer in offers if offer[1] <= (home_room if offer[0] == RESIDENTIAL else open_room))
     if whole:
         return (PICK, whole)
-    partial = tuple((b, room[b]) for b, _ in offers if room[b] > 0)
+    partial = tuple((b, home_room if b == RESIDENTIAL else open_room) for b, _ in offers)
+    partial = tuple(offer for offer in partial if offer[1] > 0)
     return (PICK, partial) if partial else None
 
 
@@ -363,7 +376,7 @@ def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | No
     memo = state.memo
     if memo is None:
         memo = state.memo = {}
-    key = (seat, block)
+    key = seat * 8 + (7 if block is None else block)
     known = memo.get(key)
     if known is not None and known[0] is task:
         return known[1]
@@ -372,14 +385,33 @@ def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | No
     return squares
 
 
+def block_choices(state: State, seat: int, task: tuple[Any, ...]) -> list[tuple[int, int]]:
+    """(block, squares) for each block a PICK or GOLDEN task may build next, in the task's order;
+    ``task_squares`` learns them all at once."""
+    city = state.cities[seat]
+    free = FULL & ~(city[0] | city[1] | city[2] | city[3] | city[4] | city[5])
+    open_squares = free & ~state.config.terrain  # only Residential may go over a mountain
+    if task[0] == PICK:  # the first block must lie where the whole die fits (docs/rules)
+        choices = [(b, groups_of_at_least(free if b == RESIDENTIAL else open_squares, count)) for b, count in task[1]]
+    else:
+        choices = [(b, free if b == RESIDENTIAL else open_squares) for b in task[1]]
+    memo = state.memo
+    if memo is None:
+        memo = state.memo = {}
+    key = seat * 8
+    for b, squares in choices:
+        memo[key + b] = (task, squares)
+    return choices
+
+
 def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None) -> int:
     kind = task[0]
     city = state.cities[seat]
     terrain = state.config.terrain
-    if kind == PICK:
-        for b, count in task[1]:
+    if kind == PICK or kind == GOLDEN:
+        for b, squares in block_choices(state, seat, task):
             if b == block:
-                return groups_of_at_least(available(city, b, terrain), count)
+                return squares
         return 0
     if kind == BUILD:
         _, b, left, start, group, _ = task
@@ -387,8 +419,6 @@ def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | N
         if group:
             return neighbours(group) & room
         return start & groups_of_at_least(room, left)
-    if kind == GOLDEN:
-        return available(city, block, terrain) if block in task[1] else 0
     if kind == REMOVE:
         _, target, b, left, group = task
         there = state.cities[target][b] & ~group
@@ -691,10 +721,11 @@ class PrestigeCities(Game[State]):
         kind = task[0]
         actions: list[Action] = []
         if kind in (PICK, GOLDEN, BUILD):
-            blocks = [b for b, _ in task[1]] if kind == PICK else task[1] if kind == GOLDEN else [task[1]]
-            for b in blocks:
+            choices = [(task[1], task_squares(state, seat, task, task[1]))] if kind == BUILD \
+                else block_choices(state, seat, task)
+            for b, squares in choices:
                 name = BLOCKS[b]
-                for row, col in squares_of(task_squares(state, seat, task, b)):
+                for row, col in squares_of(squares):
                     actions.append({"type": "build", "block": name, "row": row, "col": col})
             return actions
         for row, col in squares_of(task_squares(state, seat, task)):
@@ -704,36 +735,41 @@ class PrestigeCities(Game[State]):
         return actions
 
     def random_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        """Uniform over :meth:`legal_actions`, drawn from the squares' bitboards."""
+        """Uniform over :meth:`legal_actions`, drawn from the squares' bitboards without listing them.
+
+        :meth:`legal_actions` lists the squares of each block's bitboard in reading order, block after
+        block in the task's order (and ``stop`` last for a conversion). One draw ``k``, uniform over
+        0 .. total - 1, is turned into the ``k``-th action of that list: a one-to-one map, so each
+        legal action has the same chance. (When only one block type can be built, ``k`` is
+        ``int(random() * total)``, uniform up to total / 2**53, as it always was, so random games stay
+        the same; tests/games/prestige_cities checks the map against ``legal_actions``.)
+        """
         if not (0 <= seat < state.players) or not state.queues[seat]:
             raise IllegalAction(self._idle(state, seat))
         task = state.queues[seat][0]
         kind = task[0]
-        if kind == BUILD and task[4]:  # the usual case: one more block next to the group
-            mask = task_squares(state, seat, task)
-            i = _nth_bit(mask, int(rng.random() * mask.bit_count())).bit_length() - 1
-            row, col = divmod(i, COLS)
-            return {"type": "build", "block": BLOCKS[task[1]], "row": row, "col": col}
-        if kind in (PICK, GOLDEN):
-            blocks = [b for b, _ in task[1]] if kind == PICK else task[1]
-            options = [(b, task_squares(state, seat, task, b)) for b in blocks]
-        elif kind == BUILD:
-            options = [(task[1], task_squares(state, seat, task))]
-        else:
-            options = [(None, task_squares(state, seat, task))]
-        extra = 1 if kind == CONVERT else 0
-        total = sum(m.bit_count() for _, m in options) + extra
-        k = rng.randrange(total)
-        for b, mask in options:
-            n = mask.bit_count()
-            if k < n:
-                i = _nth_bit(mask, k).bit_length() - 1
-                row, col = divmod(i, COLS)
-                if b is None:
-                    return {"type": kind, "row": row, "col": col}
-                return {"type": "build", "block": BLOCKS[b], "row": row, "col": col}
-            k -= n
-        return {"type": "stop"}
+        if kind == BUILD:  # the usual case: one more block of one type
+            mask = task_squares(state, seat, task, task[1])
+            if task[4]:
+                i = _nth_square(mask, int(rng.random() * mask.bit_count()))
+            else:
+                i = _nth_square(mask, rng.randrange(mask.bit_count()))
+            return {"type": "build", "block": BLOCKS[task[1]], "row": i // COLS, "col": i % COLS}
+        if kind == PICK or kind == GOLDEN:
+            choices = block_choices(state, seat, task)
+            k = rng.randrange(sum(mask.bit_count() for _, mask in choices))
+            for b, mask in choices:
+                n = mask.bit_count()
+                if k < n:
+                    i = _nth_square(mask, k)
+                    return {"type": "build", "block": BLOCKS[b], "row": i // COLS, "col": i % COLS}
+                k -= n
+        mask = task_squares(state, seat, task)
+        k = rng.randrange(mask.bit_count() + (kind == CONVERT))
+        if k == mask.bit_count():
+            return {"type": "stop"}
+        i = _nth_square(mask, k)
+        return {"type": kind, "row": i // COLS, "col": i % COLS}
 
     # -- checking -----------------------------------------------------------------------------------
     def _idle(self, state: State, seat: int) -> str:
@@ -767,13 +803,16 @@ class PrestigeCities(Game[State]):
                 raise IllegalAction(f"unknown action type {kind!r}: the actions are 'build', 'remove',"
                                     " 'blight', 'convert' and 'stop'")
             raise IllegalAction(f"you cannot {kind} now: {describe_task(task)}")
-        row, col, square = _square(action)
+        row, col = action.get("row"), action.get("col")
+        if type(row) is int and type(col) is int and 0 <= row < ROWS and 0 <= col < COLS:
+            square = 1 << (row * COLS + col)
+        else:
+            row, col, square = _square(action)
         block = None
         if kind == BUILD:
             block = _block_field(action)
             if task[0] == PICK:
-                offered = [b for b, _ in task[1]]
-                if block not in offered:
+                if not any(b == block for b, _ in task[1]):
                     raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
                                         f" use are {_offer_words(task[1])}")
             elif task[0] == GOLDEN:
@@ -830,6 +869,10 @@ class PrestigeCities(Game[State]):
         task, block, square = self._checked(state, seat, action)
         s = state.copy()
         self._step(s, seat, task, block, square, log)
+        acting = state.acting
+        if s.queues[seat] and acting is not None and acting[0] is state.queues:
+            s.acting = (s.queues, acting[1])  # the seat still has something to do: the same seats act
+            return s
         return self._advance(s, log)
 
     def _step(self, s: State, seat: int, task: tuple[Any, ...], block: int | None, square: int,
@@ -839,10 +882,13 @@ class PrestigeCities(Game[State]):
         rest = queue[1:]
         city = s.cities[seat]
         kind = task[0]
-        private = None if s.phase != CHOOSE else frozenset((seat,))
-        me = f"{{p{seat}}}"
+        if log is not None:
+            private = None if s.phase != CHOOSE else frozenset((seat,))
+            me = f"{{p{seat}}}"
         if kind == PICK:
-            count = dict(task[1])[block]
+            for b, count in task[1]:
+                if b == block:
+                    break
             task = (BUILD, block, count, FULL, 0, True)
             kind = BUILD
         if kind == BUILD:
