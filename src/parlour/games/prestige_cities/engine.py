@@ -76,9 +76,38 @@ def neighbours(mask: int) -> int:
             & FULL)
 
 
-@lru_cache(maxsize=1 << 15)
-def components(mask: int) -> tuple[int, ...]:
-    """The orthogonally connected groups of ``mask``, largest first."""
+_KNOWN: dict[int, tuple[int, ...]] = {}  # the groups of masks met lately (emptied when it grows large)
+
+
+def components(mask: int, parent: int = 0) -> tuple[int, ...]:
+    """The orthogonally connected groups of ``mask``, largest first.
+
+    ``parent``, a mask holding ``mask`` (a city's open squares the era before, say), saves work when
+    its groups are known already: only those that lost squares are searched again.
+    """
+    known = _KNOWN.get(mask)
+    if known is not None:
+        return known
+    above = _KNOWN.get(parent) if parent and not mask & ~parent else None
+    if above is None:
+        groups = _flood(mask)
+    else:
+        groups = []
+        for group in above:
+            left = group & mask
+            if left == group:
+                groups.append(group)
+            elif left:
+                groups += _split(left, group & ~mask)
+    groups.sort(key=int.bit_count, reverse=True)
+    if len(_KNOWN) >= 1 << 15:
+        _KNOWN.clear()
+    known = _KNOWN[mask] = tuple(groups)
+    return known
+
+
+def _flood(mask: int) -> list[int]:
+    """The connected groups of ``mask``, each grown from its first square."""
     groups = []
     while mask:
         group = mask & -mask
@@ -90,13 +119,33 @@ def components(mask: int) -> tuple[int, ...]:
             group = grown
         groups.append(group)
         mask &= ~group
-    groups.sort(key=int.bit_count, reverse=True)
-    return tuple(groups)
+    return groups
 
 
-def largest(mask: int) -> int:
-    """The size of the largest connected group of ``mask`` (0 if empty)."""
-    return components(mask)[0].bit_count() if mask else 0
+def _split(left: int, taken: int) -> list[int]:
+    """The connected groups of ``left``, what is left of one connected group once ``taken`` is gone.
+
+    Each of them touches ``taken`` (the group was connected), so one grown from a square next to
+    ``taken`` that reaches every such square is the only one: a few steps around ``taken`` usually
+    show it, without searching the whole group again."""
+    edge = neighbours(taken) & left
+    group = edge & -edge
+    if not group:
+        return _flood(left)
+    while True:
+        grown = (group | ((group << 1) & _NOT_COL0) | ((group >> 1) & _NOT_COL_LAST)
+                 | (group << COLS) | (group >> COLS)) & left
+        if not edge & ~grown:
+            return [left]
+        if grown == group:
+            return [group] + _flood(left & ~group)
+        group = grown
+
+
+def largest(mask: int, parent: int = 0) -> int:
+    """The size of the largest connected group of ``mask`` (0 if empty); ``parent`` as for
+    :func:`components`."""
+    return components(mask, parent)[0].bit_count() if mask else 0
 
 
 @lru_cache(maxsize=1 << 15)
@@ -119,6 +168,11 @@ _ROW_COLUMNS = tuple(tuple(c for c in range(COLS) if byte >> c & 1) for byte in 
 
 def _nth_square(mask: int, k: int) -> int:
     """The index of the ``k``-th square of ``mask`` (from 0, in reading order), a row at a time."""
+    if k < 3:  # near the start: drop the first squares
+        while k:
+            mask &= mask - 1
+            k -= 1
+        return (mask & -mask).bit_length() - 1
     shift = ((mask & -mask).bit_length() - 1) // COLS * COLS
     while True:
         columns = _ROW_COLUMNS[(mask >> shift) & _ROW]
@@ -233,19 +287,22 @@ class State(FieldsState):
     FIELDS = ("seed", "players", "config", "round", "deck_rounds", "era", "dice", "deck", "drawn", "set_aside",
               "decks", "winners", "cities", "start", "bonus", "phase", "queues", "targets", "removals",
               "groups", "emptied")
-    __slots__ = FIELDS + ("memo", "acting")
+    # Derived data kept to save work, never part of the state's value: see copy().
+    __slots__ = FIELDS + ("memo", "acting", "rooms")
 
     def __init__(self, **fields: Any) -> None:
         for name in self.FIELDS:
             setattr(self, name, fields[name])
         self.memo = None
         self.acting = None
+        self.rooms = None
 
     def copy(self) -> "State":
         """A shallow copy that the engine may change before handing it out (faster than a loop)."""
         new = State.__new__(State)
         new.memo = None  # {seat * 8 + block (7: none): (task, squares)}: what task_squares found here
-        new.acting = None
+        new.acting = None  # (queues, seats): what to_act found for these queues
+        new.rooms = self.rooms  # each city's free squares when the era was revealed: a hint for components()
         new.seed = self.seed
         new.players = self.players
         new.config = self.config
@@ -319,12 +376,13 @@ def usable_dice(era: str, dice: tuple[int, ...]) -> list[tuple[int, int]]:
     return [(b, dice[b]) for b in ERA_DICE[era] if dice[b] < below]
 
 
-def _pick(city: City, offers: list[tuple[int, int]], terrain: int) -> tuple[Any, ...] | None:
+def _pick(city: City, offers: list[tuple[int, int]], terrain: int, before: int = 0) -> tuple[Any, ...] | None:
     """The PICK task for these (block, blocks) offers: the dice placeable in full if there are any,
-    otherwise every die, each as fully as the city allows."""
+    otherwise every die, each as fully as the city allows. ``before``: the city's free squares an
+    era ago, if known (it saves work)."""
     free = FULL & ~built(city)
-    open_room = largest(free & ~terrain)
-    home_room = largest(free) if terrain else open_room
+    open_room = largest(free & ~terrain, before & ~terrain)
+    home_room = largest(free, before) if terrain else open_room
     whole = tuple(offer for offer in offers if offer[1] <= (home_room if offer[0] == RESIDENTIAL else open_room))
     if whole:
         return (PICK, whole)
@@ -350,7 +408,7 @@ def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
     if kind == "golden":
         return ((GOLDEN, DIE_BLOCKS),)
     offers = [(b, 2) for b in DIE_BLOCKS] if kind == "me" else usable_dice(era, state.dice)
-    pick = _pick(city, offers, terrain) if offers else None
+    pick = _pick(city, offers, terrain, state.rooms[seat] if state.rooms else 0) if offers else None
     queue: tuple[tuple[Any, ...], ...] = (pick,) if pick else ()
     if ERAS[era].get("blight") and not pick:
         queue = ((BLIGHT_TASK, True, 0),)  # two 6s: the Blight still comes (the document)
@@ -573,6 +631,8 @@ class PrestigeCities(Game[State]):
         s.emptied = (0,) * s.players
         s.targets = catastrophe_targets(s, s.cities) if s.era in CATASTROPHES else ()
         s.queues = tuple(era_queue(s, seat) for seat in range(s.players))
+        if ERAS[s.era]["kind"] not in ("catastrophe", "golden"):  # eras whose queues measured the free squares
+            s.rooms = tuple(FULL & ~built(city) for city in s.cities)
         if log is not None:
             era = ERAS[s.era]
             dice = ", ".join(f"{DIE_COLORS[b]} {s.dice[b]}" for b in DIE_BLOCKS) if s.dice else "no dice"
@@ -811,17 +871,15 @@ class PrestigeCities(Game[State]):
         block = None
         if kind == BUILD:
             block = _block_field(action)
-            if task[0] == PICK:
-                if not any(b == block for b, _ in task[1]):
-                    raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
-                                        f" use are {_offer_words(task[1])}")
-            elif task[0] == GOLDEN:
-                if block not in task[1]:
-                    raise IllegalAction(f"you have already built your {BLOCK_NAMES[block]} block this Golden"
-                                        f" Age; still to build: {', '.join(BLOCK_NAMES[b] for b in task[1])}")
-            elif block != task[1]:
+            if expected == task[0] and block != task[1]:
                 raise IllegalAction(f"you are building {BLOCK_NAMES[task[1]]} now, not {BLOCK_NAMES[block]}")
-        if not task_squares(state, seat, task, block) & square:
+        if not task_squares(state, seat, task, block) & square:  # none for a block the task does not offer
+            if task[0] == PICK and not any(b == block for b, _ in task[1]):
+                raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
+                                    f" use are {_offer_words(task[1])}")
+            if task[0] == GOLDEN and block not in task[1]:
+                raise IllegalAction(f"you have already built your {BLOCK_NAMES[block]} block this Golden"
+                                    f" Age; still to build: {', '.join(BLOCK_NAMES[b] for b in task[1])}")
             raise IllegalAction(self._why_not(state, seat, task, block, row, col, square))
         return task, block, square
 
@@ -893,10 +951,11 @@ class PrestigeCities(Game[State]):
             kind = BUILD
         if kind == BUILD:
             _, b, left, start, group, by_die = task
-            city = _city_with(city, b, city[b] | square)
+            city = city[:b] + (city[b] | square,) + city[b + 1:]  # type: ignore[assignment]
             group |= square
             if by_die:
-                s.groups = _set(s.groups, seat, group)
+                groups = s.groups
+                s.groups = groups[:seat] + (group,) + groups[seat + 1:]
             if left > 1:
                 rest = ((BUILD, b, left - 1, start, group, by_die),) + rest
             elif by_die and s.config.blight:
@@ -942,10 +1001,12 @@ class PrestigeCities(Game[State]):
                                         f" to {BLOCK_NAMES[to]}.", private))
             elif log is not None:
                 log.append(LogEntry(f"{me} stopped converting.", private))
-        s.cities = _set(s.cities, seat, city)
-        if not (rest and rest[0][0] in (BUILD, REMOVE) and rest[0][0] == kind and rest[0][4 if kind == BUILD else 4]):
+        cities = s.cities
+        s.cities = cities[:seat] + (city,) + cities[seat + 1:]
+        if not (rest and (kind == BUILD or kind == REMOVE) and rest[0][0] == kind and rest[0][4]):
             rest = self._settled(s, seat, rest)  # a group under way always has room to grow (docs/rules)
-        s.queues = _set(s.queues, seat, rest)
+        queues = s.queues
+        s.queues = queues[:seat] + (rest,) + queues[seat + 1:]
 
     def _settled(self, s: State, seat: int, queue: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
         """``queue`` without the tasks at its head that have no step left (a full city, say)."""
