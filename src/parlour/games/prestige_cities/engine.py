@@ -82,13 +82,14 @@ _KNOWN: dict[int, tuple[int, ...]] = {}  # the groups of masks met lately (empti
 def components(mask: int, parent: int = 0) -> tuple[int, ...]:
     """The orthogonally connected groups of ``mask``, largest first.
 
-    ``parent``, a mask holding ``mask`` (a city's open squares the era before, say), saves work when
-    its groups are known already: only those that lost squares are searched again.
+    ``parent``, a mask much like ``mask`` (a city's open squares the era before, say), saves work
+    when its groups are known already: only those that lost squares are searched again, and squares
+    that ``parent`` lacks join the groups they touch.
     """
     known = _KNOWN.get(mask)
     if known is not None:
         return known
-    above = _KNOWN.get(parent) if parent and not mask & ~parent else None
+    above = _KNOWN.get(parent) if parent else None
     if above is None:
         groups = _flood(mask)
     else:
@@ -99,6 +100,9 @@ def components(mask: int, parent: int = 0) -> tuple[int, ...]:
                 groups.append(group)
             elif left:
                 groups += _split(left, group & ~mask)
+        added = mask & ~parent
+        if added:
+            groups = _joined(groups, added)
     groups.sort(key=int.bit_count, reverse=True)
     if len(_KNOWN) >= 1 << 15:
         _KNOWN.clear()
@@ -125,21 +129,41 @@ def _flood(mask: int) -> list[int]:
 def _split(left: int, taken: int) -> list[int]:
     """The connected groups of ``left``, what is left of one connected group once ``taken`` is gone.
 
-    Each of them touches ``taken`` (the group was connected), so one grown from a square next to
-    ``taken`` that reaches every such square is the only one: a few steps around ``taken`` usually
-    show it, without searching the whole group again."""
+    Each of them holds a square next to ``taken`` (the group was connected). So a group grown from
+    one such square that reaches all the others is the whole of what is left: a few steps around
+    ``taken`` usually show it, without searching every square again."""
     edge = neighbours(taken) & left
-    group = edge & -edge
-    if not group:
-        return _flood(left)
-    while True:
-        grown = (group | ((group << 1) & _NOT_COL0) | ((group >> 1) & _NOT_COL_LAST)
-                 | (group << COLS) | (group >> COLS)) & left
-        if not edge & ~grown:
-            return [left]
-        if grown == group:
-            return [group] + _flood(left & ~group)
-        group = grown
+    groups = []
+    while edge:
+        group = edge & -edge
+        while True:
+            grown = (group | ((group << 1) & _NOT_COL0) | ((group >> 1) & _NOT_COL_LAST)
+                     | (group << COLS) | (group >> COLS)) & left
+            if not edge & ~grown:
+                groups.append(left)
+                return groups
+            if grown == group:
+                break
+            group = grown
+        groups.append(group)
+        left &= ~group
+        edge &= ~group
+    return groups + _flood(left)  # nothing is left when ``taken`` touched the group
+
+
+def _joined(groups: list[int], added: int) -> list[int]:
+    """The connected groups once the squares ``added`` join the separate connected ``groups``."""
+    for piece in _flood(added):
+        reach = neighbours(piece)
+        kept = []
+        for group in groups:
+            if group & reach:
+                piece |= group
+            else:
+                kept.append(group)
+        kept.append(piece)
+        groups = kept
+    return groups
 
 
 def largest(mask: int, parent: int = 0) -> int:
@@ -191,6 +215,7 @@ PREGAME_DICE = tuple(PREGAME["dice"][BLOCKS[b]] for b in DIE_BLOCKS)
 ERA_DICE = {e: tuple(BLOCK_INDEX[b] for b in ERAS[e]["dice"]) for e in ERAS if e != "pregame"}
 ERA_DICE["pregame"] = DIE_BLOCKS
 CATASTROPHES = {"industrial_disaster": INDUSTRY, "great_fire": RESIDENTIAL}
+ME_OFFERS = tuple((b, 2) for b in DIE_BLOCKS)  # The "Me" Generation: five dice showing 2 (docs/rules)
 
 CARDS = {int(deck): {c["id"]: c for c in cards} for deck, cards in DATA["cards"].items()}
 CARD_DECK = {cid: deck for deck, cards in CARDS.items() for cid in cards}
@@ -372,11 +397,16 @@ def catastrophe_targets(state: State, cities: tuple[City, ...]) -> tuple[int, ..
 
 def usable_dice(era: str, dice: tuple[int, ...]) -> list[tuple[int, int]]:
     """(block, value) of the dice that may be used this era: the era's colours, never a 6."""
+    return list(_usable(era, dice))
+
+
+@lru_cache(maxsize=1 << 12)
+def _usable(era: str, dice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     below = ERAS[era].get("below", 6)
-    return [(b, dice[b]) for b in ERA_DICE[era] if dice[b] < below]
+    return tuple((b, dice[b]) for b in ERA_DICE[era] if dice[b] < below)
 
 
-def _pick(city: City, offers: list[tuple[int, int]], terrain: int, before: int = 0) -> tuple[Any, ...] | None:
+def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before: int = 0) -> tuple[Any, ...] | None:
     """The PICK task for these (block, blocks) offers: the dice placeable in full if there are any,
     otherwise every die, each as fully as the city allows. ``before``: the city's free squares an
     era ago, if known (it saves work)."""
@@ -407,7 +437,7 @@ def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
         return ((REMOVE, target, block, count, 0),) if count else ()
     if kind == "golden":
         return ((GOLDEN, DIE_BLOCKS),)
-    offers = [(b, 2) for b in DIE_BLOCKS] if kind == "me" else usable_dice(era, state.dice)
+    offers = ME_OFFERS if kind == "me" else _usable(era, state.dice)
     pick = _pick(city, offers, terrain, state.rooms[seat] if state.rooms else 0) if offers else None
     queue: tuple[tuple[Any, ...], ...] = (pick,) if pick else ()
     if ERAS[era].get("blight") and not pick:
@@ -957,7 +987,10 @@ class PrestigeCities(Game[State]):
                 groups = s.groups
                 s.groups = groups[:seat] + (group,) + groups[seat + 1:]
             if left > 1:
-                rest = ((BUILD, b, left - 1, start, group, by_die),) + rest
+                grow = (BUILD, b, left - 1, start, group, by_die)
+                rest = (grow,) + rest
+                # where the group may grow next, as task_squares would find it, known here cheaply
+                s.memo = {seat * 8 + b: (grow, neighbours(group) & available(city, b, s.config.terrain))}
             elif by_die and s.config.blight:
                 blights = []
                 if b in (RESIDENTIAL, INDUSTRY) and group.bit_count() >= 4:
