@@ -216,6 +216,7 @@ ERA_DICE = {e: tuple(BLOCK_INDEX[b] for b in ERAS[e]["dice"]) for e in ERAS if e
 ERA_DICE["pregame"] = DIE_BLOCKS
 CATASTROPHES = {"industrial_disaster": INDUSTRY, "great_fire": RESIDENTIAL}
 ME_OFFERS = tuple((b, 2) for b in DIE_BLOCKS)  # The "Me" Generation: five dice showing 2 (docs/rules)
+DIE_MOST = 5  # the most blocks a usable die asks for: a 6 is never usable
 
 CARDS = {int(deck): {c["id"]: c for c in cards} for deck, cards in DATA["cards"].items()}
 CARD_DECK = {cid: deck for deck, cards in CARDS.items() for cid in cards}
@@ -413,6 +414,8 @@ def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before:
     free = FULL & ~built(city)
     open_room = largest(free & ~terrain, before & ~terrain)
     home_room = largest(free, before) if terrain else open_room
+    if open_room >= DIE_MOST and home_room >= DIE_MOST:  # the usual case: room for any die
+        return (PICK, tuple(offers))
     whole = tuple(offer for offer in offers if offer[1] <= (home_room if offer[0] == RESIDENTIAL else open_room))
     if whole:
         return (PICK, whole)
@@ -839,7 +842,8 @@ class PrestigeCities(Game[State]):
         task = state.queues[seat][0]
         kind = task[0]
         if kind == BUILD:  # the usual case: one more block of one type
-            mask = task_squares(state, seat, task, task[1])
+            known = state.memo.get(seat * 8 + task[1]) if state.memo is not None else None
+            mask = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, task[1])
             if task[4]:
                 i = _nth_square(mask, int(rng.random() * mask.bit_count()))
             else:
@@ -903,7 +907,9 @@ class PrestigeCities(Game[State]):
             block = _block_field(action)
             if expected == task[0] and block != task[1]:
                 raise IllegalAction(f"you are building {BLOCK_NAMES[task[1]]} now, not {BLOCK_NAMES[block]}")
-        if not task_squares(state, seat, task, block) & square:  # none for a block the task does not offer
+        known = state.memo.get(seat * 8 + (7 if block is None else block)) if state.memo is not None else None
+        squares = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, block)
+        if not squares & square:  # none for a block the task does not offer
             if task[0] == PICK and not any(b == block for b, _ in task[1]):
                 raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
                                     f" use are {_offer_words(task[1])}")
