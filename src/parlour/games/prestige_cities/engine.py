@@ -884,15 +884,17 @@ class PrestigeCities(Game[State]):
         kind = action.get("type") if type(action) is dict else None
         if type(kind) is not str:
             kind = require_action(action)
-        if type(seat) is not int or not (0 <= seat < state.players) or not state.queues[seat]:
+        queues = state.queues
+        if type(seat) is not int or not (0 <= seat < state.players) or not queues[seat]:
             raise IllegalAction(self._idle(state, seat))
-        task = state.queues[seat][0]
-        expected = BUILD if task[0] in (PICK, GOLDEN) else task[0]
-        if kind == "stop":
-            if task[0] != CONVERT:
-                raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
-            return task, None, 0
+        task = queues[seat][0]
+        step = task[0]
+        expected = BUILD if step == PICK or step == GOLDEN else step
         if kind != expected:
+            if kind == "stop":
+                if step != CONVERT:
+                    raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
+                return task, None, 0
             if kind not in ("build", "remove", "blight", "convert"):
                 raise IllegalAction(f"unknown action type {kind!r}: the actions are 'build', 'remove',"
                                     " 'blight', 'convert' and 'stop'")
@@ -904,8 +906,10 @@ class PrestigeCities(Game[State]):
             row, col, square = _square(action)
         block = None
         if kind == BUILD:
-            block = _block_field(action)
-            if expected == task[0] and block != task[1]:
+            block = BLOCK_INDEX.get(action.get("block"))
+            if block is None or block == BLIGHT:
+                block = _block_field(action)  # refused, saying why
+            if step == BUILD and block != task[1]:
                 raise IllegalAction(f"you are building {BLOCK_NAMES[task[1]]} now, not {BLOCK_NAMES[block]}")
         known = state.memo.get(seat * 8 + (7 if block is None else block)) if state.memo is not None else None
         squares = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, block)
