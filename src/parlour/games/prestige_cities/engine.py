@@ -835,7 +835,7 @@ class PrestigeCities(Game[State]):
         0 .. total - 1, is turned into the ``k``-th action of that list: a one-to-one map, so each
         legal action has the same chance. (When only one block type can be built, ``k`` is
         ``int(random() * total)``, uniform up to total / 2**53, as it always was, so random games stay
-        the same; tests/games/prestige_cities checks the map against ``legal_actions``.)
+        the same.) test_prestige_speed.py checks the map against ``legal_actions`` for every kind of task.
         """
         if not (0 <= seat < state.players) or not state.queues[seat]:
             raise IllegalAction(self._idle(state, seat))
