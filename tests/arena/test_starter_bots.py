@@ -39,7 +39,7 @@ def assert_whole_match(record, names) -> None:
     assert data["names"] == list(names)
     state = replay(game, data["players"], data["options"], data["seed"], data["actions"])
     assert game.is_over(state)
-    assert game.result(state).to_json() == data["result"]
+    assert game.result(state).to_json(data["names"]) == data["result"]
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -214,6 +214,11 @@ def test_a_game_against_a_bot_runs_to_its_final_scores_and_replays(open_page, ha
     assert [int(t) for t in ana.locator(".seat-score").all_inner_texts()] == scores
     winner = replay["names"][replay["result"]["winners"][0]] if len(replay["result"]["winners"]) == 1 else None
     expect(ana.locator("#turn-status")).to_contain_text("win" if winner else "tie")
+    ana.set_viewport_size({"width": 1280, "height": 800})  # the final table whole beside the sidebar
+    final = ana.locator("#pw-final").bounding_box()
+    for cell in ana.locator(".pw-final-score").all():
+        box = cell.bounding_box()
+        assert final["x"] <= box["x"] and box["x"] + box["width"] <= final["x"] + final["width"]
     screenshot(ana, "final-scores")
 
     # the replay, step by step with the keyboard

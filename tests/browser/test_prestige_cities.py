@@ -69,6 +69,9 @@ def play_my_part(page, use_keys: bool, seen: dict) -> bool:
             expect(page.locator(".pc-pending")).to_have_count(0)
             seen["undo"] = True
             page.locator(".pc-ok").first.click()
+            page.locator(".pc-pending").first.click()  # a second click takes a square back too
+            expect(page.locator(".pc-pending")).to_have_count(0)
+            page.locator(".pc-ok").first.click()
         if page.locator(".pc-choice").count() and not page.locator(".pc-confirm:enabled").count():
             page.keyboard.press("1") if use_keys else page.locator(".pc-choice").first.click()
     if confirm.count() and confirm.is_enabled():

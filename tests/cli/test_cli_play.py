@@ -88,3 +88,20 @@ def test_a_game_without_a_terminal_renderer_says_so():
 def test_unknown_game(capsys):
     assert main(["play", "chess"]) == 2
     assert "there is no game 'chess'" in capsys.readouterr().err
+
+
+def test_the_reason_at_the_end_names_the_players(monkeypatch, capsys):
+    # Patchwork's own reasons name nobody: give it one that does, as Empire's do
+    from dataclasses import replace
+
+    from parlour.games.patchwork.engine import Patchwork
+
+    def result(self, state):
+        outcome = own(self, state)
+        return outcome and replace(outcome, reason="{p1} outsewed {p0} [bold]")
+
+    own = Patchwork.result
+    monkeypatch.setattr(Patchwork, "result", result)
+    lines = itertools.chain.from_iterable(("skip", "skip", f"sp {k % 9} {k // 9}") for k in range(200))
+    code, out = play(monkeypatch, capsys, list(lines), "--vs", "random", "--seed", "3")
+    assert code == 0 and "random outsewed You [bold]" in out

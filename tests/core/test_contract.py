@@ -1,6 +1,6 @@
 import pytest
 
-from parlour.core import BadOptions, LogEntry, Option, Result, derive
+from parlour.core import BadOptions, LogEntry, Option, Result, derive, with_names
 from parlour.games import all_games, get
 from parlour.core import UnknownGame
 
@@ -28,6 +28,21 @@ def test_results_rank_by_score_then_tiebreak():
     assert Result.from_scores([10, 20, 20]).ranks == (3, 1, 1)
     assert Result.from_scores([10, 20, 20], [0, 0, 1]).ranks == (3, 2, 1)
     assert Result.from_scores([5, 5]).winners == (0, 1)
+
+
+def test_result_reasons_name_players_like_log_entries():
+    result = Result.from_scores([0, 1], reason="{p1} accused the Thief rightly; {p0} lost")
+    assert result.render_reason(["Ana", "Ben"]) == "Ben accused the Thief rightly; Ana lost"
+    assert result.to_json(["Ana", "Ben"])["reason"] == "Ben accused the Thief rightly; Ana lost"
+    assert result.to_json()["reason"] == "{p1} accused the Thief rightly; {p0} lost"  # views know no names
+    assert Result.from_scores([1, 0], reason="higher score").to_json(["Ana", "Ben"])["reason"] == "higher score"
+
+
+def test_names_fill_only_seat_placeholders():
+    # a forfeit's reason quotes the bot's JSON: other braces stay as they are
+    assert with_names('illegal: {"type": "skip"} by {p0}', ["Ana"]) == 'illegal: {"type": "skip"} by Ana'
+    assert with_names("{p2} and {x}", ["Ana", "Ben"]) == "{p2} and {x}"
+    assert with_names("{p0}", ["{p1}", "Ben"]) == "{p1}"  # a name is put in once, never read again
 
 
 def test_log_entries_name_players_and_know_their_readers():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 from fastapi.testclient import TestClient
@@ -45,9 +46,10 @@ class Socket:
     def __init__(self, client: TestClient, code: str) -> None:
         self._context = client.websocket_connect(f"/ws/rooms/{code}")
         self.ws = self._context.__enter__()
-        self.received: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []  # every message as it came
         self.texts: list[str] = []
-        self.state: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None  # the newest state, its log made whole
+        self.log: list[dict[str, Any]] = []  # the log lines put together, as a client keeps them
 
     def close(self) -> None:
         self._context.__exit__(None, None, None)
@@ -58,11 +60,12 @@ class Socket:
     def receive(self) -> dict[str, Any]:
         text = self.ws.receive_text()
         self.texts.append(text)
-        import json
         message = json.loads(text)
         self.received.append(message)
         if message["type"] == "state":
-            self.state = message
+            assert 0 <= message["log_start"] <= len(self.log), message["log_start"]
+            self.log = self.log[:message["log_start"]] + message["log"]
+            self.state = {**message, "log": list(self.log)}
         return message
 
     def expect(self, kind: str) -> dict[str, Any]:
@@ -74,11 +77,11 @@ class Socket:
                 return message
 
     def until(self, done: Callable[[dict[str, Any]], bool], limit: int = 2000) -> dict[str, Any]:
-        """Read state pushes until one satisfies ``done``."""
+        """Read state pushes until one satisfies ``done``; returns it with its log made whole."""
         for _ in range(limit):
             message = self.receive()
-            if message["type"] == "state" and done(message):
-                return message
+            if message["type"] == "state" and done(self.state):
+                return self.state
         raise AssertionError(f"no state satisfied the condition in {limit} messages")
 
     def hello(self, token: str | None = None) -> dict[str, Any]:

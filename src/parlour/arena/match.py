@@ -242,7 +242,7 @@ def play_match(task: MatchTask) -> MatchRecord:
     else:
         result = game.result(state)
     replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": dict(task.options),
-              "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(),
+              "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(names),
               "ended": ended}
     late = [s.late_turns() for s in seats] + [0] * (players - len(seats))
     return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead, overhead_cpu,

@@ -47,6 +47,7 @@ def terminal_for(game: Game[Any]) -> ModuleType:
 
 def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> int:
     from rich.console import Console
+    from rich.text import Text
 
     from .. import bots
     from ..core import derive, fresh_seed
@@ -118,12 +119,13 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
     if hasattr(terminal, "render_result"):
         console.print(terminal.render_result(view, names))
     winners = result.winners
+    reason = Text(result.render_reason(names))  # plain text: a name is never read as markup
     if winners == (me,):
-        console.print("[bold green]You win![/bold green]", result.reason)
+        console.print("[bold green]You win![/bold green]", reason)
     elif me in winners:
-        console.print("[bold]A shared win.[/bold]")
+        console.print("[bold]A shared win.[/bold]", reason)
     else:
-        console.print(f"[bold]{', '.join(names[w] for w in winners)} wins.[/bold]", result.reason)
+        console.print(f"[bold]{', '.join(names[w] for w in winners)} wins.[/bold]", reason)
     return 0
 
 

@@ -22,9 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> int:
     from rich.console import Console
+    from rich.text import Text
 
     from ..arena import replays
-    from ..core import ParlourError
+    from ..core import ParlourError, with_names
     from ..games import get
 
     console = Console(highlight=False)
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
     result = replay["result"]
     winners = ", ".join(names[w] for w in result["winners"])
     scores = ", ".join(f"{name} {score:g}" for name, score in zip(names, result["scores"]))
-    console.print(f"[bold]{winners} won[/bold] ({scores}): {result['reason']}")
+    # a replay written before reasons had names may still hold {p0} placeholders
+    console.print(f"[bold]{winners} won[/bold] ({scores}): ", Text(with_names(result["reason"], names)), sep="")
     if replay["ended"] != "normal":
         console.print(f"[red]ended early[/red]: {replay['ended']}")
     return 0

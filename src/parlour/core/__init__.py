@@ -2,9 +2,9 @@
 
 from .bot import Bot
 from .errors import BadOptions, IllegalAction, ParlourError, UnknownGame
-from .game import Action, FieldsState, Game, LogEntry, Option, Result, View, replay, require_action, require_int
+from .game import Action, FieldsState, Game, LogEntry, Option, Result, View, replay, require_action, require_int, with_names
 from .rng import derive, fresh_seed
 
 __all__ = ["Action", "FieldsState", "BadOptions", "Bot", "Game", "IllegalAction", "LogEntry", "Option",
            "ParlourError", "Result", "UnknownGame", "View", "derive", "fresh_seed", "replay",
-           "require_action", "require_int"]
+           "require_action", "require_int", "with_names"]

@@ -13,10 +13,12 @@ search bots keep old states and branch from them.
 from __future__ import annotations
 
 import random
+import re
 from types import MappingProxyType
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Iterable, Mapping, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import BadOptions, IllegalAction
 
@@ -91,9 +93,29 @@ class LogEntry:
         return self.text.format(**{f"p{i}": name for i, name in enumerate(names)})
 
 
+_SEAT_NAME = re.compile(r"\{p(\d+)\}")
+
+
+def with_names(text: str, names: list[str] | tuple[str, ...]) -> str:
+    """``text`` with each ``{p0}``, ``{p1}``... replaced by that seat's name; anything else, other
+    braces included, stays as it is (a reason may quote a bot's JSON)::
+
+        with_names("{p1} accused the Thief rightly", ["Ana", "Ben"])  # "Ben accused the Thief rightly"
+    """
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else match.group(0)
+
+    return _SEAT_NAME.sub(name, text)
+
+
 @dataclass(frozen=True)
 class Result:
-    """The outcome of a finished game. ``ranks[i]`` is 1 for the winner(s); ties share a rank."""
+    """The outcome of a finished game. ``ranks[i]`` is 1 for the winner(s); ties share a rank.
+
+    ``reason`` names seats as ``{p0}``, ``{p1}``... like a log entry; :meth:`render_reason` and
+    ``to_json(names)`` put in the players' names.
+    """
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
@@ -104,9 +126,15 @@ class Result:
     def winners(self) -> tuple[int, ...]:
         return tuple(i for i, r in enumerate(self.ranks) if r == 1)
 
-    def to_json(self) -> dict[str, Any]:
+    def render_reason(self, names: list[str] | tuple[str, ...]) -> str:
+        return with_names(self.reason, names)
+
+    def to_json(self, names: list[str] | tuple[str, ...] | None = None) -> dict[str, Any]:
+        """JSON-ready; with ``names``, the reason has the players' names put in (for people),
+        without, it keeps its ``{p0}`` placeholders (for views, which know no names)."""
+        reason = self.reason if names is None else self.render_reason(names)
         return {"scores": list(self.scores), "ranks": list(self.ranks),
-                "winners": list(self.winners), "reason": self.reason, "details": dict(self.details)}
+                "winners": list(self.winners), "reason": reason, "details": dict(self.details)}
 
     @staticmethod
     def from_scores(scores: Iterable[float], tiebreak: Iterable[float] | None = None,

@@ -79,7 +79,7 @@ class RoomOut(BaseModel):
     status: Literal["waiting", "playing", "over"]
     seats: list[SeatOut]
     turn_timer: float | None
-    turn: int = Field(description="how many actions have been applied")
+    turn: int = Field(description="how many actions the spectators have seen (each seat counts the ones it saw)")
     created: float
 
 

@@ -25,9 +25,11 @@ from typing import Any, Callable, Coroutine, Iterable, Mapping
 
 from .. import bots as bot_registry
 from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
+from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
 from .store import ActionRecord, RoomRecord, Store, StoreError
+from .wire import dumps_bytes
 
 log = logging.getLogger(__name__)
 
@@ -129,26 +131,25 @@ class Room:
         self.created = record.created
         self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
         self.state: Any = None
-        self.turn = 0
-        self.actions: list[tuple[int, Action]] = []
-        self.log: list[tuple[int, LogEntry]] = []
-        # per seat: how many entries of self.log were read, and the visible ones as JSON
-        self._log_lines: dict[int | None, tuple[int, list[str]]] = {}
-        self._log_names: list[str] = []
+        self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
+        self.records: list[ActionRecord] = []
         # waiting_since[seat]: the turn since which the seat has been asked to act without acting
         self.waiting_since: list[int | None] = [None] * self.players
         self.lock = asyncio.Lock()
-        self._snapshots: dict[tuple[int | None, bool], str] = {}  # JSON text, until the next change
         self.deadline: float | None = None
+        # what each seat and the spectators were shown; built from the records when first needed
+        self._audiences: dict[int | None, Audience] | None = None
+        self._names: list[str] = []
+        self._shared: tuple[bytes, float | None] | None = None  # the status and deadline as shown
+        self.shared_revision = 0  # goes up when the status or the deadline changes
+        self._texts: dict[tuple[int | None, bool, int], str] = {}  # state messages, until the next change
         self._replay: dict[str, Any] | None = None
         self._thinking: dict[int, int | None] = {}  # seat -> its waiting_since when a bot began choosing
         self._bots: dict[tuple[int, str], Bot] = {}
         if self.status != "waiting":
             self._begin()
             for action in record.actions:
-                entries: list[LogEntry] = []
-                state = self.game.apply(self.state, action.seat, action.action, entries)
-                self._advance(action, state, entries)
+                self._advance(action, self.game.apply(self.state, action.seat, action.action, []), [])
 
     # -- what anyone may see ----------------------------------------------------------------
     def names(self) -> list[str]:
@@ -161,56 +162,111 @@ class Room:
         return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected}
                 for i, s in enumerate(self.seats)]
 
-    def status_json(self) -> dict[str, Any]:
+    def status_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The room's status; its ``turn`` is the turns ``seat`` has seen (None: a spectator)."""
+        return {**self._status(), "turn": self.audience(seat).turn}
+
+    def _status(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
-                "seats": self.seats_json(), "turn_timer": self.turn_timer, "turn": self.turn,
-                "created": self.created}
+                "seats": self.seats_json(), "turn_timer": self.turn_timer, "created": self.created}
 
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.state is None else self.game.to_act(self.state)
 
-    def snapshot_text(self, seat: int | None, legal: bool = True) -> str:
-        """:meth:`snapshot` as JSON text, made once per change for all the seat's connections.
+    def audience(self, seat: int | None) -> Audience:
+        """What ``seat`` (None: the spectators) has been shown, with its own count of the turns."""
+        if self._audiences is None:
+            self._track()
+        return self._audiences[seat]  # type: ignore[index]
 
-        The log, which only grows, is kept encoded line by line, so a long game does not encode
-        its whole log again for every move."""
-        key = (seat, legal)
-        text = self._snapshots.get(key)
+    def state_text(self, seat: int | None, legal: bool = True, log_start: int = 0) -> str:
+        """The ``state`` message for ``seat`` (None: a spectator), holding only what it may see,
+        with its log lines from ``log_start`` on; made once per change for all alike connections."""
+        key = (seat, legal, log_start)
+        text = self._texts.get(key)
         if text is None:
-            head = dumps(self._snapshot_head(seat, legal))
-            text = self._snapshots[key] = f'{head[:-1]},"log":[{",".join(self._encoded_log(seat))}]}}'
+            audience = self.audience(seat)
+            if audience.game is None:
+                audience.game = self._game_part(self.state, seat)
+            acting = seat is not None and seat in self.to_act() and self.seats[seat].kind == "human"
+            moves = dumps_bytes(self.game.legal_actions(self.state, seat)) if legal and acting else b"null"
+            status, deadline = self._shared_parts()
+            text = self._texts[key] = (
+                b'{"type":"state","turn":%d,"room":%s,"deadline":%s,"legal":%s,"log_start":%d,"log":[%s],%s'
+                % (audience.turn, status, dumps_bytes(deadline), moves, log_start,
+                   b",".join(audience.lines[log_start:]), audience.game[1:])).decode()
         return text
 
     def snapshot(self, seat: int | None, legal: bool = True) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
-        return json.loads(self.snapshot_text(seat, legal))
+        """The ``state`` message a new connection of ``seat`` gets, as a dict (the whole log)."""
+        return json.loads(self.state_text(seat, legal))
 
-    def _snapshot_head(self, seat: int | None, legal: bool) -> dict[str, Any]:
-        if self.state is None:
-            view, to_act, moves, result = None, [], None, None
+    def _shared_parts(self) -> tuple[bytes, float | None]:
+        """The status (without turn, which each audience counts) and the deadline, as shown."""
+        if self._shared is None:
+            self._refresh_shared()
+        return self._shared  # type: ignore[return-value]
+
+    def _refresh_shared(self, status: bool = True) -> None:
+        """Take the status (``status`` False: it cannot have changed) and the deadline anew."""
+        if not status and self._shared is not None:
+            shared = (self._shared[0], self.deadline)
         else:
-            view = self.game.view(self.state, seat)
-            acting = self.game.to_act(self.state)
-            to_act = sorted(acting)
-            moves = (self.game.legal_actions(self.state, seat)
-                     if legal and seat is not None and seat in acting and self.seats[seat].kind == "human"
-                     else None)
-            outcome = self.game.result(self.state)
-            result = outcome.to_json() if outcome is not None else None
-        return {"type": "state", "room": self.status_json(), "turn": self.turn, "view": view,
-                "to_act": to_act, "legal": moves, "result": result, "deadline": self.deadline}
+            shared = (dumps_bytes(self._status()), self.deadline)
+        if shared != self._shared:
+            self._shared = shared
+            self.shared_revision += 1
 
-    def _encoded_log(self, seat: int | None) -> list[str]:
-        """The log lines ``seat`` may read, with the players' names filled in, as JSON objects."""
+    def _track(self) -> None:
+        """Build every audience by replaying the room's actions (on first need after a start)."""
+        self._audiences = {seat: Audience(seat) for seat in (*range(self.players), None)}
+        if self.status == "waiting":
+            self._show(None)
+            return
+        state = self.game.start(self.players, self.options, self.seed)
+        self._show(state)
+        for record in self.records:
+            entries: list[LogEntry] = []
+            state = self.game.apply(state, record.seat, record.action, entries)
+            self._show(state, self._with_timer_line(record, entries), record.seat, record.turn + 1)
+
+    def _show(self, state: Any, entries: list[LogEntry] | None = None, actor: int | None = None,
+              room_turn: int | None = None) -> bool:
+        """Show every audience ``state`` and the new log ``entries``; ``room_turn`` when an action
+        by ``actor`` made it. Returns whether every audience saw that action.
+
+        In a game without hidden information every audience sees every action, so what each one
+        sees is worked out only when a connection asks for it (:meth:`_game_part`); otherwise it is
+        worked out now, to find who saw the action."""
+        assert self._audiences is not None
         names = self.names()
-        if names != self._log_names:  # a seat changed hands: write every line again
-            self._log_names, self._log_lines = names, {}
-        read, lines = self._log_lines.setdefault(seat, (0, []))
-        for turn, entry in self.log[read:]:
-            if entry.visible_to(seat):
-                lines.append(dumps({"turn": turn, "text": entry.render(names)}))
-        self._log_lines[seat] = (len(self.log), lines)
-        return lines
+        write = LineWriter(names)
+        if names != self._names:  # a seat changed hands: every line is written again
+            self._names = names
+            for audience in self._audiences.values():
+                audience.rename(write)
+        hidden = self.game.hidden_information
+        common = self._common(state) if hidden else None
+        seen_by_all = True
+        for audience in self._audiences.values():
+            game = self._game_part(state, audience.seat, common) if hidden else None
+            mine = actor is not None and actor == audience.seat
+            seen_by_all = audience.show(game, entries or (), write, room_turn, mine) and seen_by_all
+        return seen_by_all
+
+    def _common(self, state: Any) -> tuple[list[int], dict[str, Any] | None]:
+        """Who must act and the result: the same for every audience."""
+        if state is None:
+            return [], None
+        outcome = self.game.result(state)
+        return sorted(self.game.to_act(state)), (outcome.to_json(self.names()) if outcome is not None else None)
+
+    def _game_part(self, state: Any, seat: int | None,
+                   common: tuple[list[int], dict[str, Any] | None] | None = None) -> bytes:
+        """What ``seat`` sees of the game in ``state``: its view, who must act, the result."""
+        to_act, result = common or self._common(state)
+        view = None if state is None else self.game.view(state, seat)
+        return dumps_bytes({"view": view, "to_act": to_act, "result": result})
 
     def replay_json(self) -> dict[str, Any]:
         if self.status != "over":
@@ -219,8 +275,8 @@ class Room:
         result = self.game.result(self.state)
         replay = {"format": "parlour-replay/1", "game": self.game.id, "players": self.players,
                   "options": self.options, "seed": self.seed, "names": self.names(),
-                  "actions": [[seat, action] for seat, action in self.actions],
-                  "result": result.to_json() if result else None, "ended": "normal"}
+                  "actions": [[record.seat, record.action] for record in self.records],
+                  "result": result.to_json(self.names()) if result else None, "ended": "normal"}
         if self._replay is None:  # a finished game never changes again
             replay["frames"] = frames(self.game, replay)
             self._replay = replay
@@ -301,12 +357,12 @@ class Room:
     def connect(self, seat: int | None) -> None:
         if seat is not None:
             self.seats[seat].connections += 1
-            self._changed()
+            self._changed(game=False)
 
     def disconnect(self, seat: int | None) -> None:
         if seat is not None:
             self.seats[seat].connections -= 1
-            self._changed()
+            self._changed(game=False)
 
     async def _save(self, **changes: Any) -> None:
         try:
@@ -319,7 +375,8 @@ class Room:
                   on_commit: Callable[[int], None] | None = None) -> int:
         """Apply ``action`` for ``seat``, chosen when the room was at ``turn``; returns the new turn.
 
-        The action is committed to the store before anything else learns of it: ``on_commit`` (the
+        ``turn`` and the turn returned are counted as the seat sees them (:class:`Audience`). The
+        action is committed to the store before anything else learns of it: ``on_commit`` (the
         acknowledgement) runs next, then the broadcast. Refusals raise :class:`HallError` and change
         nothing. A cancelled caller (a closed socket) does not interrupt a commit under way.
         """
@@ -344,11 +401,12 @@ class Room:
                 await self.hall.store.append_action(self.code, record, status="over" if over else None)
             except StoreError as error:
                 raise HallError("store", str(error)) from None
-            self._advance(record, state, entries)
+            seen_by_all = self._advance(record, state, entries)
+            turn = self.audience(seat).turn
             if on_commit is not None:
-                on_commit(self.turn)
-        self._changed()
-        return self.turn
+                on_commit(turn)
+        self._changed(action_seen_by_all=seen_by_all)
+        return turn
 
     def _check_turn(self, seat: int, turn: Any) -> None:
         if self.status == "waiting":
@@ -357,11 +415,13 @@ class Room:
             raise HallError("over", "the game is over")
         if isinstance(turn, bool) or not isinstance(turn, int):
             raise HallError("bad_message", "an act needs 'turn', the turn of the last state you saw")
+        audience = self.audience(seat)
+        then = audience.room_turn(turn)
         since = self.waiting_since[seat]
         # Stale: the game moved on since that state in a way that concerns this seat (it acted
         # already, or it was not yet asked to act then). Of two racing clicks one applies.
-        if turn > self.turn or (turn < self.turn and (since is None or turn < since)):
-            raise HallError("stale", f"the game has moved on since turn {turn} (it is at turn {self.turn}):"
+        if then is None or (then < self.turn and (since is None or then < since)):
+            raise HallError("stale", f"the game has moved on since turn {turn} (it is at turn {audience.turn}):"
                             " look at the new state and choose again")
         if seat not in self.game.to_act(self.state):
             waiting = ", ".join(self.names()[s] for s in sorted(self.game.to_act(self.state)))
@@ -372,17 +432,23 @@ class Room:
         self.turn = 0
         self._update_waiting(None)
 
-    def _advance(self, record: ActionRecord, state: Any, entries: list[LogEntry]) -> None:
+    def _advance(self, record: ActionRecord, state: Any, entries: list[LogEntry]) -> bool:
+        """The room after ``record`` (committed); returns whether every audience saw it."""
         self.state = state
-        self.actions.append((record.seat, record.action))
+        self.records.append(record)
         self.turn = record.turn + 1
-        if record.by == "timer":
-            self.log.append((self.turn, LogEntry(
-                f"the turn timer ran out: the {self.hall.builtin_bot(self.game)} bot moved for {{p{record.seat}}}")))
-        self.log.extend((self.turn, entry) for entry in entries)
         if self.game.is_over(state):
             self.status = "over"
         self._update_waiting(record.seat)
+        if self._audiences is None:  # rebuilding on start: the audiences come later, from the records
+            return True
+        return self._show(state, self._with_timer_line(record, entries), record.seat, self.turn)
+
+    def _with_timer_line(self, record: ActionRecord, entries: list[LogEntry]) -> list[LogEntry]:
+        if record.by != "timer":
+            return entries
+        return [LogEntry(f"the turn timer ran out: the {self.hall.builtin_bot(self.game)} bot moved"
+                         f" for {{p{record.seat}}}"), *entries]
 
     def _update_waiting(self, mover: int | None) -> None:
         acting = self.game.to_act(self.state)
@@ -393,21 +459,33 @@ class Room:
                 self.waiting_since[seat] = self.turn
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
-    def _changed(self) -> None:
-        self._snapshots.clear()
+    def _changed(self, action_seen_by_all: bool | None = None, game: bool = True) -> None:
+        """After any change; ``action_seen_by_all`` after an action: whether every audience saw it;
+        ``game`` False when only the status changed (a connection came or went)."""
+        if action_seen_by_all is None:  # seats, the start: show them to everyone
+            if self._audiences is None:
+                self._track()
+            elif game:
+                self._show(self.state)
         if self.status == "playing":
-            self._arm_timer()
+            self._arm_timer(bool(action_seen_by_all))
             self._schedule_bots()
         else:
             self.deadline = None
+        # after an action the status changes only when the game ends
+        self._refresh_shared(status=action_seen_by_all is None or self.status == "over")
+        self._texts.clear()
         self.hall.broadcast.publish(self.code)
 
-    def _arm_timer(self) -> None:
+    def _arm_timer(self, restart: bool) -> None:
+        """The deadline starts when human seats must act, and starts again after an action that
+        everyone saw asked a human seat anew; an action hidden from some seat never moves it,
+        so the deadline tells nobody about moves they cannot see."""
         humans = [s for s in self.to_act() if self.seats[s].kind == "human"]
         if not self.turn_timer or not humans:
             self.deadline = None
             self.hall.timed.discard(self)
-        elif self.deadline is None or any(self.waiting_since[s] == self.turn for s in humans):
+        elif self.deadline is None or (restart and any(self.waiting_since[s] == self.turn for s in humans)):
             self.deadline = self.hall.clock.now() + self.turn_timer
             self.hall.timed.add(self)
 
@@ -431,7 +509,7 @@ class Room:
         if self._thinking.get(seat) == since:
             return
         self._thinking[seat] = since
-        self.hall.spawn(self._bot_move(seat, bot, by, self.turn, self.state))
+        self.hall.spawn(self._bot_move(seat, bot, by, self.audience(seat).turn, self.state))
 
     async def _bot_move(self, seat: int, name: str, by: str, turn: int, state: Any) -> None:
         """A bot chooses from its seat's view, in a thread so that a slow bot stalls no other room."""
@@ -461,11 +539,6 @@ class Room:
 
     def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text, as the hall sends it."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -2,8 +2,9 @@
 
 Reading and writing are two tasks. What the connection sends goes through one queue, in order;
 "the room changed" puts one marker in it however many changes pile up, and the marker becomes the
-newest snapshot of the connection's own seat when its turn to be sent comes, so a slow reader
-costs the room nothing and never receives an outdated state after a newer one.
+newest state of the connection's own seat when its turn to be sent comes, so a slow reader
+costs the room nothing and never receives an outdated state after a newer one. A change the seat
+cannot see sends it nothing, and each state carries only the log lines this connection lacks.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .rooms import Hall, HallError, Room, dumps
+from .wire import dumps
+from .rooms import Hall, HallError, Room
 
 MAX_MESSAGE = 64 * 1024  # bytes; longer messages are refused in words
 CLOSE_UNKNOWN_ROOM = 4404
@@ -34,6 +36,9 @@ class Connection:
         self.seat: int | None = None
         self.greeted = False
         self.legal = True
+        self.shown: tuple[int, int] | None = None  # the room's and the seat's revisions last sent
+        self.log_epoch = 0  # the log this connection holds: its edition and how many lines
+        self.log_lines = 0
 
     def push(self, message: dict[str, Any]) -> None:
         self.outbox.put_nowait(dumps(message))
@@ -48,9 +53,21 @@ class Connection:
             item = await self.outbox.get()
             if item is _STATE:
                 self.state_queued = False
-                assert self.room is not None
-                item = self.room.snapshot_text(self.seat, self.legal)
+                item = self.newest_state()
+                if item is None:
+                    continue
             await self.websocket.send_text(item)
+
+    def newest_state(self) -> str | None:
+        """The seat's newest state with the log lines this connection lacks; None if it has it."""
+        assert self.room is not None
+        audience = self.room.audience(self.seat)
+        shown = (self.room.shared_revision, audience.revision)
+        if shown == self.shown:
+            return None
+        start = self.log_lines if self.log_epoch == audience.epoch else 0
+        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, len(audience.lines)
+        return self.room.state_text(self.seat, self.legal, start)
 
     async def receive_loop(self) -> None:
         while True:
@@ -111,7 +128,7 @@ class Connection:
         seat = self.room.seat_for_token(token) if token else None
         self.legal = message.get("legal", True) is not False
         self.greeted, self.seat = True, seat
-        self.push({"type": "welcome", "seat": seat, "room": self.room.status_json()})
+        self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
         self.room.hall.broadcast.subscribe(self.room.code, self.changed)
         self.changed()
         self.room.connect(seat)

@@ -23,7 +23,7 @@ def assert_whole_match(record, names) -> None:
     data = record.replay
     assert data["names"] == list(names)
     state = replay(GAME, data["players"], data["options"], data["seed"], data["actions"])
-    assert GAME.is_over(state) and GAME.result(state).to_json() == data["result"]
+    assert GAME.is_over(state) and GAME.result(state).to_json(data["names"]) == data["result"]
     json.dumps(data)
 
 

@@ -474,7 +474,7 @@ def test_rules_note_result_scores_and_view_scores():
     state = make_state(coins=(5, 9))
     assert GAME.view(state, None)["scores"] == [5, 9]
     over = run(state, (0, accuse(6)))
-    assert GAME.result(over).scores == (1.0, 0.0) and GAME.result(over).reason.startswith("player 1 accused")
+    assert GAME.result(over).scores == (1.0, 0.0) and GAME.result(over).reason.startswith("{p0} accused")
 
 
 @pytest.mark.parametrize("action, words", [

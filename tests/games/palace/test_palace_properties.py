@@ -8,6 +8,7 @@ import random
 from collections import Counter
 
 from contract import assert_check_matches_legal, assert_refused, assert_replays, play_random
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from palace_states import GAME, make, play, swap
@@ -156,3 +157,52 @@ def test_sampling_remembers_what_a_swap_taught():
     hands = {tuple(sorted(code(ID_FACE[i]) for i in GAME.sample(GAME.view(state, 2), 2, rng).hands[1]))
              for _ in range(10)}
     assert len(hands) > 1
+
+
+class Drawn:
+    """A stand-in random generator that draws index ``i`` out of ``n``: ``choice`` and ``randrange``
+    are the only draws ``random_action`` may make, and each must be over every legal action."""
+
+    def __init__(self, i: int, n: int) -> None:
+        self.i, self.n = i, n
+
+    def randrange(self, n: int) -> int:
+        assert n == self.n, f"a draw out of {n}, but there are {self.n} legal actions"
+        return self.i
+
+    def choice(self, seq):
+        return seq[self.randrange(len(seq))]
+
+
+def assert_draws_each_legal_action(state) -> None:
+    """Index i of the draw gives exactly legal_actions[i], for every i: random_action's support is the
+    legal actions, each with the chance of its index, which ``randrange``/``choice`` draw uniformly."""
+    seat = state.current
+    legal = GAME.legal_actions(state, seat)
+    assert [GAME.random_action(state, seat, Drawn(i, len(legal))) for i in range(len(legal))] == legal
+
+
+@pytest.mark.parametrize("state", [
+    make(2, hands=[["4H", "4D", "7S", "9C", "QH", "joker", "joker"]], pile=["8S"]),
+    make(2, hands=[["9H", "9D", "joker"]], face_ups=[["9C", "joker", "KH"]], pile=["5S"]),
+    make(2, hands=[["joker"]], face_ups=[["joker", "5C"]], pile=["9S"]),
+    make(2, hands=[["3H", "3D"]], face_ups=[["3C"]], pick_up=["4S"]),
+    make(2, hands=[[]], face_ups=[["6H", "6D", "joker", "AS"]], pile=["rules"]),
+    make(2, hands=[["5H"]], pile=["AS"]),
+], ids=["jokers", "face-ups join", "jokers join", "pick-up left", "face-ups", "take"])
+def test_random_action_draws_each_legal_action_by_its_index(state):
+    assert_draws_each_legal_action(state)
+
+
+@SETTINGS
+@given(players, seeds)
+def test_random_action_is_uniform_over_legal_actions(n, seed):
+    """In random games, random_action draws legal_actions[i] for a uniform i, exactly as
+    ``rng.choice(legal_actions)`` would (the same draw from the same generator)."""
+    _, moves = play_random(GAME, n, seed)
+    for step, (_, _, state) in enumerate(states_of(n, seed, moves)):
+        if GAME.is_over(state) or step % 5:
+            continue
+        assert_draws_each_legal_action(state)
+        legal = GAME.legal_actions(state, state.current)
+        assert GAME.random_action(state, state.current, random.Random(step)) == random.Random(step).choice(legal)

@@ -471,7 +471,7 @@ class Empire(Game[State]):
         winner = seat if right else 1 - seat
         log.append(LogEntry(f"{{p{seat}}} accuses {card_name(role)}. The culprit is {card_name(state.culprit)}:"
                             f" {{p{seat}}} {'wins' if right else 'loses'}"))
-        reason = f"player {seat + 1} accused {card_name(role)} {'rightly' if right else 'wrongly'}"
+        reason = f"{{p{seat}}} accused {card_name(role)} {'rightly' if right else 'wrongly'}"
         return replace(state, queue=(), outcome=(winner, reason))
 
     def _do_decline(self, state: State, seat: int, action: Action, log: list[LogEntry]) -> State:

@@ -45,6 +45,7 @@ FACE_BY_CODE = {c: f for f, c in enumerate(_CODES)}
 
 ID_FACE: tuple[int, ...] = PACK * MAX_PACKS
 ID_VALUE: tuple[int, ...] = tuple(VALUE[f] for f in ID_FACE)
+ID_CODE: tuple[str, ...] = tuple(_CODES[f] for f in ID_FACE)
 # Sorting key of an id: by face (so by rank, then suit, the extras last), ties by id.
 ID_ORDER: tuple[int, ...] = tuple(f * 1000 + i for i, f in enumerate(ID_FACE))
 
@@ -66,7 +67,7 @@ def card_name(value: int) -> str:
 
 
 def codes(ids: Iterable[int]) -> list[str]:
-    return [_CODES[ID_FACE[i]] for i in ids]
+    return list(map(ID_CODE.__getitem__, ids))
 
 
 def sort_ids(ids: Iterable[int]) -> tuple[int, ...]:

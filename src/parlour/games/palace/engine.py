@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import compress
 from typing import Any, Iterable, Mapping
 
 from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
@@ -87,18 +88,42 @@ def rules_on_top(pile: Pile) -> bool:
     return bool(pile) and pile[-1][1] == RULES
 
 
-def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
-    """May a card of ``value`` go on ``pile``? ``natural`` is False for a joker played as it."""
-    if not natural and value in PLAIN:
-        return True  # a joker as a card with play restrictions ignores them
+def _follows(top: int | None, rules: bool, value: int) -> bool:
+    """May a natural card of ``value`` go where ``top`` counts (and a Rules card is on top if ``rules``)?"""
     if value in ANYWHERE:
-        return not rules_on_top(pile)
-    top = counting_value(pile)
+        return not rules
     if top is None:
         return True
     if top == NINE:
         return value <= NINE  # docs/rules/palace.md: on a 9, 9 or lower
     return value >= top
+
+
+# What may naturally follow each (counting value, Rules card on top): the rule above, tabled once.
+_FOLLOWERS: dict[tuple[int | None, bool], frozenset[int]] = {
+    (top, rules): frozenset(v for v in AS_VALUES if _follows(top, rules, v))
+    for top in (None, *AS_VALUES) for rules in (False, True)}
+
+
+# What jokers played alone may be played as, on each set of followers: (value, may a natural card of it go).
+_JOKER_VALUES: dict[frozenset[int], tuple[tuple[int, bool], ...]] = {
+    allowed: tuple((v, v in allowed) for v in AS_VALUES if v in allowed or v in PLAIN)
+    for allowed in set(_FOLLOWERS.values())}
+
+
+def followers(pile: Pile) -> frozenset[int]:
+    """The values natural cards may have to go on ``pile`` (jokers as plain cards go anywhere too)."""
+    for _, value in reversed(pile):
+        if value not in INVISIBLE:
+            return _FOLLOWERS[value, pile[-1][1] == RULES]  # the counting value, and a Rules card on top
+    return _FOLLOWERS[None, rules_on_top(pile)]
+
+
+def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
+    """May a card of ``value`` go on ``pile``? ``natural`` is False for a joker played as it."""
+    if not natural and value in PLAIN:
+        return True  # a joker as a card with play restrictions ignores them
+    return value in followers(pile)
 
 
 def why_not(pile: Pile, value: int) -> str:
@@ -118,23 +143,42 @@ def stack_burns(pile: Pile) -> bool:
     if len(pile) < STACK:
         return False
     value = pile[-1][1]
-    return value in NUMBER_VALUES and all(v == value for _, v in pile[-STACK:])
+    return pile[-2][1] == value and value in NUMBER_VALUES and all(v == value for _, v in pile[-STACK:-2])
 
 
-def _multiset_minus(known: tuple[int, ...], gone: Counter[int]) -> tuple[int, ...]:
-    left = Counter(known)
-    left.subtract(gone)
-    return tuple(sorted(left.elements()))
+def _without(known: tuple[int, ...], gone: list[int]) -> tuple[int, ...]:
+    """The multiset ``known`` (sorted faces) less ``gone``, as far as it holds them; still sorted
+    (``known`` itself when it holds none of them)."""
+    for f in gone:
+        if f in known:
+            k = known.index(f)
+            known = known[:k] + known[k + 1:]
+    return known
+
+
+def _less(cards: tuple[int, ...], gone: list[int]) -> tuple[int, ...]:
+    """``cards`` without the (distinct) ids ``gone``, in the same order."""
+    return tuple([i for i in cards if i not in gone])
+
+
+def _replaced(row: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return row[:index] + (value,) + row[index + 1:]
 
 
 def _step(finished: Iterable[int], players: int, seat: int, direction: int, places: int) -> int:
     """The seat ``places`` places from ``seat`` in ``direction``, counting players still in only."""
+    if not finished:
+        return (seat + direction * places) % players
     out = set(finished)
     while places > 0:
         seat = (seat + direction) % players
         if seat not in out:
             places -= 1
     return seat
+
+
+# _ROUND[players][seat]: every seat in seat order from ``seat``, round the table.
+_ROUND = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in range(1, 7)}
 
 
 def _ordinal(n: int) -> str:
@@ -146,13 +190,14 @@ def _count(n: int, noun: str) -> str:
 
 
 class _Play:
-    """A checked play: the cards from each source and the value they play as."""
+    """A checked play: the cards from each source, what is left of the first source once they are
+    played, and the value they play as."""
 
-    __slots__ = ("main", "extra", "revealed", "value", "naturals", "source")
+    __slots__ = ("main", "extra", "rest", "revealed", "value", "naturals", "source")
 
-    def __init__(self, main: list[int], extra: list[int], revealed: bool, value: int, naturals: int,
+    def __init__(self, main: list[int], extra: list[int], rest: list[int], revealed: bool, value: int, naturals: int,
                  source: str) -> None:
-        self.main, self.extra, self.revealed = main, extra, revealed
+        self.main, self.extra, self.rest, self.revealed = main, extra, rest, revealed
         self.value, self.naturals, self.source = value, naturals, source
 
     @property
@@ -161,130 +206,184 @@ class _Play:
 
 
 class _Turn:
-    """A mutable working copy of a state while one action is applied."""
+    """A working copy of a state while one action is applied: the per-seat rows are lists whose
+    entries (tuples, shared with the state) are replaced, never changed in place."""
+
+    __slots__ = ("n", "hands", "face_ups", "face_downs", "pick_up", "pile", "burned", "direction", "current",
+                 "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "first", "last",
+                 "log")
 
     def __init__(self, state: State, log: list[LogEntry] | None) -> None:
-        self.n = state.players
-        self.hands = [list(h) for h in state.hands]
-        self.face_ups = [list(f) for f in state.face_ups]
-        self.face_downs = [list(f) for f in state.face_downs]
-        self.pick_up = list(state.pick_up)
-        self.pile = list(state.pile)
-        self.burned = list(state.burned)
+        self.n = len(state.hands)
+        self.hands = list(state.hands)
+        self.face_ups = list(state.face_ups)
+        self.face_downs = list(state.face_downs)
+        self.pick_up = state.pick_up
+        self.pile = state.pile
+        self.burned = state.burned
         self.direction = state.direction
         self.current = state.current
         self.detour = state.detour
         self.swaps_left = state.swaps_left
         self.swap_own = state.swap_own
-        self.swapped = list(state.swapped)
+        self.swapped = state.swapped
         self.revealed = state.revealed
-        self.finished = list(state.finished)
-        self.known = [list(row) for row in state.known]
+        self.finished = state.finished
+        self.known = list(state.known)  # rows of the state's known, each replaced whole when it changes
         self.first = state.first
         self.last: dict[str, Any] = {}
-        self.log = log
+        self.log = log  # None when nobody reads the log: then no line is even written
 
     def say(self, text: str, seats: Iterable[int] | None = None) -> None:
-        if self.log is not None:
-            self.log.append(LogEntry(text, None if seats is None else frozenset(seats)))
+        self.log.append(LogEntry(text, None if seats is None else frozenset(seats)))  # type: ignore[union-attr]
 
     def active(self, seat: int) -> bool:
         return seat not in self.finished
 
-    def order_from(self, seat: int) -> list[int]:
-        return [(seat + k) % self.n for k in range(self.n)]
+    def order_from(self, seat: int) -> tuple[int, ...]:
+        """Every seat, in seat order from ``seat``."""
+        return _ROUND[self.n][seat]
 
     # -- knowledge of hands ----------------------------------------------------------------------
+    # Most viewers know the same of a hand (the very same tuple), so it is worked out once for them.
     def forget(self, holder: int, ids: Iterable[int]) -> None:
-        gone = None
-        for row in self.known:
-            if row[holder]:
-                gone = gone or Counter(ID_FACE[i] for i in ids)
-                row[holder] = _multiset_minus(row[holder], gone)
+        gone: list[int] | None = None
+        before = after = None
+        for viewer, row in enumerate(self.known):
+            held = row[holder]
+            if held:
+                if held is not before:
+                    gone = gone or list(map(ID_FACE.__getitem__, ids))
+                    before, after = held, _without(held, gone)
+                if after is not held:
+                    self.known[viewer] = _replaced(row, holder, after)
 
     def learn(self, holder: int, ids: Iterable[int]) -> None:
-        faces = [ID_FACE[i] for i in ids]
+        faces = tuple(map(ID_FACE.__getitem__, ids))
+        before = after = None
         for viewer, row in enumerate(self.known):
             if viewer != holder:
-                row[holder] = tuple(sorted(row[holder] + tuple(faces)))
+                held = row[holder]
+                if held is not before:
+                    before, after = held, tuple(sorted(held + faces))
+                self.known[viewer] = _replaced(row, holder, after)
 
     # -- moving cards --------------------------------------------------------------------------
     def burn(self) -> None:
-        self.burned.extend(i for i, _ in self.pile)
-        self.pile = []
+        self.burned += tuple(i for i, _ in self.pile)
+        self.pile = ()
 
     def take_pile(self, seat: int, extra: list[int]) -> int:
         cards = [i for i, _ in self.pile] + extra
         self.learn(seat, cards)
-        self.hands[seat] = list(sort_ids(self.hands[seat] + cards))
-        self.pile = []
+        self.hands[seat] = sort_ids(self.hands[seat] + tuple(cards))
+        self.pile = ()
         return len(cards)
 
     def draw_up(self, first: int) -> None:
+        if not self.pick_up:
+            return
         for seat in self.order_from(first):
             hand = self.hands[seat]
-            if not self.active(seat) or len(hand) >= HAND_SIZE or not self.pick_up:
+            if not self.pick_up or len(hand) >= HAND_SIZE or seat in self.finished:
                 continue
-            k = min(HAND_SIZE - len(hand), len(self.pick_up))
+            k = HAND_SIZE - len(hand)
             drawn, self.pick_up = self.pick_up[:k], self.pick_up[k:]
-            self.hands[seat] = list(sort_ids(hand + drawn))
-            self.say(f"{{p{seat}}} drew {_count(k, 'card')}")
-            self.say(f"{{p{seat}}} drew {', '.join(codes(drawn))}", (seat,))
+            self.hands[seat] = sort_ids(hand + drawn)
+            if self.log is not None:
+                self.say(f"{{p{seat}}} drew {_count(len(drawn), 'card')}")
+                self.say(f"{{p{seat}}} drew {', '.join(codes(drawn))}", (seat,))
 
     def check_out(self, first: int) -> None:
         for seat in self.order_from(first):
-            if (self.active(seat) and not self.hands[seat] and not self.face_ups[seat]
-                    and not self.face_downs[seat] and not (seat == self.current and self.revealed is not None)):
-                self.finished.append(seat)
-                self.last.setdefault("out", []).append(seat)
-                self.say(f"{{p{seat}}} is out, {_ordinal(len(self.finished))}")
-        remaining = [s for s in range(self.n) if self.active(s)]
-        if len(remaining) == 1 and len(self.finished) == self.n - 1:
-            self.finished.append(remaining[0])
-            self.say(f"{{p{remaining[0]}}} is left holding cards and comes last")
+            if (not self.hands[seat] and not self.face_ups[seat] and not self.face_downs[seat]
+                    and seat not in self.finished and not (seat == self.current and self.revealed is not None)):
+                self.finished += (seat,)
+                self.last["out"] = self.last.get("out", ()) + (seat,)
+                if self.log is not None:
+                    self.say(f"{{p{seat}}} is out, {_ordinal(len(self.finished))}")
+        if len(self.finished) == self.n - 1:
+            (last,) = (s for s in range(self.n) if self.active(s))
+            self.finished += (last,)
+            if self.log is not None:
+                self.say(f"{{p{last}}} is left holding cards and comes last")
             self.current = None
 
     def end_turn(self, seat: int, burned: bool = False, sevens: int = 0, eights: int = 0,
                  socials: int = 0) -> None:
         """Pass the turn on after ``seat``'s turn, applying what its play did to the order of play."""
-        self.swaps_left, self.swap_own, self.swapped = 0, False, []
+        self.swaps_left, self.swap_own, self.swapped = 0, False, ()
         if self.current is None:
             return
         if burned and self.active(seat):
             self.current = seat
             self.last["again"] = True
-            self.say(f"{{p{seat}}} takes another turn")
+            if self.log is not None:
+                self.say(f"{{p{seat}}} takes another turn")
             return
         if sevens and not burned:
             # a 7 turns play back for one turn; 7s answering a 7 forget the earlier ones
             self.detour = seat
             self.current = _step(self.finished, self.n, seat, -self.direction, sevens)
             self.last["detour"] = self.current
-            self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on after {{p{seat}}}")
+            if self.log is not None:
+                self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on after {{p{seat}}}")
             return
         base = seat if self.detour is None else self.detour
         self.detour = None
         if socials % 2:
             self.direction = -self.direction
             self.last["reversed"] = True
-            self.say("the order of play is reversed")
-        skipped = [_step(self.finished, self.n, base, self.direction, k) for k in range(1, eights + 1)]
-        if skipped:
+            if self.log is not None:
+                self.say("the order of play is reversed")
+        if eights:
+            skipped = tuple(_step(self.finished, self.n, base, self.direction, k) for k in range(1, eights + 1))
             self.last["skipped"] = skipped
-            self.say(", ".join(f"{{p{s}}}" for s in skipped) + (" is" if len(skipped) == 1 else " are") + " skipped")
+            if self.log is not None:
+                self.say(", ".join(f"{{p{s}}}" for s in skipped) + (" is" if len(skipped) == 1 else " are") + " skipped")
         self.current = _step(self.finished, self.n, base, self.direction, 1 + eights)
 
     def freeze(self) -> State:
-        return State(tuple(tuple(h) for h in self.hands), tuple(tuple(f) for f in self.face_ups),
-                     tuple(tuple(f) for f in self.face_downs), tuple(self.pick_up), tuple(self.pile),
-                     tuple(self.burned), self.direction, self.current, self.detour, self.swaps_left,
-                     self.swap_own, tuple(self.swapped), self.revealed, tuple(self.finished),
-                     tuple(tuple(row) for row in self.known), tuple(sorted(
-                         (k, tuple(v) if isinstance(v, list) else v) for k, v in self.last.items())),
-                     self.first)
+        last = self.last  # its values are tuples or scalars, so it sorts into a hashable tuple
+        return State(tuple(self.hands), tuple(self.face_ups), tuple(self.face_downs), self.pick_up, self.pile,
+                     self.burned, self.direction, self.current, self.detour, self.swaps_left, self.swap_own,
+                     self.swapped, self.revealed, self.finished, tuple(self.known),
+                     tuple(sorted(last.items())), self.first)
+
+
+def _not_a_list_of_cards(cards: Any) -> IllegalAction:
+    return IllegalAction(f"a play lists the cards it plays, as in {{'type': 'play', 'cards': ['7H', '7D']}}, not {cards!r}")
+
+
+_PlayOption = tuple[list[int], int, bool]  # a play as (card ids, value, whether jokers name it)
+
+
+def _join_face_ups(options: list[Action | _PlayOption], face_ups: tuple[int, ...], cards: list[int], value: int,
+                   natural_ok: bool, jokers_in: bool) -> None:
+    """Add the play ``cards`` (all of the hand) joined by matching face-ups and face-up jokers."""
+    more = [i for i in face_ups if ID_VALUE[i] == value]
+    face_up_jokers = [i for i in face_ups if ID_VALUE[i] == JOKER_VALUE]
+    for a in range(len(more) + 1):
+        if a and not natural_ok:
+            break  # face-up naturals obey the play restrictions
+        for b in range(len(face_up_jokers) + 1):
+            if a or b:
+                options.append((cards + more[:a] + face_up_jokers[:b], value, jokers_in or b > 0))
+
+
+def _action(option: Action | _PlayOption) -> Action:
+    """A legal option as the action it stands for (plays are written out only when asked for)."""
+    if type(option) is dict:
+        return option
+    cards, value, with_jokers = option
+    action: Action = {"type": "play", "cards": codes(cards)}
+    if with_jokers:
+        action["as"] = value_name(value)
+    return action
 
 
 _NOBODY: frozenset[int] = frozenset()
+_ALONE = tuple(frozenset((seat,)) for seat in range(6))  # to_act: one seat, made once
 _ACTION_TYPES = "'play', 'take', 'flip', 'swap' and 'no_swap'"
 
 
@@ -313,13 +412,61 @@ class Palace(Game[State]):
                      known, (), first)
 
     def to_act(self, state: State) -> frozenset[int]:
-        return _NOBODY if state.current is None else frozenset((state.current,))
+        return _NOBODY if state.current is None else _ALONE[state.current]
 
     def is_over(self, state: State) -> bool:
         return state.current is None
 
     # -- listing -------------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return [_action(option) for option in self._options(state, seat)]
+
+    def random_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        """``legal_actions(state, seat)[i]`` for ``i`` drawn uniformly, as ``rng.choice`` draws it; a
+        play is found from ``i`` without listing the others (tests/games/palace/test_palace_properties.py)."""
+        if (state.current == seat and not state.swaps_left and state.revealed is None
+                and (state.hands[seat] or state.face_ups[seat])):
+            play = self._drawn_play(state, seat, rng)
+            if play is not None:
+                return play
+        return _action(rng.choice(self._options(state, seat)))
+
+    @staticmethod
+    def _drawn_play(state: State, seat: int, rng: random.Random) -> Action | None:
+        """The play ``_plays`` lists at an index drawn uniformly, or None (and nothing drawn) when
+        there is no play or face-ups may join the hand's: then the plays are listed.
+
+        ``_plays`` lists, value by value in hand order, each natural card of a playable value as the
+        last of a play (with the cards of its value before it), each followed by the same play with
+        1, 2... jokers; then the jokers alone, as each value they may name. Hands are kept sorted, so
+        a value's cards are together and the natural cards come in the same order as in ``main``.
+        """
+        hand = state.hands[seat]
+        main = hand or state.face_ups[seat]
+        values = list(map(ID_VALUE.__getitem__, main))
+        if hand and not state.pick_up and state.face_ups[seat] and len(set(values) - {JOKER_VALUE}) <= 1:
+            return None  # face-ups may join: rare enough to list
+        allowed = followers(state.pile)
+        playable = list(compress(main, map(allowed.__contains__, values)))
+        jokers = list(compress(main, map(JOKER_VALUE.__eq__, values))) if JOKER_VALUE in values else []
+        per_card = 1 + len(jokers)
+        naturals = len(playable) * per_card
+        joker_values = _JOKER_VALUES[allowed] if jokers else ()
+        total = naturals + len(joker_values) * len(jokers)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        if index < naturals:
+            last, j = divmod(index, per_card)
+            card = playable[last]
+            value = ID_VALUE[card]
+            cards = list(main[values.index(value):main.index(card) + 1]) + jokers[:j]
+            return _action((cards, value, j > 0))
+        value_index, j = divmod(index - naturals, len(jokers))
+        return _action((jokers[:j + 1], joker_values[value_index][0], True))
+
+    def _options(self, state: State, seat: int) -> list[Action | _PlayOption]:
+        """The legal actions, plays left as (cards, value, jokers named) until one is wanted."""
         if state.current != seat:
             return []
         if state.swaps_left:
@@ -331,7 +478,7 @@ class Palace(Game[State]):
             return [{"type": "flip", "index": i} for i in range(len(state.face_downs[seat]))]
         return self._plays(state, seat) or [{"type": "take"}]
 
-    def _swaps(self, state: State, seat: int) -> list[Action]:
+    def _swaps(self, state: State, seat: int) -> list[Action | _PlayOption]:
         active = [s for s in range(state.players) if s not in state.finished]
         if state.swap_own:
             pairs = [tuple(sorted((seat, s))) for s in active if s != seat]
@@ -339,57 +486,50 @@ class Palace(Game[State]):
             pairs = [(a, b) for i, a in enumerate(active) for b in active[i + 1:]]
         return [{"type": "swap", "seats": list(p)} for p in pairs if p not in state.swapped]
 
-    def _plays(self, state: State, seat: int) -> list[Action]:
+    @staticmethod
+    def _can_play(state: State, seat: int) -> bool:
+        """Is any play legal? A joker always is (as a plain card), else one card that may follow."""
+        allowed = followers(state.pile)
+        return any(ID_VALUE[i] in allowed or ID_VALUE[i] == JOKER_VALUE for i in state.hands[seat] or state.face_ups[seat])
+
+    def _plays(self, state: State, seat: int) -> list[Action | _PlayOption]:
         hand = state.hands[seat]
         main = hand or state.face_ups[seat]
-        extra = state.face_ups[seat] if hand and not state.pick_up else ()
-        naturals: dict[int, list[int]] = {}
+        naturals: dict[int, list[int]] = {}  # value: ids, in the order of main
         jokers = []
         for i in main:
-            (jokers.append(i) if ID_VALUE[i] == JOKER_VALUE else naturals.setdefault(ID_VALUE[i], []).append(i))
-        extra_naturals: dict[int, list[int]] = {}
-        extra_jokers = []
-        for i in extra:
-            (extra_jokers.append(i) if ID_VALUE[i] == JOKER_VALUE
-             else extra_naturals.setdefault(ID_VALUE[i], []).append(i))
-        pile = state.pile
-        actions: list[Action] = []
-
-        def add(cards: list[int], value: int, with_jokers: bool) -> None:
-            action: Action = {"type": "play", "cards": codes(cards)}
-            if with_jokers:
-                action["as"] = value_name(value)
-            actions.append(action)
-
-        def add_extras(cards: list[int], value: int, natural_ok: bool, jokers_in: bool) -> None:
-            """The play ``cards`` (all of the hand) joined by matching face-ups and face-up jokers."""
-            more = extra_naturals.get(value, [])
-            for a in range(len(more) + 1):
-                if a and not natural_ok:
-                    break  # face-up naturals obey the play restrictions
-                for b in range(len(extra_jokers) + 1):
-                    if a or b:
-                        add(cards + more[:a] + extra_jokers[:b], value, jokers_in or b > 0)
-
+            value = ID_VALUE[i]
+            if value == JOKER_VALUE:
+                jokers.append(i)
+            elif value in naturals:
+                naturals[value].append(i)
+            else:
+                naturals[value] = [i]
+        allowed = followers(state.pile)
+        # face-ups may join a play of the whole hand, once nothing is left to draw
+        extra = state.face_ups[seat] if hand and not state.pick_up and len(naturals) <= 1 else ()
+        whole = len(main)
+        joker_runs = [jokers[:j] for j in range(1, len(jokers) + 1)]  # the first one, the first two...
+        options: list[Action | _PlayOption] = []
         for value, ids in naturals.items():
-            if not may_follow(pile, value):
+            if value not in allowed:
                 continue
             for k in range(1, len(ids) + 1):
-                for j in range(len(jokers) + 1):
-                    cards = ids[:k] + jokers[:j]
-                    add(cards, value, j > 0)
-                    if extra and k + j == len(main):
-                        add_extras(cards, value, True, j > 0)
+                cards = ids[:k]
+                options.append((cards, value, False))
+                if extra and k == whole:
+                    _join_face_ups(options, extra, cards, value, True, False)
+                for run in joker_runs:
+                    options.append((cards + run, value, True))
+                    if extra and k + len(run) == whole:
+                        _join_face_ups(options, extra, cards + run, value, True, True)
         if jokers:
-            for value in AS_VALUES:
-                natural_ok = may_follow(pile, value)
-                if not (natural_ok or value in PLAIN):
-                    continue
-                for j in range(1, len(jokers) + 1):
-                    add(jokers[:j], value, True)
-                    if extra and j == len(main):
-                        add_extras(jokers[:j], value, natural_ok, True)
-        return actions
+            for value, natural_ok in _JOKER_VALUES[allowed]:
+                for run in joker_runs:
+                    options.append((run, value, True))
+                    if extra and len(run) == whole:
+                        _join_face_ups(options, extra, run, value, natural_ok, True)
+        return options
 
     # -- checking ------------------------------------------------------------------------------------
     def check(self, state: State, seat: int, action: Any) -> None:
@@ -415,10 +555,11 @@ class Palace(Game[State]):
                 raise IllegalAction("you turned over a joker: name what it is played as")
             if not state.hands[seat] and not state.face_ups[seat]:
                 raise IllegalAction("you have only face-down cards: turn one over ('flip')")
-            plays = self._plays(state, seat)
-            if plays:
+            if self._can_play(state, seat):
+                plays = self._plays(state, seat)
                 raise IllegalAction("you can play, so you may not take the pile (e.g. "
-                                    f"{' '.join(plays[0]['cards'])}); the pile is taken only when nothing can go on it")
+                                    f"{' '.join(_action(plays[0])['cards'])}); the pile is taken only when nothing"
+                                    " can go on it")
             return None
         if kind == "flip":
             if state.revealed is not None:
@@ -456,18 +597,23 @@ class Palace(Game[State]):
 
     def _checked_play(self, state: State, seat: int, action: Mapping[str, Any]) -> _Play:
         cards = action.get("cards")
-        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
-            raise IllegalAction(f"a play lists the cards it plays, as in {{'type': 'play', 'cards': ['7H', '7D']}}, not {cards!r}")
-        faces = []
-        for c in cards:
-            if c not in FACE_BY_CODE:
-                raise IllegalAction(f"there is no card {c!r} (cards are written 2H..10S, JD, QC, KH, AS, joker, rules,"
-                                    " social, cardinal)")
-            faces.append(FACE_BY_CODE[c])
+        if not isinstance(cards, list) or not cards:
+            raise _not_a_list_of_cards(cards)
+        try:
+            faces = list(map(FACE_BY_CODE.get, cards))
+        except TypeError:  # something unhashable, so no card code
+            raise _not_a_list_of_cards(cards) from None
+        if None in faces:
+            if not all(isinstance(c, str) for c in cards):
+                raise _not_a_list_of_cards(cards)
+            unknown = next(c for c in cards if c not in FACE_BY_CODE)
+            raise IllegalAction(f"there is no card {unknown!r} (cards are written 2H..10S, JD, QC, KH, AS, joker, rules,"
+                                " social, cardinal)")
         as_name = action.get("as")
         if as_name is not None and as_name not in VALUE_BY_NAME:
             raise IllegalAction(f"a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal, not {as_name!r}")
-        values = {VALUE[f] for f in faces if f != JOKER}
+        values = set(map(VALUE.__getitem__, faces))
+        values.discard(JOKER_VALUE)
         if len(values) > 1:
             raise IllegalAction("the cards of one play must all have the same value, not "
                                 + " and ".join(value_name(v) for v in sorted(values)))
@@ -484,7 +630,7 @@ class Palace(Game[State]):
         if state.revealed is not None:
             if faces != [JOKER]:
                 raise IllegalAction("you turned over a joker: play it, naming what it is played as")
-            play = _Play([], [], True, value, 0, "face-down")
+            play = _Play([], [], [], True, value, 0, "face-down")
         else:
             play = self._take_cards(state, seat, faces)
             play.value, play.naturals = value, naturals
@@ -499,17 +645,18 @@ class Palace(Game[State]):
         if not hand and not face_ups:
             raise IllegalAction("you have only face-down cards: turn one over ('flip')")
         main_source = list(hand or face_ups)
+        source_faces = list(map(ID_FACE.__getitem__, main_source))
         main: list[int] = []
         wanted: list[int] = []
         for f in faces:
-            i = next((i for i in main_source if ID_FACE[i] == f), None)
-            if i is None:
-                wanted.append(f)
+            if f in source_faces:
+                k = source_faces.index(f)
+                del source_faces[k]
+                main.append(main_source.pop(k))
             else:
-                main_source.remove(i)
-                main.append(i)
+                wanted.append(f)
         if not wanted:
-            return _Play(main, [], False, 0, 0, "hand" if hand else "face-up")
+            return _Play(main, [], main_source, False, 0, 0, "hand" if hand else "face-up")
         if not hand:
             raise IllegalAction(f"you have no {', '.join(code(f) for f in wanted)} among your face-up cards")
         extra_source = list(face_ups)
@@ -525,7 +672,7 @@ class Palace(Game[State]):
                                 + ", ".join(codes(main_source)))
         if state.pick_up:
             raise IllegalAction("face-ups may join your last hand cards only once the pick-up pile is empty")
-        return _Play(main, extra, False, 0, 0, "hand")
+        return _Play(main, extra, main_source, False, 0, 0, "hand")
 
     # -- applying ------------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
@@ -538,14 +685,16 @@ class Palace(Game[State]):
         elif kind == "take":
             n = turn.take_pile(seat, [])
             turn.last["picked_up"] = n
-            turn.say(f"{{p{seat}}} could not play and took the pile ({_count(n, 'card')})")
+            if log is not None:
+                turn.say(f"{{p{seat}}} could not play and took the pile ({_count(n, 'card')})")
             turn.end_turn(seat)
         elif kind == "flip":
             self._flip(turn, seat, checked)
         elif kind == "swap":
             self._swap(turn, seat, *checked)
         else:  # no_swap
-            turn.say(f"{{p{seat}}} makes no more swaps")
+            if log is not None:
+                turn.say(f"{{p{seat}}} makes no more swaps")
             turn.end_turn(seat)
         return turn.freeze()
 
@@ -555,23 +704,24 @@ class Palace(Game[State]):
             turn.revealed = None
         else:
             ids = play.cards
-            source = turn.hands[seat] if play.source == "hand" else turn.face_ups[seat]
-            for i in play.main:
-                source.remove(i)
-            for i in play.extra:
-                turn.face_ups[seat].remove(i)
             if play.source == "hand":
+                turn.hands[seat] = tuple(play.rest)
                 turn.forget(seat, play.main)
+            else:
+                turn.face_ups[seat] = tuple(play.rest)
+            if play.extra:
+                turn.face_ups[seat] = _less(turn.face_ups[seat], play.extra)
         self._place(turn, seat, ids, play.value, play.source + (" and face-up" if play.extra else ""))
 
     def _place(self, turn: _Turn, seat: int, ids: list[int], value: int, source: str) -> None:
         """Put a play on the pile and carry out what it does."""
-        turn.pile.extend((i, value) for i in ids)
+        turn.pile += tuple([(i, value) for i in ids])
         n = len(ids)
-        shown = ", ".join(codes(ids))
-        as_text = f" as {value_name(value)}{'s' if n > 1 else ''}" if any(ID_VALUE[i] == JOKER_VALUE for i in ids) else ""
-        turn.say(f"{{p{seat}}} played {shown}{as_text} from {'their ' + source + ' cards'}")
-        turn.last.update(cards=codes(ids), value=value_name(value), source=source)
+        if turn.log is not None:
+            shown = ", ".join(codes(ids))
+            as_text = f" as {value_name(value)}{'s' if n > 1 else ''}" if any(ID_VALUE[i] == JOKER_VALUE for i in ids) else ""
+            turn.say(f"{{p{seat}}} played {shown}{as_text} from {'their ' + source + ' cards'}")
+        turn.last.update(cards=tuple(codes(ids)), value=value_name(value), source=source)
         burned = ""
         if value == TEN:
             burned = "ten"
@@ -580,12 +730,14 @@ class Palace(Game[State]):
         if burned:
             turn.burn()
             turn.last["burn"] = burned
-            turn.say("the 10 burns the play pile" if burned == "ten" else f"four {value_name(value)}s burn the play pile")
+            if turn.log is not None:
+                turn.say("the 10 burns the play pile" if burned == "ten" else f"four {value_name(value)}s burn the play pile")
         turn.draw_up(seat)
         turn.check_out(seat)
         if value == CARDINAL and turn.current is not None and turn.active(seat) and not burned:
-            turn.swaps_left, turn.swap_own, turn.swapped = n, True, []
-            turn.say(f"{{p{seat}}} may swap hands ({_count(n, 'Cardinal swap')})")
+            turn.swaps_left, turn.swap_own, turn.swapped = n, True, ()
+            if turn.log is not None:
+                turn.say(f"{{p{seat}}} may swap hands ({_count(n, 'Cardinal swap')})")
             return
         if burned:
             turn.end_turn(seat, burned=True)  # docs/rules/palace.md: a burning play does nothing else
@@ -594,38 +746,46 @@ class Palace(Game[State]):
                       n if value == SOCIAL else 0)
 
     def _flip(self, turn: _Turn, seat: int, index: int) -> None:
-        card = turn.face_downs[seat].pop(index)
+        downs = turn.face_downs[seat]
+        card = downs[index]
+        turn.face_downs[seat] = downs[:index] + downs[index + 1:]
         value = ID_VALUE[card]
         turn.last["flipped"] = code(ID_FACE[card])
         if value == JOKER_VALUE:
             turn.revealed = card
-            turn.say(f"{{p{seat}}} turned over a face-down joker and names what it plays as")
+            if turn.log is not None:
+                turn.say(f"{{p{seat}}} turned over a face-down joker and names what it plays as")
             return
-        if may_follow(tuple(turn.pile), value):
-            turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}")
+        if may_follow(turn.pile, value):
+            if turn.log is not None:
+                turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}")
             self._place(turn, seat, [card], value, "face-down")
             return
         n = turn.take_pile(seat, [card])
         turn.last["picked_up"] = n
-        turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}, which cannot be played,"
-                 f" and took it with the pile ({_count(n, 'card')})")
+        if turn.log is not None:
+            turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}, which cannot be played,"
+                     f" and took it with the pile ({_count(n, 'card')})")
         turn.end_turn(seat)
 
     def _swap(self, turn: _Turn, seat: int, a: int, b: int) -> None:
         hand_a, hand_b = turn.hands[a], turn.hands[b]
         turn.hands[a], turn.hands[b] = hand_b, hand_a
-        for row in turn.known:
+        known = [list(row) for row in turn.known]
+        for row in known:
             row[a], row[b] = row[b], row[a]
-        turn.known[a][a] = turn.known[b][b] = ()
-        turn.known[a][b] = tuple(sorted(ID_FACE[i] for i in hand_a))
-        turn.known[b][a] = tuple(sorted(ID_FACE[i] for i in hand_b))
-        turn.swapped.append((a, b))
+        known[a][a] = known[b][b] = ()
+        known[a][b] = tuple(sorted(ID_FACE[i] for i in hand_a))
+        known[b][a] = tuple(sorted(ID_FACE[i] for i in hand_b))
+        turn.known = [tuple(row) for row in known]
+        turn.swapped += ((a, b),)
         turn.swaps_left -= 1
         turn.swap_own = False
-        turn.last["swap"] = [a, b]
-        turn.say(f"{{p{a}}} and {{p{b}}} swapped hands")
-        turn.say(f"{{p{a}}} gave {{p{b}}} {', '.join(codes(hand_a)) or 'an empty hand'}"
-                 f" for {', '.join(codes(hand_b)) or 'an empty hand'}", (a, b))
+        turn.last["swap"] = (a, b)
+        if turn.log is not None:
+            turn.say(f"{{p{a}}} and {{p{b}}} swapped hands")
+            turn.say(f"{{p{a}}} gave {{p{b}}} {', '.join(codes(hand_a)) or 'an empty hand'}"
+                     f" for {', '.join(codes(hand_b)) or 'an empty hand'}", (a, b))
         turn.draw_up(seat)
         turn.check_out(seat)
         if turn.current is None:
@@ -645,8 +805,9 @@ class Palace(Game[State]):
         n = state.players
         place = {s: k for k, s in enumerate(state.finished)}
         scores = tuple(float(n - 1 - place[s]) for s in range(n))
-        return Result(scores, tuple(place[s] + 1 for s in range(n)), "the order in which players went out",
-                      {"finishing_order": list(state.finished)})
+        *out, last = (f"{{p{s}}}" for s in state.finished)
+        reason = f"went out in this order: {', '.join(out)}; {last} was left holding cards"
+        return Result(scores, tuple(place[s] + 1 for s in range(n)), reason, {"finishing_order": list(state.finished)})
 
     def view(self, state: State, seat: int | None) -> View:
         n = state.players

@@ -3,6 +3,7 @@
 // (an arena replay, say), whose frames the hall computes (POST /api/replays/frames).
 
 import { el, replace, api, games, header, keys, seatDot, plural } from "/static/ui.js";
+import { withNames } from "/static/board.js";
 
 const app = document.getElementById("app");
 const main = el("main", { class: "replay" });
@@ -81,7 +82,7 @@ async function show(replay) {
     el("li", { class: "seat-row" }, seatDot(seat), el("span", { class: "seat-name" }, name), stepScores[seat])));
   const verdict = result ? el("p", { class: "replay-result" },
     el("strong", {}, winners.length === 1 ? `${names[winners[0]]} won` : winners.length ? "A tie" : "Game over"),
-    ` ${result.scores.map((x) => String(x)).join(" – ")}`, result.reason ? ` · ${result.reason}` : "") : null;
+    ` ${result.scores.map((x) => String(x)).join(" – ")}`, result.reason ? ` · ${withNames(result.reason, names)}` : "") : null;
   replace(main, el("div", { class: "game-page" },
     el("div", { class: "board-wrap" }, controls, board),
     el("aside", { class: "sidebar" },

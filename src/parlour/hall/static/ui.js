@@ -208,6 +208,7 @@ export class RoomSocket {
     this.token = token || null;
     this.handlers = handlers;
     this.turn = null;
+    this.log = [];
     this.pending = new Map();
     this.nextId = 1;
     this.retry = 0;
@@ -222,6 +223,7 @@ export class RoomSocket {
     this.status("connecting");
     ws.onopen = () => {
       this.retry = 0;
+      this.log = [];
       ws.send(JSON.stringify({ type: "hello", token: this.token }));
       clearInterval(this.keepAlive);
       this.keepAlive = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -252,6 +254,9 @@ export class RoomSocket {
       this.status("online");
       h.onWelcome && h.onWelcome(msg);
     } else if (msg.type === "state") {
+      // Each state carries only the log lines this connection lacks, from msg.log_start on.
+      this.log = this.log.slice(0, msg.log_start).concat(msg.log);
+      msg.log = this.log;
       this.turn = msg.turn;
       h.onState && h.onState(msg);
     } else if (msg.type === "ack") {

@@ -8,6 +8,7 @@
 // Spray, 1-9 pick the hand's cards and Enter discards them.
 
 import { el, replace, keys, button, plural, seatDot, matching } from "/static/ui.js";
+import { renderer, stylesheet, withNames } from "/static/board.js";
 
 const DATA = await (await fetch(new URL("cards.json", import.meta.url))).json();
 const CARDS = DATA.cards;
@@ -15,7 +16,7 @@ const DINOS = Object.fromEntries(DATA.dinosaurs.map((d) => [d.key, d]));
 const TYPES = { natural: "Natural", predatory: "Predatory", emotional: "Emotional", meteor: "Meteor" };
 const KEYS = "123456789ABCDEFGHIJKLMNOQRSTUVWXYZ".split("");  // P is pass
 
-document.head.append(el("link", { rel: "stylesheet", href: new URL("renderer.css", import.meta.url).href }));
+stylesheet(new URL("renderer.css", import.meta.url));
 
 function cardTitle(id) {
   const c = CARDS[id];
@@ -211,7 +212,7 @@ export function mount(root, ctx) {
     else if (p.face_down) table = cardBack(seat === ctx.seat && view.face_down !== null ? `Face down: ${cardTitle(view.face_down)}` : "Face down");
     else if (view.phase === "select" && acting) table = el("div", { class: "hld-choosing muted" }, "choosing…");
     const score = p.score !== null && p.score !== undefined
-      ? el("div", { class: "hld-score" }, `Score ${p.final_score}`,
+      ? el("div", { class: "hld-score" }, `This round: ${p.final_score}`,
         p.final_score !== p.score && el("span", { class: "muted small" }, ` (switched from ${p.score})`),
         p.bonus ? el("span", { class: "muted small" }, ` · bonus +${p.bonus}`) : null,
         p.trait ? el("span", { class: "muted small" }, ` · trait ${signed(p.trait)}`) : null)
@@ -277,7 +278,7 @@ export function mount(root, ctx) {
   function resultPanel(view) {
     if (!view.result) return null;
     const winners = view.result.winners.map(who).join(" and ");
-    return el("section", { class: "hld-result", id: "hld-result" }, `${winners} won: ${view.result.reason}`);
+    return el("section", { class: "hld-result", id: "hld-result" }, `${winners} won: ${withNames(view.result.reason, names())}`);
   }
 
   function draw() {
@@ -292,14 +293,8 @@ export function mount(root, ctx) {
       handPanel(view, legal));
   }
 
-  return {
-    update(next) {
-      snapshot = next;
-      draw();
-    },
-    destroy() {
-      unbind();
-      root.replaceChildren();
-    },
-  };
+  return renderer(root, (next) => {
+    snapshot = next;
+    draw();
+  }, unbind);
 }

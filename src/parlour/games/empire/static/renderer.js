@@ -14,16 +14,12 @@
 // Answering a claim: P pass, C challenge, G guess the picked role. Enter/Space work on any button.
 
 import { el, replace, button, keys, plural, matching } from "/static/ui.js";
+import { renderer, stylesheet, withNames } from "/static/board.js";
 
 const SLOT_KEYS = ["a", "b", "c", "d"];
 
-function ensureStyles() {
-  const href = new URL("renderer.css", import.meta.url).href;
-  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(el("link", { rel: "stylesheet", href }));
-}
-
 export function mount(root, ctx) {
-  ensureStyles();
+  stylesheet(new URL("renderer.css", import.meta.url));
   let snapshot = null;
   let picked = null;        // the role picked in the notebook (for Accuse and Guess)
   let revealPick = [];      // revelatory places picked for a Reveal
@@ -371,8 +367,15 @@ export function mount(root, ctx) {
     const head = winners.length !== 1 ? "A tie" : winners[0] === me ? "You win!" : `${names()[winners[0]]} wins`;
     return el("section", { class: "em-actions em-over" },
       el("h3", {}, head),
-      el("p", {}, result ? result.reason : ""),
+      el("p", {}, result ? withNames(result.reason, names()) : ""),
       view.culprit !== null ? el("p", {}, `The culprit was the ${roleName(view.culprit)} (${view.culprit}).`) : null);
+  }
+
+  /** On a phone the actions are above the notebook, off the screen: bring them back to accuse or guess. */
+  function showActions() {
+    const bar = root.querySelector(".em-actions");
+    if (picked === null || !bar || !legal().length || bar.getBoundingClientRect().bottom > 0) return;
+    bar.scrollIntoView({ block: "nearest" });
   }
 
   // --- the notebook ---------------------------------------------------------------------------------
@@ -415,7 +418,7 @@ export function mount(root, ctx) {
             "aria-pressed": picked === n ? "true" : "false",
             dataset: { role: n },
             title: `${role.name} (${n}): ${role.line} ${cleared ? `Not the culprit (${why}).` : "Could be the culprit."}`,
-            onclick: () => { picked = picked === n ? null : n; draw(); },
+            onclick: () => { picked = picked === n ? null : n; draw(); showActions(); },
           },
           el("span", { class: "em-suspect-number" }, String(n)),
           el("span", { class: "em-suspect-name" }, role.name),
@@ -444,14 +447,8 @@ export function mount(root, ctx) {
       note));
   }
 
-  return {
-    update(next) {
-      snapshot = next;
-      draw();
-    },
-    destroy() {
-      unbind();
-      root.replaceChildren();
-    },
-  };
+  return renderer(root, (next) => {
+    snapshot = next;
+    draw();
+  }, unbind);
 }

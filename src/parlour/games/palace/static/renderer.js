@@ -11,16 +11,12 @@
 // pile, F turns over a face-down, Esc clears the selection; in a swap 1-6 pick a player, N stops.
 
 import { el, replace, button, keys, plural, seatDot } from "/static/ui.js";
+import { renderer, stylesheet } from "/static/board.js";
 
 const SUIT = { H: "♥", D: "♦", C: "♣", S: "♠" };
 const SCHOOL = { joker: "Joker", rules: "Rules", social: "Social", cardinal: "Cardinal" };
 const INVISIBLE = new Set(["3", "7", "rules", "social", "cardinal"]);
 const AS_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "rules", "social", "cardinal"];
-
-function ensureStyles() {
-  const href = new URL("renderer.css", import.meta.url).href;
-  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(el("link", { rel: "stylesheet", href }));
-}
 
 /** The value printed on a card code: "10H" -> "10", "joker" -> "joker". */
 function valueOf(code) {
@@ -65,7 +61,7 @@ function cardBack(opts = {}) {
 }
 
 export function mount(root, ctx) {
-  ensureStyles();
+  stylesheet(new URL("renderer.css", import.meta.url));
   const me = ctx.seat;
   let snapshot = null;
   let selected = [];   // [{from: "hand" | "up", index}]
@@ -100,6 +96,23 @@ export function mount(root, ctx) {
   const plays = () => legal().filter((a) => a.type === "play");
   const playsFor = (cards) => plays().filter((a) => sameCards(a.cards, cards));
   const usable = (code) => plays().some((a) => a.cards.includes(code));
+
+  /** Why the selected cards cannot be played as they are: what to add, when some play holds them. */
+  function whyNot(cards) {
+    const rest = (play) => {
+      const left = [...play.cards];
+      for (const c of cards) {
+        const at = left.indexOf(c);
+        if (at < 0) return null;
+        left.splice(at, 1);
+      }
+      return left;
+    };
+    const needed = plays().map(rest).filter(Boolean).sort((a, b) => a.length - b.length)[0];
+    const shown = cards.map(label).join(" ");
+    return needed ? `${shown} cannot be played alone: pick ${needed.map(label).join(" ")} too`
+      : `${shown} cannot be played together now`;
+  }
 
   function toggle(from, index) {
     const at = selected.findIndex((s) => s.from === from && s.index === index);
@@ -293,7 +306,7 @@ export function mount(root, ctx) {
     const options = cards.length ? playsFor(cards) : [];
     const needsAs = options.length > 1;
     bar.append(el("p", { class: "pa-prompt" }, cards.length
-      ? (options.length ? `Play ${cards.map(label).join(" ")}${needsAs ? " as…" : ""}` : `${cards.map(label).join(" ")} cannot be played together now`)
+      ? (options.length ? `Play ${cards.map(label).join(" ")}${needsAs ? " as…" : ""}` : whyNot(cards))
       : "Pick cards of one value to play (click them, or Tab and Enter)."));
     if (needsAs) {
       const asValues = options.map((a) => a.as).sort((a, b) => AS_ORDER.indexOf(a) - AS_ORDER.indexOf(b));
@@ -329,14 +342,8 @@ export function mount(root, ctx) {
       me === null ? null : myArea(v)));
   }
 
-  return {
-    update(next) {
-      snapshot = next;
-      draw();
-    },
-    destroy() {
-      unbind();
-      root.replaceChildren();
-    },
-  };
+  return renderer(root, (next) => {
+    snapshot = next;
+    draw();
+  }, unbind);
 }

@@ -8,6 +8,7 @@
 // Enter sews it, Esc puts it back, S skips.
 
 import { el, svg, replace, keys, plural, seatDot } from "/static/ui.js";
+import { renderer, stylesheet, withNames } from "/static/board.js";
 
 const DATA = await (await fetch(new URL("patchwork.json", import.meta.url))).json();
 const SIZE = DATA.board.width;
@@ -125,15 +126,8 @@ function miniPatch(patch, unit) {
 
 // --- the renderer ---------------------------------------------------------------------------------
 
-function loadStyle() {
-  const href = new URL("renderer.css", import.meta.url).href;
-  if (![...document.styleSheets].some((sheet) => sheet.href === href) && !document.querySelector(`link[href="${href}"]`)) {
-    document.head.append(el("link", { rel: "stylesheet", href }));
-  }
-}
-
 export function mount(root, ctx) {
-  loadStyle();
+  stylesheet(new URL("renderer.css", import.meta.url));
   const me = ctx.seat ?? 0;
   const them = 1 - me;
   const playing = ctx.seat !== null && ctx.seat !== undefined && !!ctx.send;
@@ -362,8 +356,11 @@ export function mount(root, ctx) {
         const scale = box.width / 9.16;
         return [Math.floor((event.clientX - box.left) / scale - 0.08), Math.floor((event.clientY - box.top) / scale - 0.08)];
       };
+      // a finger has no hover to preview with: its first tap shows the patch there, a second one sews it
+      let touch = false;
+      grid.addEventListener("pointerdown", (event) => { touch = event.pointerType !== "mouse"; });
       grid.addEventListener("pointermove", (event) => {
-        if (!pick) return;
+        if (!pick || event.pointerType !== "mouse") return;
         const [cx, cy] = cellAt(event);
         const r = rows();
         const x = cx - Math.floor((r[0].length - 1) / 2);
@@ -378,10 +375,12 @@ export function mount(root, ctx) {
         if (!pick) return;
         const [cx, cy] = cellAt(event);
         const r = rows();
+        const was = [pick.x, pick.y];
         pick.x = cx - Math.floor((r[0].length - 1) / 2);
         pick.y = cy - Math.floor((r.length - 1) / 2);
         clampPick();
         drawPick();
+        if (touch && (pick.x !== was[0] || pick.y !== was[1])) return;
         place();
       });
       grid.addEventListener("wheel", (event) => {
@@ -503,7 +502,7 @@ export function mount(root, ctx) {
     };
     replace(centre, el("div", { class: "pw-final", id: "pw-final" },
       el("h3", { class: "pw-centre-title" }, head),
-      result && result.reason ? el("p", { class: "muted" }, result.reason) : null,
+      result && result.reason ? el("p", { class: "muted" }, withNames(result.reason, names)) : null,
       el("table", { class: "pw-final-table" },
         el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "buttons"), el("th", {}, "empty ×2"), el("th", {}, "7×7"), el("th", {}, "score"))),
         el("tbody", {}, [0, 1].map(row))),
@@ -547,17 +546,11 @@ export function mount(root, ctx) {
     board.classList.toggle("pw-over", !!v.over);
   }
 
-  return {
-    update(snapshot) {
-      snap = snapshot;
-      if (snapshot.names) names = snapshot.names;
-      legalKeys = new Set((snapshot.legal || []).filter((a) => a.type === "play")
-        .map((a) => keyOf(a.patch, a.rotation, !!a.flip, a.x, a.y)));
-      draw();
-    },
-    destroy() {
-      unbind();
-      root.replaceChildren();
-    },
-  };
+  return renderer(root, (snapshot) => {
+    snap = snapshot;
+    if (snapshot.names) names = snapshot.names;
+    legalKeys = new Set((snapshot.legal || []).filter((a) => a.type === "play")
+      .map((a) => keyOf(a.patch, a.rotation, !!a.flip, a.x, a.y)));
+    draw();
+  }, unbind);
 }

@@ -10,8 +10,9 @@
 // under it, Backspace or U takes the last one back, Enter confirms, Esc clears, S stops converting.
 
 import { el, svg, replace, button, keys, plural, seatDot, matching } from "/static/ui.js";
+import { renderer, stylesheet, withNames } from "/static/board.js";
 
-document.head.append(el("link", { rel: "stylesheet", href: new URL("renderer.css", import.meta.url).href }));
+stylesheet(new URL("renderer.css", import.meta.url));
 
 const BLOCKS = ["industry", "commerce", "residential", "culture", "parks"];
 const NAMES = { industry: "Industry", commerce: "Commerce", residential: "Residential", culture: "Culture",
@@ -86,7 +87,7 @@ export function mount(root, ctx) {
   function refusal(row, col) {
     const t = task();
     if (!t) return "nothing to place now";
-    if (pending.some((p) => p.row === row && p.col === col)) return "already chosen";
+    if (pending.some((p) => p.row === row && p.col === col)) return "already chosen: click it again to take it back";
     const legal = snap.legal;
     if (t.kind === "blight") return matching(legal, { type: "blight", row, col }).length ? "" : "the Blight cannot go there";
     if (t.kind === "convert") return matching(legal, { type: "convert", row, col }).length ? "" : `no ${NAMES[t.block]} you may convert there`;
@@ -141,6 +142,13 @@ export function mount(root, ctx) {
     const t = task();
     if (!t || sending) return;
     cursor = [row, col];
+    const at = pending.findIndex((p) => p.row === row && p.col === col);
+    if (at >= 0) {  // a second click takes the square back
+      pending.splice(at, 1);
+      note = "";
+      draw();
+      return;
+    }
     const why = refusal(row, col);
     if (why) {
       note = why;
@@ -344,10 +352,11 @@ export function mount(root, ctx) {
       onkeydown: (e) => { if (e.key === "Enter") { show(seat); e.preventDefault(); } },
       title: "Show this city" },
     el("td", { class: "pc-who" }, seatDot(seat), ctx.names[seat] || `Player ${seat + 1}`,
-      acting.has(seat) && v.phase === "choose" ? el("span", { class: "pc-choosing" }, " choosing") : null),
+      acting.has(seat) && v.phase === "choose" ? el("span", { class: "pc-choosing" }, "choosing") : null),
     el("td", {}, String(c.culture)), el("td", {}, String(c.wealth)), el("td", {}, String(c.happiness)),
     el("td", {}, String(c.bonus)), el("td", { class: "pc-overall" }, String(c.overall))));
-    return el("table", { class: "pc-scores", id: "pc-scores" }, el("thead", {}, head), el("tbody", {}, body));
+    return el("div", { class: "pc-scores-wrap" },
+      el("table", { class: "pc-scores", id: "pc-scores" }, el("thead", {}, head), el("tbody", {}, body)));
   }
 
   function show(seat) {
@@ -372,7 +381,7 @@ export function mount(root, ctx) {
     return el("section", { class: "pc-final", id: "pc-final" }, el("h3", {}, "Final scores"),
       el("ol", {}, order.map(([rank, seat]) => el("li", {}, seatDot(seat), `${ctx.names[seat]}: `,
         el("b", { class: "pc-final-score" }, String(result.scores[seat])), ` (rank ${rank})`))),
-      el("p", { class: "muted" }, result.reason));
+      el("p", { class: "muted" }, withNames(result.reason, ctx.names)));
   }
 
   function draw() {
@@ -391,7 +400,7 @@ export function mount(root, ctx) {
         el("section", { class: "pc-board" },
           el("h3", { class: "pc-board-title" }, mainTitle),
           cityBoard(mainSeat, { live: !!t, pending, group: removing ? t.group : myGroup, removing }),
-          el("p", { class: ["pc-hint", note && "pc-hint-bad"], id: "pc-hint", role: "status" }, note || hintText()),
+          el("p", { class: ["pc-hint", t && note && "pc-hint-bad"], id: "pc-hint", role: "status" }, (t && note) || hintText()),
           controls())),
       el("div", { class: "pc-right" }, finalScores(), scoreTable(),
         other !== null ? el("section", { class: "pc-other" }, el("h3", {}, `${ctx.names[other]}'s city`),
@@ -405,23 +414,17 @@ export function mount(root, ctx) {
       el("i", {}, LETTER[b]), NAMES[b])));
   }
 
-  return {
-    update(snapshot) {
-      const before = snap && snap.view;
-      snap = snapshot;
-      waiters = waiters.filter((w) => (snapshot.turn >= w.turn ? (w.done(), false) : true));
-      if (ctx.names && snapshot.names) ctx.names = snapshot.names;
-      const v = snapshot.view;
-      if (!sending && before && (before.round !== v.round || before.phase !== v.phase)) {
-        pending = [];
-        chosen = null;
-        note = "";
-      }
-      draw();
-    },
-    destroy() {
-      unbind();
-      root.replaceChildren();
-    },
-  };
+  return renderer(root, (snapshot) => {
+    const before = snap && snap.view;
+    snap = snapshot;
+    waiters = waiters.filter((w) => (snapshot.turn >= w.turn ? (w.done(), false) : true));
+    if (ctx.names && snapshot.names) ctx.names = snapshot.names;
+    const v = snapshot.view;
+    if (!sending && before && (before.round !== v.round || before.phase !== v.phase)) {
+      pending = [];
+      chosen = null;
+      note = "";
+    }
+    draw();
+  }, unbind);
 }

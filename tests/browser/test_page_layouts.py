@@ -1,0 +1,108 @@
+"""Every game page at a laptop's 1280 pixels and a phone's 390: nothing sticks out of the board
+(at 1280) or out of the screen (at 390), and on a phone whose turn it is shows above the board;
+a finger places a Patchwork patch in two taps (it has no hover to preview with).
+Screenshots: layout-<game>-1280, layout-<game>-390, layout-lobby-390, layout-waiting-390."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+# the bots of each room, seat 0 being me: a full table where the game allows one
+TABLES = {"patchwork": ["greedy"], "empire": ["detective"], "dinosaurs": ["survivor", "survivor"],
+          "prestige_cities": ["greedy", "greedy"], "palace": ["shark", "shark", "shark"]}
+BOARD_SELECTOR = {"patchwork": ".pw-quilt", "empire": ".em-board", "dinosaurs": ".hld-players",
+                  "prestige_cities": ".pc-city", "palace": "#pa-centre"}
+
+
+def seated_room(hall: str, page, game: str, bots: list[str], start: bool = True) -> str:
+    """A room of `game` with me (Ana) in seat 0 and `bots` in the others; my tokens in the page's storage."""
+    room = httpx.post(f"{hall}/api/rooms", json={
+        "game": game, "options": {}, "host_name": "Ana", "take_seat": 0,
+        "seats": [{"kind": "open"}] + [{"kind": "bot", "bot": bot} for bot in bots]}).json()
+    page.goto("/")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [f"parlour.room.{room['code']}", json.dumps({"seat": room["seat"], "seat_token": room["seat_token"],
+                                                               "host_token": room["host_token"], "name": "Ana"})])
+    if start:
+        httpx.post(f"{hall}/api/rooms/{room['code']}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
+    page.goto(f"/r/{room['code']}")
+    return room["code"]
+
+
+def page_width(page) -> int:
+    return page.evaluate("() => document.documentElement.scrollWidth")
+
+
+def sticking_out_of_board(page) -> list[str]:
+    """The visible elements of the board whose right edge passes the board's (none may)."""
+    return page.evaluate("""() => {
+        const board = document.querySelector('#board').getBoundingClientRect();
+        const out = [];
+        for (const e of document.querySelectorAll('#board *')) {
+          const r = e.getBoundingClientRect();
+          if (r.width && r.height && r.right > board.right + 1) out.push(`${e.tagName}.${e.getAttribute('class')}`);
+        }
+        return out.slice(0, 5);
+    }""")
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_a_game_page_fits_a_laptop_and_a_phone(open_page, hall, screenshot, game):
+    page = open_page("/")
+    page.set_viewport_size(LAPTOP)
+    seated_room(hall, page, game, TABLES[game])
+    expect(page.locator(BOARD_SELECTOR[game]).first).to_be_visible()
+    assert sticking_out_of_board(page) == []
+    screenshot(page, f"layout-{game}-1280")
+    page.set_viewport_size(PHONE)
+    expect(page.locator(BOARD_SELECTOR[game]).first).to_be_visible()
+    assert page_width(page) <= PHONE["width"]
+    status, board = page.locator("#turn-status").bounding_box(), page.locator("#board").bounding_box()
+    assert status["y"] < board["y"]  # whose turn it is, without scrolling past the board
+    screenshot(page, f"layout-{game}-390")
+
+
+def test_the_lobby_and_a_waiting_room_fit_a_phone(open_page, hall, screenshot):
+    page = open_page("/")
+    page.set_viewport_size(PHONE)
+    page.click('.game-card[data-game="dinosaurs"] button')  # the longest name, on the submit button too
+    expect(page.locator("#create button[type=submit]")).to_contain_text("Happy Little Dinosaurs")
+    assert page_width(page) <= PHONE["width"]
+    screenshot(page, "layout-lobby-390")
+    seated_room(hall, page, "palace", ["shark"], start=False)
+    expect(page.locator("#start")).to_be_visible()
+    assert page_width(page) <= PHONE["width"]
+    screenshot(page, "layout-waiting-390")
+
+
+def test_on_a_phone_the_first_tap_shows_the_patch_and_the_second_sews_it(browser, hall):
+    # a finger has no hover: a tap that sewed at once would sew where the player could not see
+    context = browser.new_context(viewport=PHONE, base_url=hall, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        seated_room(hall, page, "patchwork", ["greedy"])
+        offer = page.locator(".pw-offer:not(.unable)").first
+        offer.tap()
+        expect(offer).to_have_class(re.compile("picked"))
+        quilt = page.locator(".pw-side-me .pw-quilt").bounding_box()
+        centre = (quilt["x"] + quilt["width"] / 2, quilt["y"] + quilt["height"] / 2)
+        page.touchscreen.tap(*centre)
+        # shown where the finger was, and neither being sent (busy) nor sent (no patch in hand)
+        assert page.evaluate("() => [!!document.querySelector('.pw-busy'), !!document.querySelector('.pw-offer.picked'),"
+                             " !!document.querySelector('.pw-side-me .pw-ghost')]") == [False, True, True]
+        page.touchscreen.tap(*centre)
+        expect(page.locator("#log li:not(.log-empty)").first).to_contain_text("Ana bought patch")
+        assert errors == []
+    finally:
+        context.close()
