@@ -36,7 +36,9 @@ def register(targets: argparse._SubParsersAction) -> None:
     parser.add_argument("--bot", default="random", help="the bot the clients play with (default random)")
     parser.add_argument("--clients", type=int, default=1, help="client processes (default 1)")
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
-                        help="how long each player thinks before sending a move (default 0: as fast as the"
+                        help="how long each player thinks before sending a move, on average: each pause is"
+                             " drawn from 0 to 2 times it, so that the rooms do not move in step"
+                             " (default 0: as fast as the"
                              " acks come, which saturates the server and measures its queue, not a room's wait)")
     parser.add_argument("--legal", action="store_true",
                         help="ask the server for each seat's legal actions, as the browser does (default:"
@@ -110,7 +112,7 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
         welcome = loads(await ws.recv())
         seat = welcome["seat"]
         bot = bots.create(game, bot_name, seed=seat)
-        rng = random.Random(seat)
+        rng = random.Random(token)  # each seat its own pace and moves
         sent: dict[int, float] = {}
         latest: dict[str, Any] | None = None
         number = 0
@@ -145,8 +147,8 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
                     state = game.sample(view, seat, rng)
                     action = (game.random_action(state, seat, rng) if bot_name == "random"
                               else bot.choose(view, seat, game.legal_actions(state, seat)))
-                if think:
-                    await asyncio.sleep(think)
+                if think:  # people do not all click at the same moment, nor at the same pace
+                    await asyncio.sleep(think * rng.uniform(0.0, 2.0))
                 number += 1
                 sent[number] = time.perf_counter()
                 await ws.send(dumps({"type": "act", "id": number, "turn": latest["turn"], "action": action}).decode())
@@ -255,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"{game.name}: {args.rooms} rooms x {game.min_players} WebSocket clients ({args.bot} bots),"
                   f" {args.clients} client process(es), one server process;"
                   f" {'legal actions sent by the server' if args.legal else 'moves worked out by the clients'};"
-                  f" {f'{args.think:g} s of thought before each move' if args.think else 'no thinking time'}")
+                  f" {f'{args.think:g} s of thought before each move on average' if args.think else 'no thinking time'}")
     console.print(f"[bold]{len(latencies) / elapsed:,.0f} acknowledged moves/s[/bold]"
                   f" ({len(latencies):,} moves in {elapsed:.1f} s); send-to-ack latency"
                   f" median [bold]{p50:.1f} ms[/bold], p99 [bold]{p99:.1f} ms[/bold], max {latencies[-1] * 1000:.1f} ms")
