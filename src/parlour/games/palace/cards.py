@@ -67,7 +67,7 @@ def card_name(value: int) -> str:
 
 
 def codes(ids: Iterable[int]) -> list[str]:
-    return list(map(ID_CODE.__getitem__, ids))
+    return [ID_CODE[i] for i in ids]
 
 
 def sort_ids(ids: Iterable[int]) -> tuple[int, ...]:

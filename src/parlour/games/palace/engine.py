@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import compress
 from typing import Any, Iterable, Mapping
 
 from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
@@ -113,10 +112,9 @@ _JOKER_VALUES: dict[frozenset[int], tuple[tuple[int, bool], ...]] = {
 
 def followers(pile: Pile) -> frozenset[int]:
     """The values natural cards may have to go on ``pile`` (jokers as plain cards go anywhere too)."""
-    for _, value in reversed(pile):
-        if value not in INVISIBLE:
-            return _FOLLOWERS[value, pile[-1][1] == RULES]  # the counting value, and a Rules card on top
-    return _FOLLOWERS[None, rules_on_top(pile)]
+    if pile and pile[-1][1] not in INVISIBLE:
+        return _FOLLOWERS[pile[-1][1], False]  # the top card counts (so it is no Rules card)
+    return _FOLLOWERS[counting_value(pile), rules_on_top(pile)]
 
 
 def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
@@ -253,13 +251,13 @@ class _Turn:
             held = row[holder]
             if held:
                 if held is not before:
-                    gone = gone or list(map(ID_FACE.__getitem__, ids))
+                    gone = gone or [ID_FACE[i] for i in ids]
                     before, after = held, _without(held, gone)
                 if after is not held:
                     self.known[viewer] = _replaced(row, holder, after)
 
     def learn(self, holder: int, ids: Iterable[int]) -> None:
-        faces = tuple(map(ID_FACE.__getitem__, ids))
+        faces = tuple([ID_FACE[i] for i in ids])
         before = after = None
         for viewer, row in enumerate(self.known):
             if viewer != holder:
@@ -383,6 +381,7 @@ def _action(option: Action | _PlayOption) -> Action:
 
 
 _NOBODY: frozenset[int] = frozenset()
+_JOKERS = frozenset(i for i, value in enumerate(ID_VALUE) if value == JOKER_VALUE)
 _ALONE = tuple(frozenset((seat,)) for seat in range(6))  # to_act: one seat, made once
 _ACTION_TYPES = "'play', 'take', 'flip', 'swap' and 'no_swap'"
 
@@ -443,12 +442,11 @@ class Palace(Game[State]):
         """
         hand = state.hands[seat]
         main = hand or state.face_ups[seat]
-        values = list(map(ID_VALUE.__getitem__, main))
-        if hand and not state.pick_up and state.face_ups[seat] and len(set(values) - {JOKER_VALUE}) <= 1:
+        if hand and not state.pick_up and state.face_ups[seat] and len({ID_VALUE[i] for i in main} - {JOKER_VALUE}) <= 1:
             return None  # face-ups may join: rare enough to list
         allowed = followers(state.pile)
-        playable = list(compress(main, map(allowed.__contains__, values)))
-        jokers = list(compress(main, map(JOKER_VALUE.__eq__, values))) if JOKER_VALUE in values else []
+        playable = [i for i in main if ID_VALUE[i] in allowed]
+        jokers = [] if _JOKERS.isdisjoint(main) else [i for i in main if i in _JOKERS]
         per_card = 1 + len(jokers)
         naturals = len(playable) * per_card
         joker_values = _JOKER_VALUES[allowed] if jokers else ()
@@ -460,8 +458,10 @@ class Palace(Game[State]):
             last, j = divmod(index, per_card)
             card = playable[last]
             value = ID_VALUE[card]
-            cards = list(main[values.index(value):main.index(card) + 1]) + jokers[:j]
-            return _action((cards, value, j > 0))
+            end = start = main.index(card)
+            while start and ID_VALUE[main[start - 1]] == value:
+                start -= 1
+            return _action((list(main[start:end + 1]) + jokers[:j], value, j > 0))
         value_index, j = divmod(index - naturals, len(jokers))
         return _action((jokers[:j + 1], joker_values[value_index][0], True))
 
@@ -612,7 +612,7 @@ class Palace(Game[State]):
         as_name = action.get("as")
         if as_name is not None and as_name not in VALUE_BY_NAME:
             raise IllegalAction(f"a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal, not {as_name!r}")
-        values = set(map(VALUE.__getitem__, faces))
+        values = {VALUE[f] for f in faces}
         values.discard(JOKER_VALUE)
         if len(values) > 1:
             raise IllegalAction("the cards of one play must all have the same value, not "
@@ -645,7 +645,7 @@ class Palace(Game[State]):
         if not hand and not face_ups:
             raise IllegalAction("you have only face-down cards: turn one over ('flip')")
         main_source = list(hand or face_ups)
-        source_faces = list(map(ID_FACE.__getitem__, main_source))
+        source_faces = [ID_FACE[i] for i in main_source]
         main: list[int] = []
         wanted: list[int] = []
         for f in faces:
