@@ -227,7 +227,7 @@ class _Turn:
         self.swapped = state.swapped
         self.revealed = state.revealed
         self.finished = state.finished
-        self.known = list(state.known)  # rows of the state's known, each replaced whole when it changes
+        self.known = state.known  # made a list (of the state's rows, each replaced whole) once it changes
         self.first = state.first
         self.last: dict[str, Any] = {}
         self.log = log  # None when nobody reads the log: then no line is even written
@@ -254,11 +254,13 @@ class _Turn:
                     gone = gone or [ID_FACE[i] for i in ids]
                     before, after = held, _without(held, gone)
                 if after is not held:
+                    self.known = list(self.known)
                     self.known[viewer] = _replaced(row, holder, after)
 
     def learn(self, holder: int, ids: Iterable[int]) -> None:
         faces = tuple([ID_FACE[i] for i in ids])
         before = after = None
+        self.known = list(self.known)
         for viewer, row in enumerate(self.known):
             if viewer != holder:
                 held = row[holder]
@@ -381,6 +383,9 @@ def _action(option: Action | _PlayOption) -> Action:
 
 
 _NOBODY: frozenset[int] = frozenset()
+_IDS_OF_FACE: dict[int, tuple[int, ...]] = {}  # face: the ids printed with it, lowest first
+for _id, _face in enumerate(ID_FACE):
+    _IDS_OF_FACE[_face] = _IDS_OF_FACE.get(_face, ()) + (_id,)
 _JOKERS = frozenset(i for i, value in enumerate(ID_VALUE) if value == JOKER_VALUE)
 _ALONE = tuple(frozenset((seat,)) for seat in range(6))  # to_act: one seat, made once
 _ACTION_TYPES = "'play', 'take', 'flip', 'swap' and 'no_swap'"
@@ -645,14 +650,14 @@ class Palace(Game[State]):
         if not hand and not face_ups:
             raise IllegalAction("you have only face-down cards: turn one over ('flip')")
         main_source = list(hand or face_ups)
-        source_faces = [ID_FACE[i] for i in main_source]
         main: list[int] = []
         wanted: list[int] = []
         for f in faces:
-            if f in source_faces:
-                k = source_faces.index(f)
-                del source_faces[k]
-                main.append(main_source.pop(k))
+            for i in _IDS_OF_FACE[f]:  # the first in hand order, as hands are sorted
+                if i in main_source:
+                    main_source.remove(i)
+                    main.append(i)
+                    break
             else:
                 wanted.append(f)
         if not wanted:
@@ -721,7 +726,8 @@ class Palace(Game[State]):
             shown = ", ".join(codes(ids))
             as_text = f" as {value_name(value)}{'s' if n > 1 else ''}" if any(ID_VALUE[i] == JOKER_VALUE for i in ids) else ""
             turn.say(f"{{p{seat}}} played {shown}{as_text} from {'their ' + source + ' cards'}")
-        turn.last.update(cards=tuple(codes(ids)), value=value_name(value), source=source)
+        last = turn.last
+        last["cards"], last["value"], last["source"] = tuple(codes(ids)), value_name(value), source
         burned = ""
         if value == TEN:
             burned = "ten"
