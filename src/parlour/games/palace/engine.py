@@ -18,7 +18,8 @@ from typing import Any, Iterable, Mapping
 from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
 from .cards import (ANYWHERE, AS_VALUES, CARDINAL, FACE_BY_CODE, ID_FACE, ID_ORDER, ID_VALUE, INVISIBLE,
                     JOKER, JOKER_VALUE, NUMBER_VALUES, PACK_SIZE, PLAIN, RULES, SOCIAL, VALUE, VALUE_BY_NAME,
-                    card_name, code, codes, pack_faces, packs_for, sort_ids, value_name)
+                    a_value, card_name, code, codes, label, listed, number, pack_faces, packs_for, plural,
+                    sort_ids, value_name, values)
 
 HAND_SIZE = 3  # hand cards are drawn back up to three
 TABLE_CARDS = 3  # face-downs, and face-ups, each
@@ -187,6 +188,29 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def _cards(ids: Iterable[int]) -> str:
+    """Cards as the log writes them: '7♥, Q♣ and a Joker'."""
+    return listed([label(ID_FACE[i]) for i in ids])
+
+
+def _play_words(ids: list[int], value: int) -> str:
+    """A play as people write it: 'Q♣', 'three 7s: 7♥, 7♦ and a Joker', 'a Joker as a 10',
+    'two Jokers as Kings'."""
+    naturals = [label(ID_FACE[i]) for i in ids if ID_VALUE[i] != JOKER_VALUE]
+    jokers = len(ids) - len(naturals)
+    if not naturals:
+        return f"a Joker as {a_value(value)}" if jokers == 1 else f"{number(jokers)} Jokers as {plural(value)}"
+    if len(ids) == 1:
+        return naturals[0]
+    if jokers:
+        naturals.append("a Joker" if jokers == 1 else f"{number(jokers)} Jokers")
+    return f"{values(len(ids), value)}: {listed(naturals)}"
+
+
+_FROM = {"hand": "", "face-up": " from their face-ups", "hand and face-up": " from their hand and face-ups"}
+_TIMES = ("", "once", "twice")
+
+
 class _Play:
     """A checked play: the cards from each source, what is left of the first source once they are
     played, and the value they play as."""
@@ -291,8 +315,8 @@ class _Turn:
             drawn, self.pick_up = self.pick_up[:k], self.pick_up[k:]
             self.hands[seat] = sort_ids(hand + drawn)
             if self.log is not None:
-                self.say(f"{{p{seat}}} drew {_count(len(drawn), 'card')}")
-                self.say(f"{{p{seat}}} drew {', '.join(codes(drawn))}", (seat,))
+                self.say(f"{{p{seat}}} drew {'a card' if len(drawn) == 1 else number(len(drawn)) + ' cards'}")
+                self.say(f"{{p{seat}}} drew {_cards(drawn)}", (seat,))
 
     def check_out(self, first: int) -> None:
         for seat in self.order_from(first):
@@ -301,7 +325,7 @@ class _Turn:
                 self.finished += (seat,)
                 self.last["out"] = self.last.get("out", ()) + (seat,)
                 if self.log is not None:
-                    self.say(f"{{p{seat}}} is out, {_ordinal(len(self.finished))}")
+                    self.say(f"{{p{seat}}} is out in {_ordinal(len(self.finished))} place")
         if len(self.finished) == self.n - 1:
             (last,) = (s for s in range(self.n) if self.active(s))
             self.finished += (last,)
@@ -335,12 +359,12 @@ class _Turn:
             self.direction = -self.direction
             self.last["reversed"] = True
             if self.log is not None:
-                self.say("the order of play is reversed")
+                self.say("The order of play is reversed")
         if eights:
             skipped = tuple(_step(self.finished, self.n, base, self.direction, k) for k in range(1, eights + 1))
             self.last["skipped"] = skipped
             if self.log is not None:
-                self.say(", ".join(f"{{p{s}}}" for s in skipped) + (" is" if len(skipped) == 1 else " are") + " skipped")
+                self.say(listed([f"{{p{s}}}" for s in skipped]) + (" is" if len(skipped) == 1 else " are") + " skipped")
         self.current = _step(self.finished, self.n, base, self.direction, 1 + eights)
 
     def freeze(self) -> State:
@@ -718,14 +742,15 @@ class Palace(Game[State]):
                 turn.face_ups[seat] = _less(turn.face_ups[seat], play.extra)
         self._place(turn, seat, ids, play.value, play.source + (" and face-up" if play.extra else ""))
 
-    def _place(self, turn: _Turn, seat: int, ids: list[int], value: int, source: str) -> None:
-        """Put a play on the pile and carry out what it does."""
+    def _place(self, turn: _Turn, seat: int, ids: list[int], value: int, source: str, told: bool = False) -> None:
+        """Put a play on the pile and carry out what it does (``told``: the log already said what was played)."""
         turn.pile += tuple([(i, value) for i in ids])
         n = len(ids)
-        if turn.log is not None:
-            shown = ", ".join(codes(ids))
-            as_text = f" as {value_name(value)}{'s' if n > 1 else ''}" if any(ID_VALUE[i] == JOKER_VALUE for i in ids) else ""
-            turn.say(f"{{p{seat}}} played {shown}{as_text} from {'their ' + source + ' cards'}")
+        if turn.log is not None and not told:
+            if source == "face-down":  # a joker turned over, now named
+                turn.say(f"{{p{seat}}} played the face-down Joker as {a_value(value)}")
+            else:
+                turn.say(f"{{p{seat}}} played {_play_words(ids, value)}{_FROM[source]}")
         last = turn.last
         last["cards"], last["value"], last["source"] = tuple(codes(ids)), value_name(value), source
         burned = ""
@@ -737,13 +762,14 @@ class Palace(Game[State]):
             turn.burn()
             turn.last["burn"] = burned
             if turn.log is not None:
-                turn.say("the 10 burns the play pile" if burned == "ten" else f"four {value_name(value)}s burn the play pile")
+                turn.say("The 10 burns the play pile" if burned == "ten"
+                         else f"Four {plural(value)} burn the play pile")
         turn.draw_up(seat)
         turn.check_out(seat)
         if value == CARDINAL and turn.current is not None and turn.active(seat) and not burned:
             turn.swaps_left, turn.swap_own, turn.swapped = n, True, ()
             if turn.log is not None:
-                turn.say(f"{{p{seat}}} may swap hands ({_count(n, 'Cardinal swap')})")
+                turn.say(f"{{p{seat}}} may swap hands {_TIMES[n] if n < len(_TIMES) else number(n) + ' times'}")
             return
         if burned:
             turn.end_turn(seat, burned=True)  # docs/rules/palace.md: a burning play does nothing else
@@ -760,17 +786,17 @@ class Palace(Game[State]):
         if value == JOKER_VALUE:
             turn.revealed = card
             if turn.log is not None:
-                turn.say(f"{{p{seat}}} turned over a face-down joker and names what it plays as")
+                turn.say(f"{{p{seat}}} turned over a Joker from their face-downs and names what it plays as")
             return
         if may_follow(turn.pile, value):
             if turn.log is not None:
-                turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}")
-            self._place(turn, seat, [card], value, "face-down")
+                turn.say(f"{{p{seat}}} turned over {label(ID_FACE[card])} from their face-downs and played it")
+            self._place(turn, seat, [card], value, "face-down", told=True)
             return
         n = turn.take_pile(seat, [card])
         turn.last["picked_up"] = n
         if turn.log is not None:
-            turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}, which cannot be played,"
+            turn.say(f"{{p{seat}}} turned over {label(ID_FACE[card])} from their face-downs, which cannot be played,"
                      f" and took it with the pile ({_count(n, 'card')})")
         turn.end_turn(seat)
 
@@ -790,8 +816,8 @@ class Palace(Game[State]):
         turn.last["swap"] = (a, b)
         if turn.log is not None:
             turn.say(f"{{p{a}}} and {{p{b}}} swapped hands")
-            turn.say(f"{{p{a}}} gave {{p{b}}} {', '.join(codes(hand_a)) or 'an empty hand'}"
-                     f" for {', '.join(codes(hand_b)) or 'an empty hand'}", (a, b))
+            turn.say(f"{{p{a}}} gave {{p{b}}} {_cards(hand_a) if hand_a else 'an empty hand'}"
+                     f" for {_cards(hand_b) if hand_b else 'an empty hand'}", (a, b))
         turn.draw_up(seat)
         turn.check_out(seat)
         if turn.current is None:
