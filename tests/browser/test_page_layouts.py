@@ -1,10 +1,12 @@
 """Every game page at a laptop's 1280 pixels and a phone's 390: nothing sticks out of the board
-(at 1280) or out of the screen (at 390), and on a phone whose turn it is shows above the board.
+(at 1280) or out of the screen (at 390), and on a phone whose turn it is shows above the board;
+a finger places a Patchwork patch in two taps (it has no hover to preview with).
 Screenshots: layout-<game>-1280, layout-<game>-390, layout-lobby-390, layout-waiting-390."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 import pytest
@@ -59,6 +61,8 @@ def test_a_game_page_fits_a_laptop_and_a_phone(open_page, hall, screenshot, game
     page.set_viewport_size(LAPTOP)
     seated_room(hall, page, game, TABLES[game])
     expect(page.locator(BOARD_SELECTOR[game]).first).to_be_visible()
+    # measured once the board's own stylesheet has arrived (a sheet is listed once it is loaded)
+    page.wait_for_function("() => [...document.styleSheets].some((s) => (s.href || '').endsWith('/renderer.css'))")
     assert sticking_out_of_board(page) == []
     screenshot(page, f"layout-{game}-1280")
     page.set_viewport_size(PHONE)
@@ -80,3 +84,27 @@ def test_the_lobby_and_a_waiting_room_fit_a_phone(open_page, hall, screenshot):
     expect(page.locator("#start")).to_be_visible()
     assert page_width(page) <= PHONE["width"]
     screenshot(page, "layout-waiting-390")
+
+
+def test_on_a_phone_the_first_tap_shows_the_patch_and_the_second_sews_it(browser, hall):
+    # a finger has no hover: a tap that sewed at once would sew where the player could not see
+    context = browser.new_context(viewport=PHONE, base_url=hall, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        seated_room(hall, page, "patchwork", ["greedy"])
+        offer = page.locator(".pw-offer:not(.unable)").first
+        offer.tap()
+        expect(offer).to_have_class(re.compile("picked"))
+        quilt = page.locator(".pw-side-me .pw-quilt").bounding_box()
+        centre = (quilt["x"] + quilt["width"] / 2, quilt["y"] + quilt["height"] / 2)
+        page.touchscreen.tap(*centre)
+        # shown where the finger was, and neither being sent (busy) nor sent (no patch in hand)
+        assert page.evaluate("() => [!!document.querySelector('.pw-busy'), !!document.querySelector('.pw-offer.picked'),"
+                             " !!document.querySelector('.pw-side-me .pw-ghost')]") == [False, True, True]
+        page.touchscreen.tap(*centre)
+        expect(page.locator("#log li:not(.log-empty)").first).to_contain_text("Ana bought patch")
+        assert errors == []
+    finally:
+        context.close()

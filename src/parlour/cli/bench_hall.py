@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
 import random
@@ -99,6 +98,7 @@ async def create_rooms(base: str, game: str, players: int, rooms: int) -> list[t
 async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_legal: bool, stop_at: float,
                     latencies: list[float], done: list[int], think: float = 0.0) -> None:
     """Play one seat until the game ends or ``stop_at``; record send-to-ack latencies."""
+    from orjson import dumps, loads
     from websockets.asyncio.client import connect
 
     from .. import bots
@@ -106,8 +106,8 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
 
     game = get(game_id)
     async with connect(url, max_size=None, open_timeout=60) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token, "legal": with_legal}))
-        welcome = json.loads(await ws.recv())
+        await ws.send(dumps({"type": "hello", "token": token, "legal": with_legal}).decode())
+        welcome = loads(await ws.recv())
         seat = welcome["seat"]
         bot = bots.create(game, bot_name, seed=seat)
         rng = random.Random(seat)
@@ -120,7 +120,7 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
                 break
             try:
                 async with asyncio.timeout(wait):
-                    message = json.loads(await ws.recv())
+                    message = loads(await ws.recv())
             except TimeoutError:
                 if sent:
                     raise RuntimeError("no ack within 30 s") from None
@@ -149,7 +149,7 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
                     await asyncio.sleep(think)
                 number += 1
                 sent[number] = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "id": number, "turn": latest["turn"], "action": action}))
+                await ws.send(dumps({"type": "act", "id": number, "turn": latest["turn"], "action": action}).decode())
                 latest = None
         done.append(1)
 
@@ -177,6 +177,10 @@ def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, 
         uvloop.install()
     except ImportError:
         pass
+    from .. import bots, games  # noqa: F401  (loaded before the collector is settled)
+    from .serve import settle_collector
+
+    settle_collector()  # like the server: a full collection would stall every client at once
     out.send(asyncio.run(drive(base_ws, rooms, game, bot, with_legal, seconds, start_at, think)))
     out.close()
 

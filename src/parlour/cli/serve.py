@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
 
     ensure_folder(args.db)
     store = SqlStore(args.db)
-    app = create_app(store, all_games(), SystemClock())
+    app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)
     try:
@@ -41,6 +41,24 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def settle_collector() -> None:
+    """Tune Python's garbage collector for a long-running server, once the rooms are back.
+
+    What is loaded by then (modules, the rebuilt rooms: hundreds of thousands of objects that live
+    as long as the process) is moved out of the collector's sight, and young objects are looked
+    at after 50,000 new ones rather than 700: almost everything a move makes is freed by reference
+    counting, and without this the collector's full passes over the whole heap stalled every room
+    for up to a second under load (docs/benchmarks.md). PARLOUR_GC=default keeps Python's own."""
+    import gc
+    import os
+
+    if os.environ.get("PARLOUR_GC") == "default":
+        return
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
 
 
 def ensure_folder(url: str) -> None:

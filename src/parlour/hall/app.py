@@ -15,7 +15,7 @@ import re
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Mapping
+from typing import Any, AsyncIterator, Callable, Mapping
 
 from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -61,12 +61,16 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
-               broadcast: Broadcast | None = None, bot_time_limit: float = 1.0) -> FastAPI:
+               broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
+               on_ready: Callable[[], None] | None = None) -> FastAPI:
+    """The hall's web app; ``on_ready`` runs once every stored room is back, before serving."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hall.start()
+        if on_ready is not None:
+            on_ready()
         yield
         await hall.stop()
 

@@ -14,25 +14,10 @@ connection only from where that connection's copy of the log ends.
 
 from __future__ import annotations
 
-import json
-from typing import Any, Iterable
-
-import orjson
+from typing import Iterable
 
 from ..core import LogEntry
-
-
-def dumps_bytes(value: Any) -> bytes:
-    """Compact JSON as UTF-8 bytes, as the hall sends it."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-    except TypeError:  # what orjson refuses and json takes: integers beyond 64 bits
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text, as the hall sends it."""
-    return dumps_bytes(value).decode()
+from .wire import dumps_bytes
 
 
 class Audience:
@@ -44,18 +29,19 @@ class Audience:
         self.seat = seat
         self.turn = 0  # how many of the room's actions this audience has seen
         self.room_turns = [0]  # room_turns[k]: the room's turn when this audience's turn became k
-        self.game = b"null"  # {"view", "to_act", "result"} as JSON: what it sees of the game now
+        self.game: bytes | None = None  # {"view", "to_act", "result"} as JSON; None: to be made
         self.entries: list[tuple[int, LogEntry]] = []  # the log lines it may read, at its own turns
         self.lines: list[bytes] = []  # the same lines as JSON objects, the players' names put in
         self.epoch = 0  # goes up when the lines are written again (a seat changed its name)
         self.revision = 0  # goes up whenever its game part or its log changes
 
-    def show(self, game: bytes, entries: Iterable[LogEntry], names: list[str], room_turn: int | None,
+    def show(self, game: bytes | None, entries: Iterable[LogEntry], write: "LineWriter", room_turn: int | None,
              actor: bool = False) -> bool:
         """Take what the audience sees after a change; ``room_turn`` is the room's new turn when
-        the change was an action (``actor``: made by this seat). Returns whether it saw it."""
+        the change was an action (``actor``: made by this seat). ``game`` None: the game part is
+        to be made when asked for, and the change counts as seen. Returns whether it saw it."""
         readable = [entry for entry in entries if entry.visible_to(self.seat)]
-        changed = game != self.game or bool(readable)
+        changed = game is None or game != self.game or bool(readable)
         seen = room_turn is not None and (actor or changed)
         if seen:
             self.turn += 1
@@ -65,19 +51,31 @@ class Audience:
             self.game = game
             for entry in readable:
                 self.entries.append((self.turn, entry))
-                self.lines.append(_line(self.turn, entry, names))
+                self.lines.append(write(self.turn, entry))
         return seen
 
     def room_turn(self, turn: int) -> int | None:
         """The room's turn that was this audience's ``turn``; None if it has not been reached."""
         return self.room_turns[turn] if 0 <= turn <= self.turn else None
 
-    def rename(self, names: list[str]) -> None:
+    def rename(self, write: "LineWriter") -> None:
         """Write every line again with new names (a seat changed hands)."""
-        self.lines = [_line(turn, entry, names) for turn, entry in self.entries]
+        self.lines = [write(turn, entry) for turn, entry in self.entries]
         self.epoch += 1
         self.revision += 1
 
 
-def _line(turn: int, entry: LogEntry, names: list[str]) -> bytes:
-    return dumps_bytes({"turn": turn, "text": entry.render(names)})
+class LineWriter:
+    """Log lines as JSON with the players' names put in; a line several audiences read at the
+    same turn of theirs is written once."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self._written: dict[tuple[int, int], bytes] = {}
+
+    def __call__(self, turn: int, entry: LogEntry) -> bytes:
+        key = (turn, id(entry))  # the entries outlive the writer, so their ids stay theirs
+        line = self._written.get(key)
+        if line is None:
+            line = self._written[key] = dumps_bytes({"turn": turn, "text": entry.render(self.names)})
+        return line

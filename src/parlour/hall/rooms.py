@@ -25,10 +25,11 @@ from typing import Any, Callable, Coroutine, Iterable, Mapping
 
 from .. import bots as bot_registry
 from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
-from .audience import Audience, dumps, dumps_bytes
+from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
 from .store import ActionRecord, RoomRecord, Store, StoreError
+from .wire import dumps_bytes
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +186,8 @@ class Room:
         text = self._texts.get(key)
         if text is None:
             audience = self.audience(seat)
+            if audience.game is None:
+                audience.game = self._game_part(self.state, seat)
             acting = seat is not None and seat in self.to_act() and self.seats[seat].kind == "human"
             moves = dumps_bytes(self.game.legal_actions(self.state, seat)) if legal and acting else b"null"
             status, deadline = self._shared_parts()
@@ -204,8 +207,12 @@ class Room:
             self._refresh_shared()
         return self._shared  # type: ignore[return-value]
 
-    def _refresh_shared(self) -> None:
-        shared = (dumps_bytes(self._status()), self.deadline)
+    def _refresh_shared(self, status: bool = True) -> None:
+        """Take the status (``status`` False: it cannot have changed) and the deadline anew."""
+        if not status and self._shared is not None:
+            shared = (self._shared[0], self.deadline)
+        else:
+            shared = (dumps_bytes(self._status()), self.deadline)
         if shared != self._shared:
             self._shared = shared
             self.shared_revision += 1
@@ -226,26 +233,40 @@ class Room:
     def _show(self, state: Any, entries: list[LogEntry] | None = None, actor: int | None = None,
               room_turn: int | None = None) -> bool:
         """Show every audience ``state`` and the new log ``entries``; ``room_turn`` when an action
-        by ``actor`` made it. Returns whether every audience saw that action."""
+        by ``actor`` made it. Returns whether every audience saw that action.
+
+        In a game without hidden information every audience sees every action, so what each one
+        sees is worked out only when a connection asks for it (:meth:`_game_part`); otherwise it is
+        worked out now, to find who saw the action."""
         assert self._audiences is not None
         names = self.names()
+        write = LineWriter(names)
         if names != self._names:  # a seat changed hands: every line is written again
             self._names = names
             for audience in self._audiences.values():
-                audience.rename(names)
-        if state is None:
-            to_act, result = [], None
-        else:
-            to_act = sorted(self.game.to_act(state))
-            outcome = self.game.result(state)
-            result = outcome.to_json(names) if outcome is not None else None
+                audience.rename(write)
+        hidden = self.game.hidden_information
+        common = self._common(state) if hidden else None
         seen_by_all = True
         for audience in self._audiences.values():
-            view = None if state is None else self.game.view(state, audience.seat)
-            game = dumps_bytes({"view": view, "to_act": to_act, "result": result})
+            game = self._game_part(state, audience.seat, common) if hidden else None
             mine = actor is not None and actor == audience.seat
-            seen_by_all = audience.show(game, entries or (), names, room_turn, mine) and seen_by_all
+            seen_by_all = audience.show(game, entries or (), write, room_turn, mine) and seen_by_all
         return seen_by_all
+
+    def _common(self, state: Any) -> tuple[list[int], dict[str, Any] | None]:
+        """Who must act and the result: the same for every audience."""
+        if state is None:
+            return [], None
+        outcome = self.game.result(state)
+        return sorted(self.game.to_act(state)), (outcome.to_json(self.names()) if outcome is not None else None)
+
+    def _game_part(self, state: Any, seat: int | None,
+                   common: tuple[list[int], dict[str, Any] | None] | None = None) -> bytes:
+        """What ``seat`` sees of the game in ``state``: its view, who must act, the result."""
+        to_act, result = common or self._common(state)
+        view = None if state is None else self.game.view(state, seat)
+        return dumps_bytes({"view": view, "to_act": to_act, "result": result})
 
     def replay_json(self) -> dict[str, Any]:
         if self.status != "over":
@@ -336,12 +357,12 @@ class Room:
     def connect(self, seat: int | None) -> None:
         if seat is not None:
             self.seats[seat].connections += 1
-            self._changed()
+            self._changed(game=False)
 
     def disconnect(self, seat: int | None) -> None:
         if seat is not None:
             self.seats[seat].connections -= 1
-            self._changed()
+            self._changed(game=False)
 
     async def _save(self, **changes: Any) -> None:
         try:
@@ -438,19 +459,21 @@ class Room:
                 self.waiting_since[seat] = self.turn
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
-    def _changed(self, action_seen_by_all: bool | None = None) -> None:
-        """After any change; ``action_seen_by_all`` after an action: whether every audience saw it."""
-        if action_seen_by_all is None:  # seats, connections, the start: show them to everyone
+    def _changed(self, action_seen_by_all: bool | None = None, game: bool = True) -> None:
+        """After any change; ``action_seen_by_all`` after an action: whether every audience saw it;
+        ``game`` False when only the status changed (a connection came or went)."""
+        if action_seen_by_all is None:  # seats, the start: show them to everyone
             if self._audiences is None:
                 self._track()
-            else:
+            elif game:
                 self._show(self.state)
         if self.status == "playing":
             self._arm_timer(bool(action_seen_by_all))
             self._schedule_bots()
         else:
             self.deadline = None
-        self._refresh_shared()
+        # after an action the status changes only when the game ends
+        self._refresh_shared(status=action_seen_by_all is None or self.status == "over")
         self._texts.clear()
         self.hall.broadcast.publish(self.code)
 

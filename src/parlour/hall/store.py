@@ -25,6 +25,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
+from .wire import dumps
+
 metadata = sa.MetaData()
 
 rooms_table = sa.Table(
@@ -185,7 +187,7 @@ class SqlStore(Store):
 
     async def append_action(self, code: str, action: ActionRecord, status: str | None = None) -> None:
         writes: list[Write] = [(INSERT_ACTION, dict(code=code, turn=action.turn, seat=action.seat,
-                                                    action=json.dumps(action.action), by=action.by, at=action.at))]
+                                                    action=dumps(action.action), by=action.by, at=action.at))]
         if status is not None:
             writes.append((UPDATE_STATUS, {"room": code, "new_status": status}))
         await self._write(writes)

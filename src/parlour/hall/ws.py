@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .audience import dumps
+from .wire import dumps
 from .rooms import Hall, HallError, Room
 
 MAX_MESSAGE = 64 * 1024  # bytes; longer messages are refused in words

@@ -212,7 +212,7 @@ export function mount(root, ctx) {
     else if (p.face_down) table = cardBack(seat === ctx.seat && view.face_down !== null ? `Face down: ${cardTitle(view.face_down)}` : "Face down");
     else if (view.phase === "select" && acting) table = el("div", { class: "hld-choosing muted" }, "choosing…");
     const score = p.score !== null && p.score !== undefined
-      ? el("div", { class: "hld-score" }, `Score ${p.final_score}`,
+      ? el("div", { class: "hld-score" }, `This round: ${p.final_score}`,
         p.final_score !== p.score && el("span", { class: "muted small" }, ` (switched from ${p.score})`),
         p.bonus ? el("span", { class: "muted small" }, ` · bonus +${p.bonus}`) : null,
         p.trait ? el("span", { class: "muted small" }, ` · trait ${signed(p.trait)}`) : null)

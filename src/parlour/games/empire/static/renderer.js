@@ -371,6 +371,13 @@ export function mount(root, ctx) {
       view.culprit !== null ? el("p", {}, `The culprit was the ${roleName(view.culprit)} (${view.culprit}).`) : null);
   }
 
+  /** On a phone the actions are above the notebook, off the screen: bring them back to accuse or guess. */
+  function showActions() {
+    const bar = root.querySelector(".em-actions");
+    if (picked === null || !bar || !legal().length || bar.getBoundingClientRect().bottom > 0) return;
+    bar.scrollIntoView({ block: "nearest" });
+  }
+
   // --- the notebook ---------------------------------------------------------------------------------
   function notebook() {
     const view = snapshot.view;
@@ -411,7 +418,7 @@ export function mount(root, ctx) {
             "aria-pressed": picked === n ? "true" : "false",
             dataset: { role: n },
             title: `${role.name} (${n}): ${role.line} ${cleared ? `Not the culprit (${why}).` : "Could be the culprit."}`,
-            onclick: () => { picked = picked === n ? null : n; draw(); },
+            onclick: () => { picked = picked === n ? null : n; draw(); showActions(); },
           },
           el("span", { class: "em-suspect-number" }, String(n)),
           el("span", { class: "em-suspect-name" }, role.name),

@@ -356,8 +356,11 @@ export function mount(root, ctx) {
         const scale = box.width / 9.16;
         return [Math.floor((event.clientX - box.left) / scale - 0.08), Math.floor((event.clientY - box.top) / scale - 0.08)];
       };
+      // a finger has no hover to preview with: its first tap shows the patch there, a second one sews it
+      let touch = false;
+      grid.addEventListener("pointerdown", (event) => { touch = event.pointerType !== "mouse"; });
       grid.addEventListener("pointermove", (event) => {
-        if (!pick) return;
+        if (!pick || event.pointerType !== "mouse") return;
         const [cx, cy] = cellAt(event);
         const r = rows();
         const x = cx - Math.floor((r[0].length - 1) / 2);
@@ -372,10 +375,12 @@ export function mount(root, ctx) {
         if (!pick) return;
         const [cx, cy] = cellAt(event);
         const r = rows();
+        const was = [pick.x, pick.y];
         pick.x = cx - Math.floor((r[0].length - 1) / 2);
         pick.y = cy - Math.floor((r.length - 1) / 2);
         clampPick();
         drawPick();
+        if (touch && (pick.x !== was[0] || pick.y !== was[1])) return;
         place();
       });
       grid.addEventListener("wheel", (event) => {
