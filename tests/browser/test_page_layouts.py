@@ -61,6 +61,8 @@ def test_a_game_page_fits_a_laptop_and_a_phone(open_page, hall, screenshot, game
     page.set_viewport_size(LAPTOP)
     seated_room(hall, page, game, TABLES[game])
     expect(page.locator(BOARD_SELECTOR[game]).first).to_be_visible()
+    # measured once the board's own stylesheet has arrived (a sheet is listed once it is loaded)
+    page.wait_for_function("() => [...document.styleSheets].some((s) => (s.href || '').endsWith('/renderer.css'))")
     assert sticking_out_of_board(page) == []
     screenshot(page, f"layout-{game}-1280")
     page.set_viewport_size(PHONE)

@@ -76,9 +76,42 @@ def neighbours(mask: int) -> int:
             & FULL)
 
 
-@lru_cache(maxsize=1 << 15)
-def components(mask: int) -> tuple[int, ...]:
-    """The orthogonally connected groups of ``mask``, largest first."""
+_KNOWN: dict[int, tuple[int, ...]] = {}  # the groups of masks met lately (emptied when it grows large)
+
+
+def components(mask: int, parent: int = 0) -> tuple[int, ...]:
+    """The orthogonally connected groups of ``mask``, largest first.
+
+    ``parent``, a mask much like ``mask`` (a city's open squares the era before, say), saves work
+    when its groups are known already: only those that lost squares are searched again, and squares
+    that ``parent`` lacks join the groups they touch.
+    """
+    known = _KNOWN.get(mask)
+    if known is not None:
+        return known
+    above = _KNOWN.get(parent) if parent else None
+    if above is None:
+        groups = _flood(mask)
+    else:
+        groups = []
+        for group in above:
+            left = group & mask
+            if left == group:
+                groups.append(group)
+            elif left:
+                groups += _split(left, group & ~mask)
+        added = mask & ~parent
+        if added:
+            groups = _joined(groups, added)
+    groups.sort(key=int.bit_count, reverse=True)
+    if len(_KNOWN) >= 1 << 15:
+        _KNOWN.clear()
+    known = _KNOWN[mask] = tuple(groups)
+    return known
+
+
+def _flood(mask: int) -> list[int]:
+    """The connected groups of ``mask``, each grown from its first square."""
     groups = []
     while mask:
         group = mask & -mask
@@ -90,17 +123,60 @@ def components(mask: int) -> tuple[int, ...]:
             group = grown
         groups.append(group)
         mask &= ~group
-    groups.sort(key=int.bit_count, reverse=True)
-    return tuple(groups)
+    return groups
 
 
-def largest(mask: int) -> int:
-    """The size of the largest connected group of ``mask`` (0 if empty)."""
-    return components(mask)[0].bit_count() if mask else 0
+def _split(left: int, taken: int) -> list[int]:
+    """The connected groups of ``left``, what is left of one connected group once ``taken`` is gone.
+
+    Each of them holds a square next to ``taken`` (the group was connected). So a group grown from
+    one such square that reaches all the others is the whole of what is left: a few steps around
+    ``taken`` usually show it, without searching every square again."""
+    edge = neighbours(taken) & left
+    groups = []
+    while edge:
+        group = edge & -edge
+        while True:
+            grown = (group | ((group << 1) & _NOT_COL0) | ((group >> 1) & _NOT_COL_LAST)
+                     | (group << COLS) | (group >> COLS)) & left
+            if not edge & ~grown:
+                groups.append(left)
+                return groups
+            if grown == group:
+                break
+            group = grown
+        groups.append(group)
+        left &= ~group
+        edge &= ~group
+    return groups + _flood(left)  # nothing is left when ``taken`` touched the group
 
 
+def _joined(groups: list[int], added: int) -> list[int]:
+    """The connected groups once the squares ``added`` join the separate connected ``groups``."""
+    for piece in _flood(added):
+        reach = neighbours(piece)
+        kept = []
+        for group in groups:
+            if group & reach:
+                piece |= group
+            else:
+                kept.append(group)
+        kept.append(piece)
+        groups = kept
+    return groups
+
+
+def largest(mask: int, parent: int = 0) -> int:
+    """The size of the largest connected group of ``mask`` (0 if empty); ``parent`` as for
+    :func:`components`."""
+    return components(mask, parent)[0].bit_count() if mask else 0
+
+
+@lru_cache(maxsize=1 << 15)
 def groups_of_at_least(mask: int, size: int) -> int:
     """The squares of ``mask`` lying in a connected group of ``size`` squares or more."""
+    if size <= 1:
+        return mask
     out = 0
     for group in components(mask):
         if group.bit_count() < size:
@@ -109,10 +185,25 @@ def groups_of_at_least(mask: int, size: int) -> int:
     return out
 
 
-def _nth_bit(mask: int, k: int) -> int:
-    for _ in range(k):
-        mask &= mask - 1
-    return mask & -mask
+# Each row of the city is one byte of a mask: the columns of its squares, for every byte.
+_ROW = (1 << COLS) - 1
+_ROW_COLUMNS = tuple(tuple(c for c in range(COLS) if byte >> c & 1) for byte in range(_ROW + 1))
+
+
+def _nth_square(mask: int, k: int) -> int:
+    """The index of the ``k``-th square of ``mask`` (from 0, in reading order), a row at a time."""
+    if k < 3:  # near the start: drop the first squares
+        while k:
+            mask &= mask - 1
+            k -= 1
+        return (mask & -mask).bit_length() - 1
+    shift = ((mask & -mask).bit_length() - 1) // COLS * COLS
+    while True:
+        columns = _ROW_COLUMNS[(mask >> shift) & _ROW]
+        if k < len(columns):
+            return shift + columns[k]
+        k -= len(columns)
+        shift += COLS
 
 
 ERAS = {e["id"]: e for e in DATA["eras"]}
@@ -124,6 +215,8 @@ PREGAME_DICE = tuple(PREGAME["dice"][BLOCKS[b]] for b in DIE_BLOCKS)
 ERA_DICE = {e: tuple(BLOCK_INDEX[b] for b in ERAS[e]["dice"]) for e in ERAS if e != "pregame"}
 ERA_DICE["pregame"] = DIE_BLOCKS
 CATASTROPHES = {"industrial_disaster": INDUSTRY, "great_fire": RESIDENTIAL}
+ME_OFFERS = tuple((b, 2) for b in DIE_BLOCKS)  # The "Me" Generation: five dice showing 2 (docs/rules)
+DIE_MOST = 5  # the most blocks a usable die asks for: a 6 is never usable
 
 CARDS = {int(deck): {c["id"]: c for c in cards} for deck, cards in DATA["cards"].items()}
 CARD_DECK = {cid: deck for deck, cards in CARDS.items() for cid in cards}
@@ -220,19 +313,22 @@ class State(FieldsState):
     FIELDS = ("seed", "players", "config", "round", "deck_rounds", "era", "dice", "deck", "drawn", "set_aside",
               "decks", "winners", "cities", "start", "bonus", "phase", "queues", "targets", "removals",
               "groups", "emptied")
-    __slots__ = FIELDS + ("memo", "acting")
+    # Derived data kept to save work, never part of the state's value: see copy().
+    __slots__ = FIELDS + ("memo", "acting", "rooms")
 
     def __init__(self, **fields: Any) -> None:
         for name in self.FIELDS:
             setattr(self, name, fields[name])
         self.memo = None
         self.acting = None
+        self.rooms = None
 
     def copy(self) -> "State":
         """A shallow copy that the engine may change before handing it out (faster than a loop)."""
         new = State.__new__(State)
-        new.memo = None  # {(seat, block): (task, squares)}: what task_squares found on this state
-        new.acting = None
+        new.memo = None  # {seat * 8 + block (7: none): (task, squares)}: what task_squares found here
+        new.acting = None  # (queues, seats): what to_act found for these queues
+        new.rooms = self.rooms  # each city's free squares when the era was revealed: a hint for components()
         new.seed = self.seed
         new.players = self.players
         new.config = self.config
@@ -302,21 +398,29 @@ def catastrophe_targets(state: State, cities: tuple[City, ...]) -> tuple[int, ..
 
 def usable_dice(era: str, dice: tuple[int, ...]) -> list[tuple[int, int]]:
     """(block, value) of the dice that may be used this era: the era's colours, never a 6."""
+    return list(_usable(era, dice))
+
+
+@lru_cache(maxsize=1 << 12)
+def _usable(era: str, dice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     below = ERAS[era].get("below", 6)
-    return [(b, dice[b]) for b in ERA_DICE[era] if dice[b] < below]
+    return tuple((b, dice[b]) for b in ERA_DICE[era] if dice[b] < below)
 
 
-def _pick(city: City, offers: list[tuple[int, int]], terrain: int) -> tuple[Any, ...] | None:
+def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before: int = 0) -> tuple[Any, ...] | None:
     """The PICK task for these (block, blocks) offers: the dice placeable in full if there are any,
-    otherwise every die, each as fully as the city allows."""
+    otherwise every die, each as fully as the city allows. ``before``: the city's free squares an
+    era ago, if known (it saves work)."""
     free = FULL & ~built(city)
-    open_room = largest(free & ~terrain)
-    home_room = largest(free) if terrain else open_room
-    room = {b: home_room if b == RESIDENTIAL else open_room for b, _ in offers}
-    whole = tuple((b, n) for b, n in offers if n <= room[b])
+    open_room = largest(free & ~terrain, before & ~terrain)
+    home_room = largest(free, before) if terrain else open_room
+    if open_room >= DIE_MOST and home_room >= DIE_MOST:  # the usual case: room for any die
+        return (PICK, tuple(offers))
+    whole = tuple(offer for offer in offers if offer[1] <= (home_room if offer[0] == RESIDENTIAL else open_room))
     if whole:
         return (PICK, whole)
-    partial = tuple((b, room[b]) for b, _ in offers if room[b] > 0)
+    partial = tuple((b, home_room if b == RESIDENTIAL else open_room) for b, _ in offers)
+    partial = tuple(offer for offer in partial if offer[1] > 0)
     return (PICK, partial) if partial else None
 
 
@@ -336,8 +440,8 @@ def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
         return ((REMOVE, target, block, count, 0),) if count else ()
     if kind == "golden":
         return ((GOLDEN, DIE_BLOCKS),)
-    offers = [(b, 2) for b in DIE_BLOCKS] if kind == "me" else usable_dice(era, state.dice)
-    pick = _pick(city, offers, terrain) if offers else None
+    offers = ME_OFFERS if kind == "me" else _usable(era, state.dice)
+    pick = _pick(city, offers, terrain, state.rooms[seat] if state.rooms else 0) if offers else None
     queue: tuple[tuple[Any, ...], ...] = (pick,) if pick else ()
     if ERAS[era].get("blight") and not pick:
         queue = ((BLIGHT_TASK, True, 0),)  # two 6s: the Blight still comes (the document)
@@ -363,7 +467,7 @@ def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | No
     memo = state.memo
     if memo is None:
         memo = state.memo = {}
-    key = (seat, block)
+    key = seat * 8 + (7 if block is None else block)
     known = memo.get(key)
     if known is not None and known[0] is task:
         return known[1]
@@ -372,14 +476,33 @@ def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | No
     return squares
 
 
+def block_choices(state: State, seat: int, task: tuple[Any, ...]) -> list[tuple[int, int]]:
+    """(block, squares) for each block a PICK or GOLDEN task may build next, in the task's order;
+    ``task_squares`` learns them all at once."""
+    city = state.cities[seat]
+    free = FULL & ~(city[0] | city[1] | city[2] | city[3] | city[4] | city[5])
+    open_squares = free & ~state.config.terrain  # only Residential may go over a mountain
+    if task[0] == PICK:  # the first block must lie where the whole die fits (docs/rules)
+        choices = [(b, groups_of_at_least(free if b == RESIDENTIAL else open_squares, count)) for b, count in task[1]]
+    else:
+        choices = [(b, free if b == RESIDENTIAL else open_squares) for b in task[1]]
+    memo = state.memo
+    if memo is None:
+        memo = state.memo = {}
+    key = seat * 8
+    for b, squares in choices:
+        memo[key + b] = (task, squares)
+    return choices
+
+
 def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None) -> int:
     kind = task[0]
     city = state.cities[seat]
     terrain = state.config.terrain
-    if kind == PICK:
-        for b, count in task[1]:
+    if kind == PICK or kind == GOLDEN:
+        for b, squares in block_choices(state, seat, task):
             if b == block:
-                return groups_of_at_least(available(city, b, terrain), count)
+                return squares
         return 0
     if kind == BUILD:
         _, b, left, start, group, _ = task
@@ -387,8 +510,6 @@ def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | N
         if group:
             return neighbours(group) & room
         return start & groups_of_at_least(room, left)
-    if kind == GOLDEN:
-        return available(city, block, terrain) if block in task[1] else 0
     if kind == REMOVE:
         _, target, b, left, group = task
         there = state.cities[target][b] & ~group
@@ -543,6 +664,8 @@ class PrestigeCities(Game[State]):
         s.emptied = (0,) * s.players
         s.targets = catastrophe_targets(s, s.cities) if s.era in CATASTROPHES else ()
         s.queues = tuple(era_queue(s, seat) for seat in range(s.players))
+        if ERAS[s.era]["kind"] not in ("catastrophe", "golden"):  # eras whose queues measured the free squares
+            s.rooms = tuple(FULL & ~built(city) for city in s.cities)
         if log is not None:
             era = ERAS[s.era]
             dice = ", ".join(f"{DIE_COLORS[b]} {s.dice[b]}" for b in DIE_BLOCKS) if s.dice else "no dice"
@@ -691,10 +814,11 @@ class PrestigeCities(Game[State]):
         kind = task[0]
         actions: list[Action] = []
         if kind in (PICK, GOLDEN, BUILD):
-            blocks = [b for b, _ in task[1]] if kind == PICK else task[1] if kind == GOLDEN else [task[1]]
-            for b in blocks:
+            choices = [(task[1], task_squares(state, seat, task, task[1]))] if kind == BUILD \
+                else block_choices(state, seat, task)
+            for b, squares in choices:
                 name = BLOCKS[b]
-                for row, col in squares_of(task_squares(state, seat, task, b)):
+                for row, col in squares_of(squares):
                     actions.append({"type": "build", "block": name, "row": row, "col": col})
             return actions
         for row, col in squares_of(task_squares(state, seat, task)):
@@ -704,36 +828,42 @@ class PrestigeCities(Game[State]):
         return actions
 
     def random_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        """Uniform over :meth:`legal_actions`, drawn from the squares' bitboards."""
+        """Uniform over :meth:`legal_actions`, drawn from the squares' bitboards without listing them.
+
+        :meth:`legal_actions` lists the squares of each block's bitboard in reading order, block after
+        block in the task's order (and ``stop`` last for a conversion). One draw ``k``, uniform over
+        0 .. total - 1, is turned into the ``k``-th action of that list: a one-to-one map, so each
+        legal action has the same chance. (When only one block type can be built, ``k`` is
+        ``int(random() * total)``, uniform up to total / 2**53, as it always was, so random games stay
+        the same.) test_prestige_speed.py checks the map against ``legal_actions`` for every kind of task.
+        """
         if not (0 <= seat < state.players) or not state.queues[seat]:
             raise IllegalAction(self._idle(state, seat))
         task = state.queues[seat][0]
         kind = task[0]
-        if kind == BUILD and task[4]:  # the usual case: one more block next to the group
-            mask = task_squares(state, seat, task)
-            i = _nth_bit(mask, int(rng.random() * mask.bit_count())).bit_length() - 1
-            row, col = divmod(i, COLS)
-            return {"type": "build", "block": BLOCKS[task[1]], "row": row, "col": col}
-        if kind in (PICK, GOLDEN):
-            blocks = [b for b, _ in task[1]] if kind == PICK else task[1]
-            options = [(b, task_squares(state, seat, task, b)) for b in blocks]
-        elif kind == BUILD:
-            options = [(task[1], task_squares(state, seat, task))]
-        else:
-            options = [(None, task_squares(state, seat, task))]
-        extra = 1 if kind == CONVERT else 0
-        total = sum(m.bit_count() for _, m in options) + extra
-        k = rng.randrange(total)
-        for b, mask in options:
-            n = mask.bit_count()
-            if k < n:
-                i = _nth_bit(mask, k).bit_length() - 1
-                row, col = divmod(i, COLS)
-                if b is None:
-                    return {"type": kind, "row": row, "col": col}
-                return {"type": "build", "block": BLOCKS[b], "row": row, "col": col}
-            k -= n
-        return {"type": "stop"}
+        if kind == BUILD:  # the usual case: one more block of one type
+            known = state.memo.get(seat * 8 + task[1]) if state.memo is not None else None
+            mask = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, task[1])
+            if task[4]:
+                i = _nth_square(mask, int(rng.random() * mask.bit_count()))
+            else:
+                i = _nth_square(mask, rng.randrange(mask.bit_count()))
+            return {"type": "build", "block": BLOCKS[task[1]], "row": i // COLS, "col": i % COLS}
+        if kind == PICK or kind == GOLDEN:
+            choices = block_choices(state, seat, task)
+            k = rng.randrange(sum(mask.bit_count() for _, mask in choices))
+            for b, mask in choices:
+                n = mask.bit_count()
+                if k < n:
+                    i = _nth_square(mask, k)
+                    return {"type": "build", "block": BLOCKS[b], "row": i // COLS, "col": i % COLS}
+                k -= n
+        mask = task_squares(state, seat, task)
+        k = rng.randrange(mask.bit_count() + (kind == CONVERT))
+        if k == mask.bit_count():
+            return {"type": "stop"}
+        i = _nth_square(mask, k)
+        return {"type": kind, "row": i // COLS, "col": i % COLS}
 
     # -- checking -----------------------------------------------------------------------------------
     def _idle(self, state: State, seat: int) -> str:
@@ -754,35 +884,42 @@ class PrestigeCities(Game[State]):
         kind = action.get("type") if type(action) is dict else None
         if type(kind) is not str:
             kind = require_action(action)
-        if type(seat) is not int or not (0 <= seat < state.players) or not state.queues[seat]:
+        queues = state.queues
+        if type(seat) is not int or not (0 <= seat < state.players) or not queues[seat]:
             raise IllegalAction(self._idle(state, seat))
-        task = state.queues[seat][0]
-        expected = BUILD if task[0] in (PICK, GOLDEN) else task[0]
-        if kind == "stop":
-            if task[0] != CONVERT:
-                raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
-            return task, None, 0
+        task = queues[seat][0]
+        step = task[0]
+        expected = BUILD if step == PICK or step == GOLDEN else step
         if kind != expected:
+            if kind == "stop":
+                if step != CONVERT:
+                    raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
+                return task, None, 0
             if kind not in ("build", "remove", "blight", "convert"):
                 raise IllegalAction(f"unknown action type {kind!r}: the actions are 'build', 'remove',"
                                     " 'blight', 'convert' and 'stop'")
             raise IllegalAction(f"you cannot {kind} now: {describe_task(task)}")
-        row, col, square = _square(action)
+        row, col = action.get("row"), action.get("col")
+        if type(row) is int and type(col) is int and 0 <= row < ROWS and 0 <= col < COLS:
+            square = 1 << (row * COLS + col)
+        else:
+            row, col, square = _square(action)
         block = None
         if kind == BUILD:
-            block = _block_field(action)
-            if task[0] == PICK:
-                offered = [b for b, _ in task[1]]
-                if block not in offered:
-                    raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
-                                        f" use are {_offer_words(task[1])}")
-            elif task[0] == GOLDEN:
-                if block not in task[1]:
-                    raise IllegalAction(f"you have already built your {BLOCK_NAMES[block]} block this Golden"
-                                        f" Age; still to build: {', '.join(BLOCK_NAMES[b] for b in task[1])}")
-            elif block != task[1]:
+            block = BLOCK_INDEX.get(action.get("block"))
+            if block is None or block == BLIGHT:
+                block = _block_field(action)  # refused, saying why
+            if step == BUILD and block != task[1]:
                 raise IllegalAction(f"you are building {BLOCK_NAMES[task[1]]} now, not {BLOCK_NAMES[block]}")
-        if not task_squares(state, seat, task, block) & square:
+        known = state.memo.get(seat * 8 + (7 if block is None else block)) if state.memo is not None else None
+        squares = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, block)
+        if not squares & square:  # none for a block the task does not offer
+            if task[0] == PICK and not any(b == block for b, _ in task[1]):
+                raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
+                                    f" use are {_offer_words(task[1])}")
+            if task[0] == GOLDEN and block not in task[1]:
+                raise IllegalAction(f"you have already built your {BLOCK_NAMES[block]} block this Golden"
+                                    f" Age; still to build: {', '.join(BLOCK_NAMES[b] for b in task[1])}")
             raise IllegalAction(self._why_not(state, seat, task, block, row, col, square))
         return task, block, square
 
@@ -830,6 +967,10 @@ class PrestigeCities(Game[State]):
         task, block, square = self._checked(state, seat, action)
         s = state.copy()
         self._step(s, seat, task, block, square, log)
+        acting = state.acting
+        if s.queues[seat] and acting is not None and acting[0] is state.queues:
+            s.acting = (s.queues, acting[1])  # the seat still has something to do: the same seats act
+            return s
         return self._advance(s, log)
 
     def _step(self, s: State, seat: int, task: tuple[Any, ...], block: int | None, square: int,
@@ -839,20 +980,27 @@ class PrestigeCities(Game[State]):
         rest = queue[1:]
         city = s.cities[seat]
         kind = task[0]
-        private = None if s.phase != CHOOSE else frozenset((seat,))
-        me = f"{{p{seat}}}"
+        if log is not None:
+            private = None if s.phase != CHOOSE else frozenset((seat,))
+            me = f"{{p{seat}}}"
         if kind == PICK:
-            count = dict(task[1])[block]
+            for b, count in task[1]:
+                if b == block:
+                    break
             task = (BUILD, block, count, FULL, 0, True)
             kind = BUILD
         if kind == BUILD:
             _, b, left, start, group, by_die = task
-            city = _city_with(city, b, city[b] | square)
+            city = city[:b] + (city[b] | square,) + city[b + 1:]  # type: ignore[assignment]
             group |= square
             if by_die:
-                s.groups = _set(s.groups, seat, group)
+                groups = s.groups
+                s.groups = groups[:seat] + (group,) + groups[seat + 1:]
             if left > 1:
-                rest = ((BUILD, b, left - 1, start, group, by_die),) + rest
+                grow = (BUILD, b, left - 1, start, group, by_die)
+                rest = (grow,) + rest
+                # where the group may grow next, as task_squares would find it, known here cheaply
+                s.memo = {seat * 8 + b: (grow, neighbours(group) & available(city, b, s.config.terrain))}
             elif by_die and s.config.blight:
                 blights = []
                 if b in (RESIDENTIAL, INDUSTRY) and group.bit_count() >= 4:
@@ -896,10 +1044,12 @@ class PrestigeCities(Game[State]):
                                         f" to {BLOCK_NAMES[to]}.", private))
             elif log is not None:
                 log.append(LogEntry(f"{me} stopped converting.", private))
-        s.cities = _set(s.cities, seat, city)
-        if not (rest and rest[0][0] in (BUILD, REMOVE) and rest[0][0] == kind and rest[0][4 if kind == BUILD else 4]):
+        cities = s.cities
+        s.cities = cities[:seat] + (city,) + cities[seat + 1:]
+        if not (rest and (kind == BUILD or kind == REMOVE) and rest[0][0] == kind and rest[0][4]):
             rest = self._settled(s, seat, rest)  # a group under way always has room to grow (docs/rules)
-        s.queues = _set(s.queues, seat, rest)
+        queues = s.queues
+        s.queues = queues[:seat] + (rest,) + queues[seat + 1:]
 
     def _settled(self, s: State, seat: int, queue: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
         """``queue`` without the tasks at its head that have no step left (a full city, say)."""

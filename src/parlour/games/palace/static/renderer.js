@@ -198,12 +198,17 @@ export function mount(root, ctx) {
         acting ? el("span", { class: "pa-badge pa-badge-turn" }, "to play") : null),
       el("div", { class: "pa-row", "aria-label": "hand" },
         el("span", { class: "pa-label" }, `Hand ${p.hand_count}`),
-        known.map((c) => cardFace(c, { small: true, title: `${label(c)}: known to be in this hand` })),
-        hidden > 0 ? backs(hidden, known.length ? "more hand cards" : "hand cards") : null),
+        cardsOf(known.map((c) => cardFace(c, { small: true, title: `${label(c)}: known to be in this hand` })),
+          hidden > 0 ? backs(hidden, known.length ? "more hand cards" : "hand cards") : null)),
       el("div", { class: "pa-row", "aria-label": "face-ups and face-downs" },
         el("span", { class: "pa-label" }, "Table"),
-        p.face_ups.map((c) => cardFace(c, { small: true })),
-        p.face_downs ? backs(p.face_downs, "face-downs") : null));
+        cardsOf(p.face_ups.map((c) => cardFace(c, { small: true })),
+          p.face_downs ? backs(p.face_downs, "face-downs") : null)));
+  }
+
+  /** A row's cards, which wrap beside the row's label rather than under it. */
+  function cardsOf(...cards) {
+    return el("span", { class: "pa-cards" }, ...cards);
   }
 
   function backs(count, what) {
@@ -265,10 +270,10 @@ export function mount(root, ctx) {
     return el("section", { class: ["pa-me", turn && "pa-acting"], id: "pa-me" },
       el("header", { class: "pa-player-head" }, seatDot(me), el("b", {}, "You"),
         p.place ? el("span", { class: "pa-badge" }, placeName(p.place, v.players.length)) : el("span", { class: "pa-left" }, plural(p.cards_left, "card"), " left")),
-      el("div", { class: "pa-row pa-table-cards" }, el("span", { class: "pa-label" }, "Face-ups"), ups,
-        el("span", { class: "pa-label" }, "Face-downs"), downs),
+      el("div", { class: "pa-row pa-table-cards" }, el("span", { class: "pa-label" }, "Face-ups"), cardsOf(ups),
+        el("span", { class: "pa-label" }, "Face-downs"), cardsOf(downs)),
       el("div", { class: "pa-row pa-hand", id: "pa-hand", "aria-label": "your hand" },
-        el("span", { class: "pa-label" }, "Hand"), hand.length ? hand : el("span", { class: "muted" }, "empty")),
+        el("span", { class: "pa-label" }, "Hand"), cardsOf(hand.length ? hand : el("span", { class: "muted" }, "empty"))),
       turn ? actions(v) : null);
   }
 
