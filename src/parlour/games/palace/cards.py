@@ -66,12 +66,55 @@ def card_name(value: int) -> str:
     return f"an {name}" if name in ("8", "A") else f"a {name}"
 
 
+# --- how the log writes cards, as the board draws them ("Q♣", "10♥") and as people say them ---------
+_SIGNS = dict(zip(SUITS, "♥♦♣♠"))
+_LABELS = tuple(RANKS[f // 4] + _SIGNS[SUITS[f % 4]] for f in range(52)) + (
+    "a Joker", "a Rules card", "a Social card", "a Cardinal card")
+_VALUE_WORDS = {v: RANKS[v - 2] for v in NUMBER_VALUES} | {11: "Jack", 12: "Queen", 13: "King", ACE: "Ace",
+                                                          RULES: "Rules card", SOCIAL: "Social card",
+                                                          CARDINAL: "Cardinal card"}
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def label(face: int) -> str:
+    """A card as the log writes it: 'Q♣', '10♥', 'a Joker', 'a Rules card'."""
+    return _LABELS[face]
+
+
+def listed(words: list[str]) -> str:
+    """'7♥', '7♥ and 7♦', '7♥, 7♦ and a Joker'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def number(n: int) -> str:
+    return _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+
+
+def a_value(value: int) -> str:
+    """One card of a value, as people say it: 'a 7', 'an 8', 'an Ace', 'a Rules card'."""
+    word = _VALUE_WORDS[value]
+    return f"an {word}" if word in ("8", "Ace") else f"a {word}"
+
+
+def plural(value: int) -> str:
+    """'7s', 'Kings', 'Rules cards'."""
+    return f"{_VALUE_WORDS[value]}s"
+
+
+def values(n: int, value: int) -> str:
+    """Several cards of a value: 'three 7s', 'two Kings', 'four 10s'."""
+    return f"{number(n)} {plural(value)}"
+
+
 def codes(ids: Iterable[int]) -> list[str]:
-    return list(map(ID_CODE.__getitem__, ids))
+    return [ID_CODE[i] for i in ids]
+
+
+_ORDER_OF = dict(enumerate(ID_ORDER)).__getitem__  # a dict's lookup is a quicker sort key than a tuple's
 
 
 def sort_ids(ids: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted(ids, key=ID_ORDER.__getitem__))
+    return tuple(sorted(ids, key=_ORDER_OF))
 
 
 def packs_for(players: int) -> int:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import compress
 from typing import Any, Iterable, Mapping
 
 from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
 from .cards import (ANYWHERE, AS_VALUES, CARDINAL, FACE_BY_CODE, ID_FACE, ID_ORDER, ID_VALUE, INVISIBLE,
                     JOKER, JOKER_VALUE, NUMBER_VALUES, PACK_SIZE, PLAIN, RULES, SOCIAL, VALUE, VALUE_BY_NAME,
-                    card_name, code, codes, pack_faces, packs_for, sort_ids, value_name)
+                    a_value, card_name, code, codes, label, listed, number, pack_faces, packs_for, plural,
+                    sort_ids, value_name, values)
 
 HAND_SIZE = 3  # hand cards are drawn back up to three
 TABLE_CARDS = 3  # face-downs, and face-ups, each
@@ -113,10 +113,9 @@ _JOKER_VALUES: dict[frozenset[int], tuple[tuple[int, bool], ...]] = {
 
 def followers(pile: Pile) -> frozenset[int]:
     """The values natural cards may have to go on ``pile`` (jokers as plain cards go anywhere too)."""
-    for _, value in reversed(pile):
-        if value not in INVISIBLE:
-            return _FOLLOWERS[value, pile[-1][1] == RULES]  # the counting value, and a Rules card on top
-    return _FOLLOWERS[None, rules_on_top(pile)]
+    if pile and pile[-1][1] not in INVISIBLE:
+        return _FOLLOWERS[pile[-1][1], False]  # the top card counts (so it is no Rules card)
+    return _FOLLOWERS[counting_value(pile), rules_on_top(pile)]
 
 
 def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
@@ -189,6 +188,29 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def _cards(ids: Iterable[int]) -> str:
+    """Cards as the log writes them: '7♥, Q♣ and a Joker'."""
+    return listed([label(ID_FACE[i]) for i in ids])
+
+
+def _play_words(ids: list[int], value: int) -> str:
+    """A play as people write it: 'Q♣', 'three 7s: 7♥, 7♦ and a Joker', 'a Joker as a 10',
+    'two Jokers as Kings'."""
+    naturals = [label(ID_FACE[i]) for i in ids if ID_VALUE[i] != JOKER_VALUE]
+    jokers = len(ids) - len(naturals)
+    if not naturals:
+        return f"a Joker as {a_value(value)}" if jokers == 1 else f"{number(jokers)} Jokers as {plural(value)}"
+    if len(ids) == 1:
+        return naturals[0]
+    if jokers:
+        naturals.append("a Joker" if jokers == 1 else f"{number(jokers)} Jokers")
+    return f"{values(len(ids), value)}: {listed(naturals)}"
+
+
+_FROM = {"hand": "", "face-up": " from their face-ups", "hand and face-up": " from their hand and face-ups"}
+_TIMES = ("", "once", "twice")
+
+
 class _Play:
     """A checked play: the cards from each source, what is left of the first source once they are
     played, and the value they play as."""
@@ -229,7 +251,7 @@ class _Turn:
         self.swapped = state.swapped
         self.revealed = state.revealed
         self.finished = state.finished
-        self.known = list(state.known)  # rows of the state's known, each replaced whole when it changes
+        self.known = state.known  # made a list (of the state's rows, each replaced whole) once it changes
         self.first = state.first
         self.last: dict[str, Any] = {}
         self.log = log  # None when nobody reads the log: then no line is even written
@@ -253,14 +275,16 @@ class _Turn:
             held = row[holder]
             if held:
                 if held is not before:
-                    gone = gone or list(map(ID_FACE.__getitem__, ids))
+                    gone = gone or [ID_FACE[i] for i in ids]
                     before, after = held, _without(held, gone)
                 if after is not held:
+                    self.known = list(self.known)
                     self.known[viewer] = _replaced(row, holder, after)
 
     def learn(self, holder: int, ids: Iterable[int]) -> None:
-        faces = tuple(map(ID_FACE.__getitem__, ids))
+        faces = tuple([ID_FACE[i] for i in ids])
         before = after = None
+        self.known = list(self.known)
         for viewer, row in enumerate(self.known):
             if viewer != holder:
                 held = row[holder]
@@ -291,8 +315,8 @@ class _Turn:
             drawn, self.pick_up = self.pick_up[:k], self.pick_up[k:]
             self.hands[seat] = sort_ids(hand + drawn)
             if self.log is not None:
-                self.say(f"{{p{seat}}} drew {_count(len(drawn), 'card')}")
-                self.say(f"{{p{seat}}} drew {', '.join(codes(drawn))}", (seat,))
+                self.say(f"{{p{seat}}} drew {'a card' if len(drawn) == 1 else number(len(drawn)) + ' cards'}")
+                self.say(f"{{p{seat}}} drew {_cards(drawn)}", (seat,))
 
     def check_out(self, first: int) -> None:
         for seat in self.order_from(first):
@@ -301,7 +325,7 @@ class _Turn:
                 self.finished += (seat,)
                 self.last["out"] = self.last.get("out", ()) + (seat,)
                 if self.log is not None:
-                    self.say(f"{{p{seat}}} is out, {_ordinal(len(self.finished))}")
+                    self.say(f"{{p{seat}}} is out in {_ordinal(len(self.finished))} place")
         if len(self.finished) == self.n - 1:
             (last,) = (s for s in range(self.n) if self.active(s))
             self.finished += (last,)
@@ -335,12 +359,12 @@ class _Turn:
             self.direction = -self.direction
             self.last["reversed"] = True
             if self.log is not None:
-                self.say("the order of play is reversed")
+                self.say("The order of play is reversed")
         if eights:
             skipped = tuple(_step(self.finished, self.n, base, self.direction, k) for k in range(1, eights + 1))
             self.last["skipped"] = skipped
             if self.log is not None:
-                self.say(", ".join(f"{{p{s}}}" for s in skipped) + (" is" if len(skipped) == 1 else " are") + " skipped")
+                self.say(listed([f"{{p{s}}}" for s in skipped]) + (" is" if len(skipped) == 1 else " are") + " skipped")
         self.current = _step(self.finished, self.n, base, self.direction, 1 + eights)
 
     def freeze(self) -> State:
@@ -383,6 +407,10 @@ def _action(option: Action | _PlayOption) -> Action:
 
 
 _NOBODY: frozenset[int] = frozenset()
+_IDS_OF_FACE: dict[int, tuple[int, ...]] = {}  # face: the ids printed with it, lowest first
+for _id, _face in enumerate(ID_FACE):
+    _IDS_OF_FACE[_face] = _IDS_OF_FACE.get(_face, ()) + (_id,)
+_JOKERS = frozenset(i for i, value in enumerate(ID_VALUE) if value == JOKER_VALUE)
 _ALONE = tuple(frozenset((seat,)) for seat in range(6))  # to_act: one seat, made once
 _ACTION_TYPES = "'play', 'take', 'flip', 'swap' and 'no_swap'"
 
@@ -443,12 +471,11 @@ class Palace(Game[State]):
         """
         hand = state.hands[seat]
         main = hand or state.face_ups[seat]
-        values = list(map(ID_VALUE.__getitem__, main))
-        if hand and not state.pick_up and state.face_ups[seat] and len(set(values) - {JOKER_VALUE}) <= 1:
+        if hand and not state.pick_up and state.face_ups[seat] and len({ID_VALUE[i] for i in main} - {JOKER_VALUE}) <= 1:
             return None  # face-ups may join: rare enough to list
         allowed = followers(state.pile)
-        playable = list(compress(main, map(allowed.__contains__, values)))
-        jokers = list(compress(main, map(JOKER_VALUE.__eq__, values))) if JOKER_VALUE in values else []
+        playable = [i for i in main if ID_VALUE[i] in allowed]
+        jokers = [] if _JOKERS.isdisjoint(main) else [i for i in main if i in _JOKERS]
         per_card = 1 + len(jokers)
         naturals = len(playable) * per_card
         joker_values = _JOKER_VALUES[allowed] if jokers else ()
@@ -460,8 +487,10 @@ class Palace(Game[State]):
             last, j = divmod(index, per_card)
             card = playable[last]
             value = ID_VALUE[card]
-            cards = list(main[values.index(value):main.index(card) + 1]) + jokers[:j]
-            return _action((cards, value, j > 0))
+            end = start = main.index(card)
+            while start and ID_VALUE[main[start - 1]] == value:
+                start -= 1
+            return _action((list(main[start:end + 1]) + jokers[:j], value, j > 0))
         value_index, j = divmod(index - naturals, len(jokers))
         return _action((jokers[:j + 1], joker_values[value_index][0], True))
 
@@ -612,7 +641,7 @@ class Palace(Game[State]):
         as_name = action.get("as")
         if as_name is not None and as_name not in VALUE_BY_NAME:
             raise IllegalAction(f"a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal, not {as_name!r}")
-        values = set(map(VALUE.__getitem__, faces))
+        values = {VALUE[f] for f in faces}
         values.discard(JOKER_VALUE)
         if len(values) > 1:
             raise IllegalAction("the cards of one play must all have the same value, not "
@@ -645,14 +674,14 @@ class Palace(Game[State]):
         if not hand and not face_ups:
             raise IllegalAction("you have only face-down cards: turn one over ('flip')")
         main_source = list(hand or face_ups)
-        source_faces = list(map(ID_FACE.__getitem__, main_source))
         main: list[int] = []
         wanted: list[int] = []
         for f in faces:
-            if f in source_faces:
-                k = source_faces.index(f)
-                del source_faces[k]
-                main.append(main_source.pop(k))
+            for i in _IDS_OF_FACE[f]:  # the first in hand order, as hands are sorted
+                if i in main_source:
+                    main_source.remove(i)
+                    main.append(i)
+                    break
             else:
                 wanted.append(f)
         if not wanted:
@@ -713,15 +742,17 @@ class Palace(Game[State]):
                 turn.face_ups[seat] = _less(turn.face_ups[seat], play.extra)
         self._place(turn, seat, ids, play.value, play.source + (" and face-up" if play.extra else ""))
 
-    def _place(self, turn: _Turn, seat: int, ids: list[int], value: int, source: str) -> None:
-        """Put a play on the pile and carry out what it does."""
+    def _place(self, turn: _Turn, seat: int, ids: list[int], value: int, source: str, told: bool = False) -> None:
+        """Put a play on the pile and carry out what it does (``told``: the log already said what was played)."""
         turn.pile += tuple([(i, value) for i in ids])
         n = len(ids)
-        if turn.log is not None:
-            shown = ", ".join(codes(ids))
-            as_text = f" as {value_name(value)}{'s' if n > 1 else ''}" if any(ID_VALUE[i] == JOKER_VALUE for i in ids) else ""
-            turn.say(f"{{p{seat}}} played {shown}{as_text} from {'their ' + source + ' cards'}")
-        turn.last.update(cards=tuple(codes(ids)), value=value_name(value), source=source)
+        if turn.log is not None and not told:
+            if source == "face-down":  # a joker turned over, now named
+                turn.say(f"{{p{seat}}} played the face-down Joker as {a_value(value)}")
+            else:
+                turn.say(f"{{p{seat}}} played {_play_words(ids, value)}{_FROM[source]}")
+        last = turn.last
+        last["cards"], last["value"], last["source"] = tuple(codes(ids)), value_name(value), source
         burned = ""
         if value == TEN:
             burned = "ten"
@@ -731,13 +762,14 @@ class Palace(Game[State]):
             turn.burn()
             turn.last["burn"] = burned
             if turn.log is not None:
-                turn.say("the 10 burns the play pile" if burned == "ten" else f"four {value_name(value)}s burn the play pile")
+                turn.say("The 10 burns the play pile" if burned == "ten"
+                         else f"Four {plural(value)} burn the play pile")
         turn.draw_up(seat)
         turn.check_out(seat)
         if value == CARDINAL and turn.current is not None and turn.active(seat) and not burned:
             turn.swaps_left, turn.swap_own, turn.swapped = n, True, ()
             if turn.log is not None:
-                turn.say(f"{{p{seat}}} may swap hands ({_count(n, 'Cardinal swap')})")
+                turn.say(f"{{p{seat}}} may swap hands {_TIMES[n] if n < len(_TIMES) else number(n) + ' times'}")
             return
         if burned:
             turn.end_turn(seat, burned=True)  # docs/rules/palace.md: a burning play does nothing else
@@ -754,17 +786,17 @@ class Palace(Game[State]):
         if value == JOKER_VALUE:
             turn.revealed = card
             if turn.log is not None:
-                turn.say(f"{{p{seat}}} turned over a face-down joker and names what it plays as")
+                turn.say(f"{{p{seat}}} turned over a Joker from their face-downs and names what it plays as")
             return
         if may_follow(turn.pile, value):
             if turn.log is not None:
-                turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}")
-            self._place(turn, seat, [card], value, "face-down")
+                turn.say(f"{{p{seat}}} turned over {label(ID_FACE[card])} from their face-downs and played it")
+            self._place(turn, seat, [card], value, "face-down", told=True)
             return
         n = turn.take_pile(seat, [card])
         turn.last["picked_up"] = n
         if turn.log is not None:
-            turn.say(f"{{p{seat}}} turned over a face-down {code(ID_FACE[card])}, which cannot be played,"
+            turn.say(f"{{p{seat}}} turned over {label(ID_FACE[card])} from their face-downs, which cannot be played,"
                      f" and took it with the pile ({_count(n, 'card')})")
         turn.end_turn(seat)
 
@@ -784,8 +816,8 @@ class Palace(Game[State]):
         turn.last["swap"] = (a, b)
         if turn.log is not None:
             turn.say(f"{{p{a}}} and {{p{b}}} swapped hands")
-            turn.say(f"{{p{a}}} gave {{p{b}}} {', '.join(codes(hand_a)) or 'an empty hand'}"
-                     f" for {', '.join(codes(hand_b)) or 'an empty hand'}", (a, b))
+            turn.say(f"{{p{a}}} gave {{p{b}}} {_cards(hand_a) if hand_a else 'an empty hand'}"
+                     f" for {_cards(hand_b) if hand_b else 'an empty hand'}", (a, b))
         turn.draw_up(seat)
         turn.check_out(seat)
         if turn.current is None:
