@@ -23,7 +23,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 
 def register(targets: argparse._SubParsersAction) -> None:
@@ -36,7 +36,9 @@ def register(targets: argparse._SubParsersAction) -> None:
     parser.add_argument("--bot", default="random", help="the bot the clients play with (default random)")
     parser.add_argument("--clients", type=int, default=1, help="client processes (default 1)")
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
-                        help="how long each player thinks before sending a move (default 0: as fast as the"
+                        help="how long each player thinks before sending a move, on average: each pause is"
+                             " drawn from 0 to 2 times it, so that the rooms do not move in step"
+                             " (default 0: as fast as the"
                              " acks come, which saturates the server and measures its queue, not a room's wait)")
     parser.add_argument("--legal", action="store_true",
                         help="ask the server for each seat's legal actions, as the browser does (default:"
@@ -95,9 +97,25 @@ async def create_rooms(base: str, game: str, players: int, rooms: int) -> list[t
 
 # -- the client process ------------------------------------------------------------------------
 
-async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_legal: bool, stop_at: float,
+class Window:
+    """When the measured run starts and stops: every seat connects first, then all begin at once."""
+
+    def __init__(self, seats: int) -> None:
+        self.waiting = seats
+        self.connected = asyncio.Event()  # every seat has said hello
+        self.go = asyncio.Event()
+        self.stop_at = 0.0
+
+    def ready(self) -> None:
+        self.waiting -= 1
+        if self.waiting <= 0:
+            self.connected.set()
+
+
+async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_legal: bool, window: Window,
                     latencies: list[float], done: list[int], think: float = 0.0) -> None:
-    """Play one seat until the game ends or ``stop_at``; record send-to-ack latencies."""
+    """Connect, wait for the window to open, then play one seat until the game ends or the
+    window closes; record send-to-ack latencies."""
     from orjson import dumps, loads
     from websockets.asyncio.client import connect
 
@@ -108,9 +126,12 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
     async with connect(url, max_size=None, open_timeout=60) as ws:
         await ws.send(dumps({"type": "hello", "token": token, "legal": with_legal}).decode())
         welcome = loads(await ws.recv())
+        window.ready()
+        await window.go.wait()
+        stop_at = window.stop_at
         seat = welcome["seat"]
         bot = bots.create(game, bot_name, seed=seat)
-        rng = random.Random(seat)
+        rng = random.Random(token)  # each seat its own pace and moves
         sent: dict[int, float] = {}
         latest: dict[str, Any] | None = None
         number = 0
@@ -145,8 +166,8 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
                     state = game.sample(view, seat, rng)
                     action = (game.random_action(state, seat, rng) if bot_name == "random"
                               else bot.choose(view, seat, game.legal_actions(state, seat)))
-                if think:
-                    await asyncio.sleep(think)
+                if think:  # people do not all click at the same moment, nor at the same pace
+                    await asyncio.sleep(think * rng.uniform(0.0, 2.0))
                 number += 1
                 sent[number] = time.perf_counter()
                 await ws.send(dumps({"type": "act", "id": number, "turn": latest["turn"], "action": action}).decode())
@@ -155,14 +176,22 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
 
 
 async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
-                seconds: float, start_at: float, think: float = 0.0) -> dict[str, Any]:
-    await asyncio.sleep(max(0.0, start_at - time.time()))
-    begin, cpu = time.perf_counter(), time.process_time()
-    stop_at = begin + seconds
+                seconds: float, think: float, connected: Callable[[], None], go: Any) -> dict[str, Any]:
+    """Connect every seat, say ``connected()``, wait for ``go`` (a process-shared event) and play."""
     latencies: list[float] = []
     done: list[int] = []
-    tasks = [play_seat(f"{base_ws}/ws/rooms/{code}", token, game, bot, with_legal, stop_at, latencies, done, think)
+    window = Window(sum(len(tokens) for _, tokens in rooms))
+    tasks = [asyncio.ensure_future(play_seat(f"{base_ws}/ws/rooms/{code}", token, game, bot, with_legal, window,
+                                             latencies, done, think))
              for code, tokens in rooms for token in tokens]
+    finished = asyncio.ensure_future(asyncio.wait(tasks))  # a seat that failed to connect ends early
+    await asyncio.wait([finished, asyncio.ensure_future(window.connected.wait())],
+                       timeout=120, return_when=asyncio.FIRST_COMPLETED)
+    connected()
+    await asyncio.get_running_loop().run_in_executor(None, go.wait)  # every client process is connected
+    begin, cpu = time.perf_counter(), time.process_time()
+    window.stop_at = begin + seconds
+    window.go.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - begin
     errors = [repr(r) for r in results if isinstance(r, BaseException)]
@@ -171,7 +200,7 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
 
 
 def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
-                   seconds: float, start_at: float, think: float, out: Any) -> None:
+                   seconds: float, think: float, go: Any, out: Any) -> None:
     try:
         import uvloop
         uvloop.install()
@@ -181,7 +210,9 @@ def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, 
     from .serve import settle_collector
 
     settle_collector()  # like the server: a full collection would stall every client at once
-    out.send(asyncio.run(drive(base_ws, rooms, game, bot, with_legal, seconds, start_at, think)))
+    report = asyncio.run(drive(base_ws, rooms, game, bot, with_legal, seconds, think,
+                               lambda: out.send("connected"), go))
+    out.send(report)
     out.close()
 
 
@@ -223,19 +254,23 @@ def run(args: argparse.Namespace) -> int:
                     f"http://127.0.0.1:{port}", game.id, game.min_players, args.rooms))).result()
             shares = [rooms[i::args.clients] for i in range(args.clients)]
             context = multiprocessing.get_context("spawn")
-            start_at = time.time() + 1.5 + 0.5 * args.clients  # let every client process start first
+            go = context.Event()
             pipes, processes = [], []
             for share in shares:
                 receive, send = context.Pipe(duplex=False)
                 process = context.Process(target=client_process, args=(
-                    f"ws://127.0.0.1:{port}", share, game.id, args.bot, args.legal, args.seconds, start_at, args.think, send))
+                    f"ws://127.0.0.1:{port}", share, game.id, args.bot, args.legal, args.seconds, args.think, go, send))
                 process.start()
                 pipes.append(receive)
                 processes.append(process)
-            time.sleep(max(0.0, start_at - time.time()))
+            for pipe in pipes:  # every seat of every client process has said hello
+                if pipe.recv() != "connected":
+                    raise ParlourError("a client process could not connect its seats")
             load_before, cpu_before = os.getloadavg(), cpu_seconds(server.pid)
-            reports = [pipe.recv() for pipe in pipes]
+            go.set()
+            time.sleep(args.seconds)  # the server's CPU over the window, not the goodbyes after it
             load_after, server_cpu = os.getloadavg(), cpu_seconds(server.pid) - cpu_before
+            reports = [pipe.recv() for pipe in pipes]
             for process in processes:
                 process.join()
         finally:
@@ -255,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"{game.name}: {args.rooms} rooms x {game.min_players} WebSocket clients ({args.bot} bots),"
                   f" {args.clients} client process(es), one server process;"
                   f" {'legal actions sent by the server' if args.legal else 'moves worked out by the clients'};"
-                  f" {f'{args.think:g} s of thought before each move' if args.think else 'no thinking time'}")
+                  f" {f'{args.think:g} s of thought before each move on average' if args.think else 'no thinking time'}")
     console.print(f"[bold]{len(latencies) / elapsed:,.0f} acknowledged moves/s[/bold]"
                   f" ({len(latencies):,} moves in {elapsed:.1f} s); send-to-ack latency"
                   f" median [bold]{p50:.1f} ms[/bold], p99 [bold]{p99:.1f} ms[/bold], max {latencies[-1] * 1000:.1f} ms")

@@ -38,6 +38,8 @@ CODE_LENGTH = 6
 NAME_MAX = 32
 TOKEN_BYTES = 24  # 192 random bits
 TIMER_TICK = 0.1  # seconds between two looks at the turn timers
+KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (the store keeps it)
+SWEEP_EVERY = 60  # seconds between two looks for such rooms
 MAX_TURN_TIMER = 24 * 3600
 
 # Why a request was refused, and the HTTP status the REST side answers with.
@@ -129,6 +131,8 @@ class Room:
         self.turn_timer = record.turn_timer
         self.host_token = record.host_token
         self.created = record.created
+        self.watchers = 0  # connections, spectators' included
+        self.touched = hall.clock.now()  # when it last changed
         self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
@@ -355,11 +359,14 @@ class Room:
         self._changed()
 
     def connect(self, seat: int | None) -> None:
+        self.watchers += 1
         if seat is not None:
             self.seats[seat].connections += 1
             self._changed(game=False)
 
     def disconnect(self, seat: int | None) -> None:
+        self.watchers -= 1
+        self.touched = self.hall.clock.now()
         if seat is not None:
             self.seats[seat].connections -= 1
             self._changed(game=False)
@@ -472,6 +479,7 @@ class Room:
             self._schedule_bots()
         else:
             self.deadline = None
+        self.touched = self.hall.clock.now()
         # after an action the status changes only when the game ends
         self._refresh_shared(status=action_seen_by_all is None or self.status == "over")
         self._texts.clear()
@@ -571,21 +579,27 @@ class Hall:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
-        """Rebuild every stored room by replaying its actions, wake its bots, run the timers."""
-        for record in self.store.load():
-            game = self.games.get(record.game)
-            if game is None:
-                log.error("room %s plays %r, a game this hall does not have: left out", record.code, record.game)
-                continue
-            try:
-                room = Room(self, record, game)
-            except Exception:  # e.g. the rules changed since: one broken room must not stop the hall
-                log.exception("room %s no longer replays: left out", record.code)
-                continue
-            self.rooms[record.code] = room
-            if room.status == "playing":
+        """Rebuild every stored room whose game is not over by replaying its actions, wake its
+        bots, run the timers. Finished games are loaded when someone asks for one."""
+        for record in self.store.load(finished=False):
+            room = self._restore(record)
+            if room is not None and room.status == "playing":
                 room._changed()
         self.spawn(self._tick())
+
+    def _restore(self, record: RoomRecord) -> Room | None:
+        """The room of a stored record, rebuilt by replay, or None (logged) if it cannot be."""
+        game = self.games.get(record.game)
+        if game is None:
+            log.error("room %s plays %r, a game this hall does not have: left out", record.code, record.game)
+            return None
+        try:
+            room = Room(self, record, game)
+        except Exception:  # e.g. the rules changed since: one broken room must not stop the hall
+            log.exception("room %s no longer replays: left out", record.code)
+            return None
+        self.rooms[record.code] = room
+        return room
 
     async def stop(self) -> None:
         for task in list(self._tasks):
@@ -599,17 +613,35 @@ class Hall:
         task.add_done_callback(self._tasks.discard)
 
     async def _tick(self) -> None:
+        next_sweep = self.clock.now() + SWEEP_EVERY
         while True:
             await asyncio.sleep(TIMER_TICK)
             now = self.clock.now()
             for room in [r for r in self.timed if r.deadline is not None and r.deadline <= now]:
                 room.time_out()
+            if now >= next_sweep:
+                self.sweep(now)
+                next_sweep = now + SWEEP_EVERY
+
+    def sweep(self, now: float) -> list[str]:
+        """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds (they
+        stay in the store, and come back when asked for); returns their codes."""
+        idle = [code for code, room in self.rooms.items()
+                if room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED]
+        for code in idle:
+            del self.rooms[code]
+        return idle
 
     # -- rooms --------------------------------------------------------------------------------
     def room(self, code: str) -> Room:
-        room = self.rooms.get(code.upper())
+        """The room ``code``, from memory or else (a finished game) from the store."""
+        code = code.upper()
+        room = self.rooms.get(code)
         if room is None:
-            raise HallError("unknown_room", f"there is no room {code!r}")
+            record = self.store.load_room(code) if len(code) == CODE_LENGTH else None
+            room = self._restore(record) if record is not None else None
+            if room is None:
+                raise HallError("unknown_room", f"there is no room {code!r}")
         return room
 
     def open_rooms(self) -> list[Room]:
@@ -666,7 +698,7 @@ class Hall:
                 record["name"] = distinct_name(record["name"], [r["name"] for r in records[:i]])
         host_token = new_token()
         code = new_code()
-        while code in self.rooms:
+        while code in self.rooms or self.store.load_room(code) is not None:
             code = new_code()
         record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved, seed=fresh_seed(),
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),

@@ -89,8 +89,13 @@ class Store(ABC):
     """What the hall asks of storage. Each coroutine returns once the write is committed."""
 
     @abstractmethod
-    def load(self) -> list[RoomRecord]:
-        """Every room with its actions in order (called once, on start)."""
+    def load(self, *, finished: bool = True) -> list[RoomRecord]:
+        """The rooms with their actions in order, oldest first; ``finished`` False: only the rooms
+        whose game is not over (what the hall keeps in memory from its start)."""
+
+    @abstractmethod
+    def load_room(self, code: str) -> RoomRecord | None:
+        """One room with its actions in order, or None if there is none by that code."""
 
     @abstractmethod
     async def create_room(self, room: RoomRecord) -> None: ...
@@ -156,14 +161,27 @@ class SqlStore(Store):
         self.writes = 0
 
     # -- reading ----------------------------------------------------------------------------
-    def load(self) -> list[RoomRecord]:
+    def load(self, *, finished: bool = True) -> list[RoomRecord]:
+        return self._load(None if finished else rooms_table.c.status != "over")
+
+    def load_room(self, code: str) -> RoomRecord | None:
+        found = self._load(rooms_table.c.code == code)
+        return found[0] if found else None
+
+    def _load(self, which: Any = None) -> list[RoomRecord]:
+        """The rooms ``which`` selects (a condition on the rooms table; None: all), with their actions."""
+        room_rows = sa.select(rooms_table).order_by(rooms_table.c.created)
+        action_rows = sa.select(actions_table).order_by(actions_table.c.code, actions_table.c.turn)
+        if which is not None:
+            room_rows = room_rows.where(which)
+            action_rows = action_rows.where(actions_table.c.code.in_(sa.select(rooms_table.c.code).where(which)))
         with self.engine.connect() as conn:
             rooms = {row.code: RoomRecord(
                 code=row.code, game=row.game, players=row.players, options=json.loads(row.options),
                 seed=row.seed, status=row.status, turn_timer=row.turn_timer, host_token=row.host_token,
                 seats=json.loads(row.seats), created=row.created)
-                for row in conn.execute(sa.select(rooms_table).order_by(rooms_table.c.created))}
-            for row in conn.execute(sa.select(actions_table).order_by(actions_table.c.code, actions_table.c.turn)):
+                for row in conn.execute(room_rows)}
+            for row in conn.execute(action_rows):
                 rooms[row.code].actions.append(
                     ActionRecord(row.turn, row.seat, json.loads(row.action), row.by, row.at))
         return list(rooms.values())

@@ -80,16 +80,20 @@ async function show(replay) {
   const stepScores = names.map(() => el("span", { class: "seat-score" }));
   const players = el("ol", { class: "seat-list compact" }, names.map((name, seat) =>
     el("li", { class: "seat-row" }, seatDot(seat), el("span", { class: "seat-name" }, name), stepScores[seat])));
+  // the result's own scores only where the seats show none at the end (Palace's are places, not scores)
+  const lastView = frames[frames.length - 1].view;
+  const seatsScored = !!(lastView && Array.isArray(lastView.scores));
   const verdict = result ? el("p", { class: "replay-result" },
     el("strong", {}, winners.length === 1 ? `${names[winners[0]]} won` : winners.length ? "A tie" : "Game over"),
-    ` ${result.scores.map((x) => String(x)).join(" – ")}`, result.reason ? ` · ${withNames(result.reason, names)}` : "") : null;
+    seatsScored ? "" : ` ${result.scores.map((x) => String(x)).join(" – ")}`,
+    result.reason ? ` · ${withNames(result.reason, names)}` : "") : null;
   replace(main, el("div", { class: "game-page" },
     el("div", { class: "board-wrap" }, controls, board),
     el("aside", { class: "sidebar" },
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), players,
         verdict,
         replay.ended && replay.ended !== "normal" ? el("p", { class: "muted" }, `Ended: ${replay.ended}`) : null,
-        el("p", { class: "muted small" }, "← → to step, Home / End, space to play.")),
+        el("p", { class: "muted small key-help" }, "← → to step, Home / End, space to play.")),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), log))));
   let module;
   try {
