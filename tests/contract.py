@@ -86,3 +86,14 @@ def assert_refused(game: Game[Any], state: Any, seat: int, action: Any, *words: 
 
 def log_texts(entries: list[LogEntry], names: list[str]) -> list[str]:
     return [entry.render(names) for entry in entries]
+
+
+def json_safe(value: Any) -> bool:
+    """JSON that any reader takes exactly: integers within JavaScript's 2**53."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and json_safe(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(json_safe(v) for v in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value) <= 2**53
+    return value is None or isinstance(value, (str, float, bool))

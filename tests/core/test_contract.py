@@ -1,8 +1,10 @@
-import pytest
+import random
 
-from parlour.core import BadOptions, LogEntry, Option, Result, derive, with_names
+import pytest
+from contract import json_safe
+
+from parlour.core import BadOptions, LogEntry, Option, Result, UnknownGame, derive, with_names
 from parlour.games import all_games, get
-from parlour.core import UnknownGame
 
 
 def test_derived_generators_repeat_and_differ_by_label():
@@ -61,3 +63,22 @@ def test_registry_lists_games_and_refuses_unknown_ones():
         assert described["min_players"] <= described["max_players"]
         with pytest.raises(BadOptions):
             game.resolve_options({"no-such-option": 1})
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_views_and_legal_actions_read_the_same_in_any_json_reader(game_id):
+    """What crosses the wire (views, legal actions) holds no integer beyond 2**53, which a
+    browser's or a bot's JSON reader would round."""
+    game = get(game_id)
+    players = max(game.min_players, 2 if game.max_players >= 2 else 1)
+    rng = random.Random(7)
+    state = game.start(players, {}, 7)
+    for _ in range(150):
+        if game.is_over(state):
+            break
+        for seat in (*range(players), None):
+            assert json_safe(game.view(state, seat)), (game_id, seat)
+        seat = min(game.to_act(state))
+        assert json_safe(game.legal_actions(state, seat)), game_id
+        state = game.apply(state, seat, game.random_action(state, seat, rng))
+

@@ -1313,12 +1313,18 @@ def describe_task(task: tuple[Any, ...]) -> str:
     raise AssertionError(kind)
 
 
+# Where a task holds a set of squares (a bitboard of up to 72 bits): in JSON it is a list of
+# [row, col], since no JSON reader outside Python is bound to read integers beyond 2**53 exactly.
+MASK_FIELDS = {BUILD: (3, 4), REMOVE: (4,), BLIGHT_TASK: (2,), CONVERT: (5,)}
+
+
 def task_to_json(task: tuple[Any, ...]) -> list[Any]:
     if task[0] == PICK:
         return [PICK, [list(o) for o in task[1]]]
     if task[0] == GOLDEN:
         return [GOLDEN, list(task[1])]
-    return list(task)
+    masks = MASK_FIELDS.get(task[0], ())
+    return [[list(sq) for sq in squares_of(field)] if i in masks else field for i, field in enumerate(task)]
 
 
 def task_from_json(data: list[Any]) -> tuple[Any, ...]:
@@ -1326,7 +1332,8 @@ def task_from_json(data: list[Any]) -> tuple[Any, ...]:
         return (PICK, tuple(tuple(o) for o in data[1]))
     if data[0] == GOLDEN:
         return (GOLDEN, tuple(data[1]))
-    return tuple(data)
+    masks = MASK_FIELDS.get(data[0], ())
+    return tuple(mask_of(field) if i in masks else field for i, field in enumerate(data))
 
 
 def describe_task_json(task: tuple[Any, ...]) -> dict[str, Any]:
