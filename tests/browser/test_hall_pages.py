@@ -165,8 +165,12 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
     expect(carl.locator("#log")).to_contain_text("Ana bought patch")
     expect(carl.locator("#log")).to_contain_text("Bo bought patch")
 
-    # a reload keeps the seat
+    # a reload keeps the seat, and the log drawn line by line as the game went reads as the whole
+    # log a new connection gets
+    lines_seen = ana.locator(LOG_LINES).all_inner_texts()
     ana.reload()
+    expect(ana.locator(LOG_LINES)).to_have_count(len(lines_seen))
+    assert ana.locator(LOG_LINES).all_inner_texts() == lines_seen
     expect(ana.locator(".badge", has_text="seat 1")).to_be_visible()
     expect(ana.locator(".pw-quilt-live")).to_have_count(1)
     expect(ana.locator(".seat-row.mine .seat-name")).to_have_text("Ana")

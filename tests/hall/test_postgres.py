@@ -29,7 +29,9 @@ def db_url() -> str:
 
 from test_durability import (test_a_restarted_hall_rebuilds_every_room_from_its_actions,  # noqa: E402,F401
                              test_an_ack_comes_only_after_the_action_is_in_the_store)
-from test_secrets import test_each_seat_gets_only_its_own_secrets_and_spectators_none  # noqa: E402,F401
+from test_memory import test_a_restarted_hall_loads_finished_games_only_when_asked_for  # noqa: E402,F401
+from test_secrets import (test_a_move_hidden_from_a_seat_reaches_it_as_nothing,  # noqa: E402,F401
+                          test_each_seat_gets_only_its_own_secrets_and_spectators_none)
 from test_ws import (test_a_game_against_two_bots_runs_to_its_scores_and_its_replay,  # noqa: E402,F401
                      test_every_bad_input_is_refused_in_words_and_changes_nothing,
                      test_of_two_racing_acts_exactly_one_applies)

@@ -273,8 +273,16 @@ function updateSidebar(msg) {
   scores ? el("span", { class: "seat-score", title: "score" }, String(scores[seat.seat])) : null)));
   const atBottom = frame.log.scrollHeight - frame.log.scrollTop - frame.log.clientHeight < 40;
   const lines = msg.log || [];
-  replace(frame.log, lines.length ? lines.map((line) => el("li", {}, el("span", { class: "log-turn" }, String(line.turn)), line.text))
-    : el("li", { class: "log-empty muted" }, "No moves yet."));
+  const logLine = (line) => el("li", {}, el("span", { class: "log-turn" }, String(line.turn)), line.text);
+  // msg.log_start: the lines before it are the ones already shown; only the rest are drawn
+  const kept = frame.logShown && msg.log_start <= frame.logShown && lines.length ? msg.log_start : 0;
+  if (kept) {
+    while (frame.log.children.length > kept) frame.log.lastChild.remove();
+    frame.log.append(...lines.slice(kept).map(logLine));
+  } else {
+    replace(frame.log, lines.length ? lines.map(logLine) : el("li", { class: "log-empty muted" }, "No moves yet."));
+  }
+  frame.logShown = lines.length;
   if (atBottom || !frame.logSeen) frame.log.scrollTop = frame.log.scrollHeight;
   frame.logSeen = true;
   frame.after.hidden = !msg.result;
