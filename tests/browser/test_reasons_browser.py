@@ -25,6 +25,6 @@ def test_an_uploaded_replay_and_its_board_name_the_accuser(open_page, tmp_path):
     page = open_page("/replay")
     page.set_input_files("#replay-file", str(path))
     expect(page.locator(".replay-result")).to_contain_text("Ana accused the ")
-    page.keyboard.press("End")
+    page.get_by_role("button", name="Last").click()
     expect(page.locator(".em-over")).to_contain_text("Ana accused the ")  # the renderer, from the view
     expect(page.locator(".em-over")).not_to_contain_text("{p0}")
