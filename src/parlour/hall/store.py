@@ -155,6 +155,7 @@ class SqlStore(Store):
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
         self._queue: queue.SimpleQueue[tuple[list[Write], asyncio.Future[None]] | None] = queue.SimpleQueue()
+        self._conn: sa.Connection | None = None  # the writer thread's own
         self._writer = threading.Thread(target=self._write_loop, name="parlour-store-writer", daemon=True)
         self._writer.start()
         self.batches = 0  # transactions committed
@@ -216,21 +217,40 @@ class SqlStore(Store):
         await future
 
     def _write_loop(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            batch = [item]
-            while True:  # group commit: take everything that queued up meanwhile
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._commit(batch)
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
                     return
-                batch.append(more)
-            self._commit(batch)
+                batch = [item]
+                while True:  # group commit: take everything that queued up meanwhile
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        self._commit(batch)
+                        return
+                    batch.append(more)
+                self._commit(batch)
+        finally:
+            if self._conn is not None:
+                self._conn.close()
+
+    def _transaction(self, writes: list[Write]) -> None:
+        """``writes`` in one committed transaction, on the writer's own connection, kept open
+        between transactions: taking one from the pool and giving it back (with its reset) each
+        time cost more CPU than the writes themselves. A connection that failed is let go, and
+        the next transaction opens another."""
+        if self._conn is None:
+            self._conn = self.engine.connect()
+        try:
+            with self._conn.begin():
+                self._execute(self._conn, writes)
+        except Exception:
+            if self._conn.invalidated or self._conn.closed:
+                self._conn = None
+            raise
 
     @staticmethod
     def _execute(conn: sa.Connection, writes: list[Write]) -> None:
@@ -247,14 +267,12 @@ class SqlStore(Store):
 
     def _commit(self, batch: list[tuple[list[Write], asyncio.Future[None]]]) -> None:
         try:
-            with self.engine.begin() as conn:
-                self._execute(conn, [write for writes, _ in batch for write in writes])
+            self._transaction([write for writes, _ in batch for write in writes])
         except Exception:
             # One bad write must not sink the others: retry each alone, failing only the bad one.
             for writes, future in batch:
                 try:
-                    with self.engine.begin() as conn:
-                        self._execute(conn, writes)
+                    self._transaction(writes)
                 except Exception as error:
                     _settle(future, StoreError(f"the store could not save this: {error}"))
                 else:
