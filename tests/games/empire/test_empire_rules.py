@@ -251,6 +251,15 @@ def test_accuse_rightly_wins():
     assert_refused(GAME, state, 1, INCOME, "the game is over")
 
 
+def test_rules_note_the_end_shows_the_culprit_and_each_player_the_others_role():
+    state = make_state(roles=(7, 3))
+    assert GAME.view(state, 0)["opponent"]["role"] is None  # while the game runs, a secret
+    state = run(state, (0, accuse(6)))
+    assert GAME.view(state, 0)["opponent"]["role"] == 3 and GAME.view(state, 1)["opponent"]["role"] == 7
+    assert GAME.view(state, None)["culprit"] == 6 and "opponent" not in GAME.view(state, None)
+    assert "deck" not in GAME.view(state, 0)  # the deck stays face down
+
+
 def test_accuse_wrongly_loses():
     """"Otherwise, they lose the game.\""""
     state = run(make_state(active=1), (1, accuse(9)))

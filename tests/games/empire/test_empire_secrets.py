@@ -40,6 +40,8 @@ def allowed_for(state, seat) -> set[int]:
     allowed = set(seen_by(state, seat))
     if state.discovered[seat] or GAME.is_over(state):
         allowed.add(state.culprit)
+    if GAME.is_over(state):  # the end shows each player the other's role
+        allowed.add(state.roles[1 - seat])
     return allowed
 
 

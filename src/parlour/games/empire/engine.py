@@ -572,7 +572,7 @@ class Empire(Game[State]):
             view["you"] = {"role": state.roles[seat], "drawn": state.drawn if promoting == seat else None}
             opponent_known = sorted(state.known[seat])
             view["opponent"] = {
-                "role": next((c for c in opponent_known if c == state.roles[other]), None),
+                "role": state.roles[other] if over else next((c for c in opponent_known if c == state.roles[other]), None),
                 "drawn": next((c for c in opponent_known if c == state.drawn and promoting == other), None),
                 "ruled_out": sorted(state.ruled_out[seat]),
             }
