@@ -119,6 +119,7 @@ def test_on_a_phone_the_first_tap_shows_the_patch_and_the_second_sews_it(browser
         # shown where the finger was, and neither being sent (busy) nor sent (no patch in hand)
         assert page.evaluate("() => [!!document.querySelector('.pw-busy'), !!document.querySelector('.pw-offer.picked'),"
                              " !!document.querySelector('.pw-side-me .pw-ghost')]") == [False, True, True]
+        expect(page.locator("#board")).to_contain_text("tap it again")  # a finger has no Enter key
         page.touchscreen.tap(*quilt_centre(page))  # the same square of the quilt, wherever the page put it
         expect(page.locator("#log li:not(.log-empty)").nth(moves)).to_contain_text("Ana bought patch")
         assert errors == []

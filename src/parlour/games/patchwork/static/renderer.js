@@ -420,8 +420,14 @@ export function mount(root, ctx) {
     }
     layer.append(ghost);
     const name = pick.patch.special ? "your special patch" : `patch ${pick.id}`;
-    if (why) say(`${why} Move ${name} with the mouse or the arrow keys, R to turn, F to flip.`, "bad");
-    else say(`Sew ${name} here: click or Enter. R turns, F flips, Esc puts it back.`, "ok");
+    const finger = matchMedia("(hover: none) and (pointer: coarse)").matches;  // as style.css hides key hints
+    if (why) {
+      say(finger ? `${why} Tap elsewhere on your quilt to move ${name}, or turn or flip it.`
+        : `${why} Move ${name} with the mouse or the arrow keys, R to turn, F to flip.`, "bad");
+    } else {
+      say(finger ? `Sew ${name} here: tap it again. Tap elsewhere to move it.`
+        : `Sew ${name} here: click or Enter. R turns, F flips, Esc puts it back.`, "ok");
+    }
   }
 
   function offerCard(id, n) {
