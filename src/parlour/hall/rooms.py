@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import random
 import secrets
@@ -200,10 +199,6 @@ class Room:
                 % (audience.turn, status, dumps_bytes(deadline), moves, log_start,
                    b",".join(audience.lines[log_start:]), audience.game[1:])).decode()
         return text
-
-    def snapshot(self, seat: int | None, legal: bool = True) -> dict[str, Any]:
-        """The ``state`` message a new connection of ``seat`` gets, as a dict (the whole log)."""
-        return json.loads(self.state_text(seat, legal))
 
     def _shared_parts(self) -> tuple[bytes, float | None]:
         """The status (without turn, which each audience counts) and the deadline, as shown."""

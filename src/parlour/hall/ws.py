@@ -15,8 +15,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .wire import dumps
 from .rooms import Hall, HallError, Room
+from .wire import dumps
 
 MAX_MESSAGE = 64 * 1024  # bytes; longer messages are refused in words
 CLOSE_UNKNOWN_ROOM = 4404

@@ -116,8 +116,7 @@ def _flood(mask: int) -> list[int]:
     while mask:
         group = mask & -mask
         while True:
-            grown = (group | ((group << 1) & _NOT_COL0) | ((group >> 1) & _NOT_COL_LAST)
-                     | (group << COLS) | (group >> COLS)) & mask
+            grown = (group | neighbours(group)) & mask
             if grown == group:
                 break
             group = grown
@@ -137,8 +136,7 @@ def _split(left: int, taken: int) -> list[int]:
     while edge:
         group = edge & -edge
         while True:
-            grown = (group | ((group << 1) & _NOT_COL0) | ((group >> 1) & _NOT_COL_LAST)
-                     | (group << COLS) | (group >> COLS)) & left
+            grown = (group | neighbours(group)) & left
             if not edge & ~grown:
                 groups.append(left)
                 return groups
