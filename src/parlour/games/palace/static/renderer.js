@@ -11,7 +11,9 @@
 // pile, F turns over a face-down, Esc clears the selection; in a swap 1-6 pick a player, N stops.
 
 import { el, replace, button, keys, plural, seatDot } from "/static/ui.js";
-import { renderer, stylesheet } from "/static/board.js";
+import { renderer, stylesheet, explain } from "/static/board.js";
+
+stylesheet(new URL("renderer.css", import.meta.url));
 
 const SUIT = { H: "♥", D: "♦", C: "♣", S: "♠" };
 const SCHOOL = { joker: "Joker", rules: "Rules", social: "Social", cardinal: "Cardinal" };
@@ -27,6 +29,41 @@ function label(code) {
   return SCHOOL[code] ? SCHOOL[code] : `${valueOf(code)}${SUIT[code.slice(-1)]}`;
 }
 
+const NAMED = { J: "Jack", Q: "Queen", K: "King", A: "Ace" };
+const RANK = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+/** What a card does, in words; `as` is what a joker on the pile plays as. */
+function cardText(code, as = null) {
+  const value = valueOf(code);
+  if (value === "joker") {
+    return "Joker: plays as any card you name. Named as a plain card it goes on anything; named as a special card it does what that card does. "
+      + "It counts toward a burn as the card it plays." + (as ? ` This one plays as ${SCHOOL[as] || NAMED[as] || as}: ${cardText(as === "rules" || as === "social" || as === "cardinal" ? as : `${as}H`).replace(/^[^:]*: /, "")}` : "");
+  }
+  const anything = "goes on any card except a Rules card";
+  const invisible = "and is invisible: the card beneath it still counts";
+  const special = {
+    2: `A 2 ${anything}.`,
+    3: `A 3 ${anything}, ${invisible}.`,
+    7: `A 7 ${anything}, ${invisible}. Play turns back for one turn: the player before plays next, then play goes on after the 7's player.`,
+    rules: `The Rules card ${anything}, ${invisible}. No 2, 3, 7, Rules, Social or Cardinal card may be played on it.`,
+    social: `The Social card ${anything}, ${invisible}. It reverses the order of play.`,
+    cardinal: `The Cardinal ${anything}, ${invisible}. Its player may swap hands with another player.`,
+  }[value];
+  if (special) return special;
+  const name = NAMED[value] || value;
+  const rank = RANK.indexOf(value);
+  const base = `${/^[AE8]/.test(name) ? "An" : "A"} ${name} goes on a ${name} or lower` + (rank < 7 ? ", and on a 9." : rank === 7 ? "." : ", but never on a 9.");
+  if (value === "8") return `${base} The next player misses a turn.`;
+  if (value === "9") return `${base} While it counts, only a 9 or lower may follow, or a card that goes on anything.`;
+  if (value === "10") return `${base} It burns the whole play pile, and its player plays again.`;
+  return `${base} Four cards of one value on top of the pile burn it.`;
+}
+
+/** A card for the rules page (hall/static/rules.js): {piece: "card", code}. */
+export function piece(fields) {
+  return cardFace(fields.code);
+}
+
 const sameCards = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /** A card face. opts: {as, small, invisible, counts, selected, disabled, onClick, title}. */
@@ -38,9 +75,9 @@ function cardFace(code, opts = {}) {
     class: ["pa-card", school ? `pa-${code}` : red ? "pa-red" : "pa-black", opts.small && "pa-small",
       opts.invisible && "pa-invisible", opts.counts && "pa-counts", opts.selected && "pa-selected",
       opts.disabled && "pa-unplayable"],
-    title: opts.title || label(code),
     dataset: { code },
   };
+  const text = [opts.title, cardText(code, opts.as)].filter(Boolean).join(". ");
   const body = [
     el("span", { class: "pa-rank" }, school ? school : valueOf(code)),
     suit ? el("span", { class: "pa-suit", "aria-hidden": "true" }, SUIT[suit]) : null,
@@ -48,20 +85,20 @@ function cardFace(code, opts = {}) {
     opts.invisible ? el("span", { class: "pa-tag" }, "invisible") : null,
   ];
   if (opts.onClick) {
-    return el("button", { ...attrs, type: "button", onclick: opts.onClick, "aria-pressed": opts.selected ? "true" : "false",
-      "aria-label": label(code) + (opts.selected ? " (selected)" : "") }, ...body);
+    return explain(el("button", { ...attrs, type: "button", onclick: opts.onClick, "aria-pressed": opts.selected ? "true" : "false",
+      "aria-label": label(code) + (opts.selected ? " (selected)" : "") }, ...body), text);
   }
-  return el("div", attrs, ...body);
+  return explain(el("div", attrs, ...body), text);
 }
 
 function cardBack(opts = {}) {
-  const attrs = { class: ["pa-card", "pa-back", opts.small && "pa-small"], title: opts.title || "face down" };
-  if (opts.onClick) return el("button", { ...attrs, type: "button", onclick: opts.onClick, "aria-label": opts.title }, "");
-  return el("div", attrs, "");
+  const attrs = { class: ["pa-card", "pa-back", opts.small && "pa-small"] };
+  const text = opts.text || `${opts.title ? `${opts.title[0].toUpperCase()}${opts.title.slice(1)}: ` : ""}face down. A face-down is turned over blind, one a turn, once its owner has no hand cards and no face-ups left.`;
+  if (opts.onClick) return explain(el("button", { ...attrs, type: "button", onclick: opts.onClick, "aria-label": opts.title }, ""), text);
+  return explain(el("div", attrs, ""), text);
 }
 
 export function mount(root, ctx) {
-  stylesheet(new URL("renderer.css", import.meta.url));
   const me = ctx.seat;
   let snapshot = null;
   let selected = [];   // [{from: "hand" | "up", index}]
@@ -212,8 +249,9 @@ export function mount(root, ctx) {
   }
 
   function backs(count, what) {
-    return el("span", { class: "pa-stack", title: `${count} ${what}` },
-      Array.from({ length: count }, () => cardBack({ small: true })), el("b", {}, `×${count}`));
+    const text = what === "face-downs" ? null : `${count} ${what}, seen only by their owner.`;
+    return el("span", { class: "pa-stack" },
+      Array.from({ length: count }, () => cardBack({ small: true, text })), el("b", {}, `×${count}`));
   }
 
   function placeName(place, n) {
