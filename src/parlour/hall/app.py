@@ -154,7 +154,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         replay["names"] = (replay["names"] + [f"seat {i + 1}" for i in range(body.players)])[:body.players]
         try:
             game.check_players(body.players)
-            replay["options"] = game.resolve_options(body.options)
+            replay["options"] = game.resolve_options(game.stored_options(body.options))
             replay["frames"] = frames(game, replay)
         except IllegalAction as error:
             raise HallError("bad_request", f"this replay does not replay: {error}") from None
