@@ -66,7 +66,13 @@ def test_resampling_the_unknown_leaves_each_view_unchanged(seed, rng_seed, sampl
                 differs |= GAME.state_to_json(other) != GAME.state_to_json(state)
             unknown = len(NUMBERS) - len(allowed_for(state, seat))
             if unknown >= 3 and not GAME.is_over(state):
-                assert differs, "with three cards unknown, four samples do not all deal them as they are"
+                # three unknown cards may have only 6 deals: four samples all the true one happen 1 time
+                # in 1296 (seed 556 found it), so draw up to 20 more before calling the sampler stuck
+                for _ in range(20):
+                    if differs:
+                        break
+                    differs = GAME.state_to_json(GAME.sample(json.loads(json.dumps(view)), seat, rng)) != GAME.state_to_json(state)
+                assert differs, "with three cards unknown, 24 samples all deal them as they are"
 
 
 @SETTINGS
