@@ -32,27 +32,33 @@ function label(code) {
 const NAMED = { J: "Jack", Q: "Queen", K: "King", A: "Ace" };
 const RANK = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
+// The rules edition of the game shown (docs/rules/palace.md): 1 lets a Rules card refuse Social and
+// Cardinal cards too. The view says which; the rules page shows the current one.
+let edition = 2;
+
 /** What a card does, in words; `as` is what a joker on the pile plays as. */
 function cardText(code, as = null) {
   const value = valueOf(code);
   if (value === "joker") {
-    return "Joker: plays as any card you name. Named as a plain card it goes on anything; named as a special card it does what that card does. "
+    return "Joker: plays as any card you name, and played alone goes on anything; it does what the card it plays as does. "
       + "It counts toward a burn as the card it plays." + (as ? ` This one plays as ${SCHOOL[as] || NAMED[as] || as}: ${cardText(as === "rules" || as === "social" || as === "cardinal" ? as : `${as}H`).replace(/^[^:]*: /, "")}` : "");
   }
   const anything = "goes on any card except a Rules card";
   const invisible = "and is invisible: the card beneath it still counts";
+  const school = edition === 1 ? anything : "goes on any card";
   const special = {
     2: `A 2 ${anything}.`,
     3: `A 3 ${anything}, ${invisible}.`,
     7: `A 7 ${anything}, ${invisible}. Play turns back for one turn: the player before plays next, then play goes on after the 7's player.`,
-    rules: `The Rules card ${anything}, ${invisible}. No 2, 3, 7, Rules, Social or Cardinal card may be played on it.`,
-    social: `The Social card ${anything}, ${invisible}. It reverses the order of play.`,
-    cardinal: `The Cardinal ${anything}, ${invisible}. Its player may swap hands with another player.`,
+    rules: `The Rules card ${anything}, ${invisible}. While it is on top, no 2, 3, 7${edition === 1 ? ", Social, Cardinal" : ""} or Rules card may be played on it.`,
+    social: `The Social card ${school}, ${invisible}. It reverses the order of play.`,
+    cardinal: `The Cardinal ${school}, ${invisible}. Its player may swap hands with another player.`,
   }[value];
   if (special) return special;
   const name = NAMED[value] || value;
   const rank = RANK.indexOf(value);
-  const base = `${/^[AE8]/.test(name) ? "An" : "A"} ${name} goes on a ${name} or lower` + (rank < 7 ? ", and on a 9." : rank === 7 ? "." : ", but never on a 9.");
+  const a = /^[AE8]/.test(name) ? "an" : "a";
+  const base = `${a[0].toUpperCase()}${a.slice(1)} ${name} goes on ${a} ${name} or lower` + (rank < 7 ? ", and on a 9." : rank === 7 ? "." : ", but never on a 9.");
   if (value === "8") return `${base} The next player misses a turn.`;
   if (value === "9") return `${base} While it counts, only a 9 or lower may follow, or a card that goes on anything.`;
   if (value === "10") return `${base} It burns the whole play pile, and its player plays again.`;
@@ -364,8 +370,14 @@ export function mount(root, ctx) {
   function finalOrder(v) {
     return el("section", { class: "pa-final", id: "pa-final" },
       el("h3", {}, "Finishing order"),
-      el("ol", {}, v.finished.map((seat, k) => el("li", { class: "pa-final-place" }, seatDot(seat), ` ${who(seat)}`,
-        k === v.finished.length - 1 ? el("span", { class: "muted" }, " — last, still holding cards") : null))));
+      el("table", { class: "pa-final-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Cards left"))),
+        el("tbody", {}, v.finished.map((seat, k) => el("tr", { class: "pa-final-row" },
+          el("td", {}, k === v.finished.length - 1 ? "last" : placeName(k + 1, v.players.length).replace(" out", "")),
+          el("td", { class: "pa-final-place" }, seatDot(seat), ` ${who(seat)}`),
+          el("td", {}, String(v.players[seat].cards_left)))))),
+      el("p", { class: "muted small" }, "The number beside each name in the players' list counts the cards that player still holds:"
+        + " 0 once out. The first out wins; the last still holding cards comes last."));
   }
 
   function draw() {
@@ -387,6 +399,7 @@ export function mount(root, ctx) {
 
   return renderer(root, (next) => {
     snapshot = next;
+    edition = next.view.edition || 1;
     draw();
   }, unbind);
 }
