@@ -45,7 +45,7 @@ def test_every_legal_action_has_its_own_tokens_and_back(config: tuple) -> None:
     decisions = 0
     for seed in range(GAMES_PER_CONFIG):
         table = Table(game_id, players, options, seed=seed)
-        for seat in random_tokens(table, seed, TOKENS_PER_GAME):
+        for _ in random_tokens(table, seed, TOKENS_PER_GAME):
             if not table.prefix:
                 for other in table.to_act():  # simultaneous phases: every seat that must act
                     assert_round_trip(table, other)

@@ -22,7 +22,7 @@ def test_observations_have_the_game_s_one_shape(config: tuple) -> None:
     table = Table(game_id, players, options, seed=7)
     size = table.encoder.layout.size
     seen = set()
-    for seat in random_tokens(table, 7, 300):
+    for _ in random_tokens(table, 7, 300):
         for other in range(players):
             obs = table.observe(other)
             assert obs.shape == (size,) and obs.dtype == np.float32 and np.isfinite(obs).all()
@@ -42,7 +42,7 @@ def test_resampling_what_a_seat_cannot_know_leaves_its_observation_alone(config:
         if checked >= 24:
             break
         table = Table(game_id, players, options, seed=seed)
-        for k, seat in enumerate(random_tokens(table, seed, 400)):
+        for k, _ in enumerate(random_tokens(table, seed, 400)):
             if table.prefix or k % 5:
                 continue
             for who in range(players):

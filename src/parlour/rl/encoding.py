@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,8 +30,12 @@ class EncodingError(ValueError):
     """An action or token that the encoding does not know, said in words."""
 
 
-def action_key(action: Action) -> str:
-    """One string per action, whatever the order of its fields."""
+def action_key(action: Action) -> tuple:
+    """One key per action, whatever the order of its fields (lists are compared as tuples)."""
+    return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in action.items()))
+
+
+def action_text(action: Action) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
@@ -47,6 +50,10 @@ class ActionCodec(ABC):
     def encode(self, view: View, action: Action) -> Tokens:
         """The tokens of ``action`` for the seat whose ``view`` this is."""
 
+    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+        """The tokens of each of ``actions`` (a game may do it faster than one by one)."""
+        return [self.encode(view, action) for action in actions]
+
 
 class CatalogueCodec(ActionCodec):
     """One token per action of a fixed list: the list is the encoding."""
@@ -56,39 +63,63 @@ class CatalogueCodec(ActionCodec):
         self.index = {action_key(a): i for i, a in enumerate(self.actions)}
         if len(self.index) != len(self.actions):
             raise EncodingError("the catalogue lists an action twice")
+        by_values: dict[tuple, int] = {}
+        for i, a in enumerate(self.actions):
+            values = tuple(a.values())
+            if all(type(v) is not list for v in values):
+                by_values[values] = -1 if values in by_values else i  # -1: two actions alike, not used
+        self.by_values = {values: i for values, i in by_values.items() if i >= 0}
         self.size = len(self.actions)
-        self.names = tuple(names) if names is not None else tuple(action_key(a) for a in self.actions)
+        self.names = tuple(names) if names is not None else tuple(action_text(a) for a in self.actions)
 
     def token(self, action: Action) -> int:
+        try:  # the fields' values in the catalogue's order: how the engines list their actions
+            i = self.by_values[tuple(action.values())]
+            if self.actions[i].keys() == action.keys():
+                return i
+        except (KeyError, TypeError):  # fields in another order, or a list among them
+            pass
         try:
             return self.index[action_key(action)]
         except KeyError:
-            raise EncodingError(f"the encoding has no token for {action_key(action)}") from None
+            raise EncodingError(f"the encoding has no token for {action_text(action)}") from None
 
     def encode(self, view: View, action: Action) -> Tokens:
         return (self.token(action),)
 
 
-@dataclass
 class Choices:
-    """The legal actions of one decision, by their tokens."""
+    """The legal actions of one decision, by their tokens.
 
-    by_tokens: dict[Tokens, Action]
-    firsts: np.ndarray  # the mask of first tokens, cached: it is asked for at every step
-    size: int
+    Built at every step, so it does the least it can: when every action is one token and no two
+    share it (the usual case), the table of tokens to actions is made only if it is asked for.
+    """
+
+    def __init__(self, encoded: list[Tokens], legal: Sequence[Action], size: int) -> None:
+        self.encoded, self.legal, self.size = encoded, legal, size
+        self.heads = [t[0] for t in encoded]
+        self.firsts = np.zeros(size, dtype=np.int8)  # the mask of first tokens: asked for at every step
+        self.firsts[self.heads] = 1
+        self.single = all(len(t) == 1 for t in encoded) and int(np.count_nonzero(self.firsts)) == len(encoded)
+        self._by_tokens: dict[Tokens, Action] | None = None
+        if not self.single:
+            self.by_tokens  # noqa: B018  (checks that no two actions share their tokens)
 
     @staticmethod
     def of(codec: ActionCodec, view: View, legal: Sequence[Action]) -> "Choices":
-        by_tokens: dict[Tokens, Action] = {}
-        for action in legal:
-            tokens = codec.encode(view, action)
-            if tokens in by_tokens:
-                raise EncodingError(f"{action_key(action)} and {action_key(by_tokens[tokens])} have the"
-                                    f" same tokens {tokens}")
-            by_tokens[tokens] = action
-        firsts = np.zeros(codec.size, dtype=np.int8)
-        firsts[[t[0] for t in by_tokens]] = 1
-        return Choices(by_tokens, firsts, codec.size)
+        return Choices(codec.encode_all(view, legal), legal, codec.size)
+
+    @property
+    def by_tokens(self) -> dict[Tokens, Action]:
+        if self._by_tokens is None:
+            by_tokens: dict[Tokens, Action] = {}
+            for tokens, action in zip(self.encoded, self.legal):
+                if tokens in by_tokens:
+                    raise EncodingError(f"{action_text(action)} and {action_text(by_tokens[tokens])} have the"
+                                        f" same tokens {tokens}")
+                by_tokens[tokens] = action
+            self._by_tokens = by_tokens
+        return self._by_tokens
 
     def mask(self, prefix: Tokens) -> np.ndarray:
         """1 for each token that continues ``prefix`` towards a legal action, else 0."""
@@ -103,6 +134,8 @@ class Choices:
 
     def action(self, tokens: Tokens) -> Action | None:
         """The legal action these tokens complete, or None if they only begin one."""
+        if self.single:
+            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.firsts[tokens[0]] else None
         return self.by_tokens.get(tokens)
 
 

@@ -9,7 +9,8 @@
         env.step(None if termination or truncation else env.action_space(agent).sample(mask))
 
 An agent is a seat (``player_0``...). Its observation is ``{"observation": tensor, "action_mask":
-mask}`` from its seat's view only; ``info["view"]`` is the view itself. Rewards come at the end
+mask}`` from its seat's view only; ``info["view"]`` is the view itself (given to the agent
+to act, and to every agent at the end). Rewards come at the end
 (see :func:`parlour.rl.table.rewards`). ``render()`` returns text.
 """
 
@@ -67,14 +68,21 @@ class ParlourEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
         self._select()
 
     def _select(self) -> None:
+        """The next agent; ``infos`` holds the view of the agent to act (every agent's at the end:
+        views cost time, and an agent reads its info only when it is selected)."""
         table = self.table
         seat = table.seat()
-        if seat is not None:
-            self.agent_selection = agent_name(seat)
-        self.infos = {a: {"view": table.view(self.seat_of[a])} for a in self.agents}
+        if seat is None:
+            self.infos = {a: {"view": table.view(self.seat_of[a])} for a in self.agents}
+            return
+        self.infos[self.agent_selection] = {}
+        self.agent_selection = agent_name(seat)
+        self.infos[self.agent_selection] = {"view": table.view(seat)}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat_of[agent]
@@ -86,7 +94,6 @@ class ParlourEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
         self.table.step(action)
         if self.table.is_over():
             for seat, reward in enumerate(self.table.rewards()):

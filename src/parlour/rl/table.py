@@ -62,6 +62,7 @@ class Table:
         self.prefix_seat: int | None = None
         self.log: list[LogEntry] | None = [] if self.keep_log else None
         self.moves = 0
+        self.last_move: tuple[int, Action] | None = None
         self._forget()
 
     def _forget(self) -> None:
@@ -135,6 +136,7 @@ class Table:
     def apply(self, seat: int, action: Action) -> None:
         """Apply a whole action (an engine action, as JSON) for ``seat``."""
         self.state = self.game.apply(self.state, seat, action, self.log)
+        self.last_move = (seat, action)
         self.prefix, self.prefix_seat = (), None
         self.moves += 1
         self._forget()

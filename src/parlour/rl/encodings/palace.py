@@ -13,8 +13,8 @@ from itertools import combinations
 import numpy as np
 
 from ...core import Action, View
-from ...games.palace.cards import AS_VALUES, FACE_BY_CODE, FACES, JOKER, VALUE, VALUE_BY_NAME, value_name
-from ..encoding import CatalogueCodec, EncodingError, Layout, ObservationEncoder, Tokens, counts, one_hot, relative
+from ...games.palace.cards import AS_VALUES, FACE_BY_CODE, FACES, VALUE, VALUE_BY_NAME, value_name
+from ..encoding import CatalogueCodec, EncodingError, Layout, ObservationEncoder, Tokens, one_hot, relative
 
 MAX_PLAYERS = 6
 TABLE_CARDS = 3
@@ -23,8 +23,8 @@ MOST_JOKERS = 4  # two packs, two jokers each
 PLAYS = len(AS_VALUES) * (MOST_NATURALS + 1) * (MOST_JOKERS + 1)
 
 
-def _play_token(value: int, naturals: int, jokers: int) -> int:
-    return (AS_VALUES.index(value) * (MOST_NATURALS + 1) + naturals) * (MOST_JOKERS + 1) + jokers
+# the first token of each value a play may count as
+PLAY_TOKENS = {v: k * (MOST_NATURALS + 1) * (MOST_JOKERS + 1) for k, v in enumerate(AS_VALUES)}
 
 
 class PalaceActions(CatalogueCodec):
@@ -43,15 +43,14 @@ class PalaceActions(CatalogueCodec):
     def encode(self, view: View, action: Action) -> Tokens:
         if action.get("type") == "play":
             cards = action["cards"]
-            naturals = [FACE_BY_CODE[c] for c in cards if FACE_BY_CODE[c] != JOKER]
-            jokers = len(cards) - len(naturals)
-            if naturals:
-                value = VALUE[naturals[0]]
-            elif "as" in action:
+            jokers = cards.count("joker")
+            if "as" in action:  # a play with jokers names its value
                 value = VALUE_BY_NAME[action["as"]]
+            elif jokers:
+                raise EncodingError(f"a play with jokers names their value ('as'): {action}")
             else:
-                raise EncodingError(f"a play of jokers alone names their value: {action}")
-            return (_play_token(value, len(naturals), jokers),)
+                value = VALUE[FACE_BY_CODE[cards[0]]]
+            return (PLAY_TOKENS[value] + (len(cards) - jokers) * (MOST_JOKERS + 1) + jokers,)
         if action.get("type") == "swap":
             seat, n = view["seat"], len(view["players"])
             action = {"type": "swap", "seats": sorted(relative(seat, s, n) for s in action["seats"])}
@@ -83,6 +82,11 @@ LAYOUT = Layout([
 PAIRS = tuple(combinations(range(MAX_PLAYERS), 2))
 
 
+def _faces(codes: list[str]) -> np.ndarray:
+    """How many cards of each face ``codes`` hold."""
+    return np.bincount([FACE_BY_CODE[c] for c in codes], minlength=FACES)
+
+
 class PalaceObservation(ObservationEncoder):
     layout = LAYOUT
 
@@ -90,26 +94,28 @@ class PalaceObservation(ObservationEncoder):
         out = LAYOUT.zeros()
         players = view["players"]
         n = len(players)
-        counts(out, LAYOUT["hand"], (FACE_BY_CODE[c] for c in players[seat]["hand"]))
+        out[LAYOUT["hand"]] = _faces(players[seat]["hand"])
         known, ups, numbers = (LAYOUT[b].start for b in ("known_hands", "face_ups", "players"))
         for i, p in enumerate(players):
             r = relative(seat, i, n)
-            for c in p["known_hand"]:
-                out[known + r * FACES + FACE_BY_CODE[c]] += 1.0
-            for c in p["face_ups"]:
-                out[ups + r * FACES + FACE_BY_CODE[c]] += 1.0
+            if p["known_hand"]:
+                out[known + r * FACES:known + (r + 1) * FACES] = _faces(p["known_hand"])
+            if p["face_ups"]:
+                out[ups + r * FACES:ups + (r + 1) * FACES] = _faces(p["face_ups"])
             out[numbers + r * PLAYER:numbers + (r + 1) * PLAYER] = (
                 1.0, i in view["to_act"], p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
                 p["place"] is not None)
         pile = view["play_pile"]
-        counts(out, LAYOUT["pile"], (FACE_BY_CODE[p["card"]] for p in pile))
+        if pile:
+            out[LAYOUT["pile"]] = _faces([p["card"] for p in pile])
         top = LAYOUT["pile_top"].start
         for k, p in enumerate(reversed(pile[-4:])):
             out[top + k * VALUES + VALUE_BY_NAME.get(p["as"], 0)] = 1.0
         if view["counts"] is not None:
             one_hot(out, LAYOUT["counts"], VALUE_BY_NAME[view["counts"]])
         out[LAYOUT["pile_state"]] = (len(pile) / 20, view["capped"], view["rules_on_top"])
-        counts(out, LAYOUT["burned"], (FACE_BY_CODE[c] for c in view["burn_pile"]))
+        if view["burn_pile"]:
+            out[LAYOUT["burned"]] = _faces(view["burn_pile"])
         out[LAYOUT["table"]] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2,
                                 view["swap_own"], view["revealed"] is not None, len(view["finished"]) / 6)
         swapped = LAYOUT["swapped"].start

@@ -7,6 +7,8 @@ goes. Patch ids move around the circle, so a token names the patch by its place 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ...core import Action, View
@@ -49,6 +51,19 @@ class PatchworkActions(ActionCodec):
             raise EncodingError(f"patch {patch} is not on offer")
         lay = 4 * bool(action.get("flip", False)) + action.get("rotation", 0)
         return (1 + slot * PER_SLOT + lay * SQUARES + action["y"] * SIZE + action["x"],)
+
+    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+        """As :meth:`encode`, for the engine's own listing (every field there, flip a bool)."""
+        base = {pid: 1 + k * PER_SLOT for k, pid in enumerate(view["offer"])}
+        out = []
+        for a in actions:
+            if a["type"] == "skip":
+                out.append((SKIP,))
+            else:
+                pid = a["patch"]
+                start = base[pid] if pid >= 0 else 1 + 3 * PER_SLOT
+                out.append((start + (4 * a["flip"] + a["rotation"]) * SQUARES + a["y"] * SIZE + a["x"],))
+        return out
 
 
 PLAYER = 7

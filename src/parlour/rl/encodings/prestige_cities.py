@@ -8,6 +8,8 @@ Square (row, col) of the 9x8 city is ``row * 8 + col``; cities and seats are cou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ...core import Action, View
@@ -62,6 +64,23 @@ LAYOUT = Layout([
     ("group", SQUARES, "the squares of the group the seat is growing"),
     ("task_group", SQUARES, "the squares of the group the task names (removal, conversion)"),
 ])
+
+
+class PrestigeCitiesActions(CatalogueCodec):
+    """``block * 72 + square`` builds (industry, commerce, residential, culture, parks), then
+    ``360 + kind * 72 + square`` removes, blights and converts, then ``stop``."""
+
+    def __init__(self) -> None:
+        super().__init__(_catalogue())
+        self.starts = {BLOCKS[b]: k * SQUARES for k, b in enumerate(DIE_BLOCKS)}
+        for k, kind in enumerate((REMOVE, BLIGHT_TASK, CONVERT)):
+            self.starts[kind] = (len(DIE_BLOCKS) + k) * SQUARES
+
+    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+        starts, stop = self.starts, self.size - 1
+        return [(stop,) if a["type"] == "stop" else
+                (starts[a["block"] if a["type"] == "build" else a["type"]] + a["row"] * COLS + a["col"],)
+                for a in actions]
 
 
 class PrestigeCitiesObservation(ObservationEncoder):
@@ -136,5 +155,5 @@ class PrestigeCitiesObservation(ObservationEncoder):
                 out[start + row * COLS + col] = 1.0
 
 
-ACTIONS = CatalogueCodec(_catalogue())
+ACTIONS = PrestigeCitiesActions()
 OBSERVATION = PrestigeCitiesObservation()
