@@ -17,18 +17,13 @@ import statistics
 import time
 from typing import Any
 
-from .bench_engine import random_games
+from .bench_engine import random_game_arguments, random_games
 
 def register(targets: argparse._SubParsersAction) -> None:
     parser = targets.add_parser("rl", help="PettingZoo environment steps per second, next to the engine's",
                                 description="PettingZoo environment steps per second on one core, next to"
                                             " the engine's own moves per second (needs the rl extra).")
-    parser.add_argument("game", help="the game's id (see 'parlour games')")
-    parser.add_argument("--games", type=int, default=20, help="games in each run of each loop (default 20)")
-    parser.add_argument("--runs", type=int, default=3, help="runs; the median is reported (default 3)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    parser.add_argument("--players", type=int, default=None,
-                        help="players in each game (default: 2, or the game's minimum if larger)")
+    random_game_arguments(parser, games=20, runs=3)
     parser.set_defaults(run=run)
 
 
