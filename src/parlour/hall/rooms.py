@@ -132,8 +132,7 @@ class Room:
         self.host_token = record.host_token
         self.created = record.created
         self.watchers = 0  # connections, spectators' included
-        # when it last changed; a waiting room read back from the store counts from its creation
-        self.touched = record.created if record.status == "waiting" else hall.clock.now()
+        self.touched = hall.clock.now()  # when it last changed (or was read back from the store)
         self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
