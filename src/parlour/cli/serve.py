@@ -17,6 +17,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help=f"the store's SQLAlchemy URL (default {DEFAULT_DB}, a file under ./var/);"
                              " PostgreSQL: postgresql+psycopg://user:pass@host/db")
     parser.add_argument("--quiet", action="store_true", help="no access log")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one rate or quota, e.g. --limit rooms=20/minute --limit sockets=64"
+                             " (the names and defaults: docs/protocol.md, Limits)")
+    parser.add_argument("--no-client-quotas", action="store_true",
+                        help="no quota per client address (for load tests from one machine); sizes,"
+                             " per-connection rates and outgoing queues stay bounded")
     parser.set_defaults(run=run)
 
 
@@ -28,9 +34,15 @@ def run(args: argparse.Namespace) -> int:
     from ..hall.clock import SystemClock
     from ..hall.store import SqlStore
 
+    from ..hall.limits import Limits
+
+    try:
+        limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
+    except ValueError as problem:
+        raise SystemExit(f"parlour serve: {problem}") from None
     ensure_folder(args.db)
     store = SqlStore(args.db)
-    app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector)
+    app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)
     try:
