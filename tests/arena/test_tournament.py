@@ -13,6 +13,7 @@ from parlour.arena import replays, tournament
 from parlour.arena.match import BadEntrant, Entrant, MatchRecord
 from parlour.cli import main
 from parlour.core import ParlourError
+from parlour.games import get
 
 MISBEHAVE = f"{sys.executable} {Path(__file__).parent / 'bots' / 'misbehave.py'}"
 
@@ -137,3 +138,16 @@ def test_the_hall_shows_arena_replays_even_of_matches_ended_early(tmp_path):
                 assert len(body["frames"]) == record.moves + 1 and body["ended"] == record.ended
     finally:
         store.close()
+
+
+def test_replay_files_hold_resolved_options_and_old_files_replay_by_legacy_values():
+    """A replay file holds every option resolved; a file without an option predates it and replays by
+    the option's legacy value (Palace's rules edition 1)."""
+    from parlour.arena.match import MatchTask, play_match
+
+    record = play_match(MatchTask(0, "palace", (Entrant("a", "builtin:random"), Entrant("b", "builtin:random")), 3))
+    assert record.replay["options"] == {"edition": 2}
+    states = list(replays.frames(get("palace"), record.replay))
+    assert states[-1][1].edition == 2 and get("palace").is_over(states[-1][1])
+    old = dict(record.replay, options={}, actions=[])
+    assert next(replays.frames(get("palace"), old))[1].edition == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -15,6 +16,7 @@ from parlour.games import all_games  # noqa: E402
 from parlour.hall import create_app  # noqa: E402
 from parlour.hall.limits import Limits  # noqa: E402
 from parlour.hall.store import SqlStore  # noqa: E402
+from postgres_server import throwaway_postgres, why_not  # noqa: E402
 from secret_game import SECRETS  # noqa: E402
 
 pytestmark = pytest.mark.timeout(30)
@@ -70,3 +72,18 @@ def make_client(db_url: str, games: dict[str, Any], clock: FakeClock) -> Iterato
 @pytest.fixture
 def client(make_client: Callable[[], TestClient]) -> TestClient:
     return make_client()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL database for the store's tests: PARLOUR_TEST_POSTGRES_URL's if set, else a
+    throwaway server started here for the session (skipped, with the reason, when none can be)."""
+    given = os.environ.get("PARLOUR_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    reason = why_not()
+    if reason is not None:
+        pytest.skip(f"no PostgreSQL for the store's tests: {reason}")
+    with throwaway_postgres() as url:
+        yield url

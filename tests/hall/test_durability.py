@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 from parlour.cli.bench_hall import free_port, start_server
 from parlour.hall import create_app
-from parlour.hall.store import SqlStore, actions_table
+from parlour.hall.store import SqlStore, actions_table, rooms_table
 
 SKIP = {"type": "skip"}
 
@@ -152,4 +152,23 @@ def test_a_room_that_no_longer_replays_is_left_out_and_the_others_come_back(db_u
     with TestClient(create_app(store, games, clock)) as client:
         assert client.get(f"/api/rooms/{good}").json()["status"] == "playing"
         assert client.get(f"/api/rooms/{broken}").status_code == 404
+    store.close()
+
+
+def test_a_room_stored_before_an_option_existed_replays_by_its_legacy_value(db_url, games, clock):
+    """Rooms store every option resolved, so a stored room without Palace's `edition` was played before
+    the option existed: it comes back under edition 1, the rules it was played by; a new room is edition 2."""
+    store = SqlStore(db_url)
+    with TestClient(create_app(store, games, clock)) as client:
+        old, _, _ = started_room(client, "palace")
+        assert client.get(f"/api/rooms/{old}").json()["options"] == {"edition": 2}
+    store.close()
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:  # as a room created before the option existed was stored
+        conn.execute(rooms_table.update().where(rooms_table.c.code == old).values(options="{}"))
+    engine.dispose()
+    store = SqlStore(db_url)
+    with TestClient(create_app(store, games, clock)) as client:
+        assert client.get(f"/api/rooms/{old}").json()["options"] == {"edition": 1}
+        assert client.get(f"/api/rooms/{started_room(client, 'palace')[0]}").json()["options"] == {"edition": 2}
     store.close()

@@ -1,30 +1,32 @@
-"""The same store code on PostgreSQL: a few of the hall's tests again, when a database is given.
+"""The same store code on PostgreSQL: a few of the hall's tests again.
+
+They run on PARLOUR_TEST_POSTGRES_URL's database when it is set (its Parlour tables are dropped
+first), else on a throwaway server started for the session (tests/hall/postgres_server.py):
 
     PARLOUR_TEST_POSTGRES_URL=postgresql+psycopg://user@127.0.0.1:5432/hall pytest tests/hall/test_postgres.py
-
-(needs the ``postgres`` extra; the database's Parlour tables are dropped first).
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 import sqlalchemy as sa
 
 from parlour.hall.store import metadata
 
-URL = os.environ.get("PARLOUR_TEST_POSTGRES_URL")
-pytestmark = pytest.mark.skipif(not URL, reason="PARLOUR_TEST_POSTGRES_URL names no PostgreSQL database")
+
+def empty_database(url: str) -> str:
+    """``url`` once the store's tables (and their schema version) are gone from it."""
+    engine = sa.create_engine(url)
+    metadata.drop_all(engine)
+    with engine.begin() as connection:
+        connection.execute(sa.text("DROP TABLE IF EXISTS alembic_version"))
+    engine.dispose()
+    return url
 
 
 @pytest.fixture
-def db_url() -> str:
-    assert URL is not None
-    engine = sa.create_engine(URL)
-    metadata.drop_all(engine)
-    engine.dispose()
-    return URL
+def db_url(postgres_url: str) -> str:
+    return empty_database(postgres_url)
 
 
 from test_durability import (test_a_restarted_hall_rebuilds_every_room_from_its_actions,  # noqa: E402,F401

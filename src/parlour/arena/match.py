@@ -241,7 +241,7 @@ def play_match(task: MatchTask) -> MatchRecord:
         result = forfeit_result(players, forfeit, ended)
     else:
         result = game.result(state)
-    replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": dict(task.options),
+    replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": game.resolve_options(task.options),
               "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(names),
               "ended": ended}
     late = [s.late_turns() for s in seats] + [0] * (players - len(seats))

@@ -46,7 +46,7 @@ def read(path: str | Path) -> dict[str, Any]:
 
 def frames(game: Game[Any], replay: dict[str, Any]) -> Iterator[tuple[int, Any, list[LogEntry]]]:
     """(actions applied, state, log of the last action) from the start to the end of the replay."""
-    state = game.start(replay["players"], replay["options"], replay["seed"])
+    state = game.start(replay["players"], game.stored_options(replay["options"]), replay["seed"])
     yield 0, state, []
     for number, (seat, action) in enumerate(replay["actions"], 1):
         log: list[LogEntry] = []

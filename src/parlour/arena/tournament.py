@@ -43,11 +43,12 @@ def schedule(game: str, entrants: list[Entrant], players: int, games: int, seed:
     return tasks
 
 
-def run(tasks: list[MatchTask], jobs: int = 1, advance: Callable[[MatchRecord], None] | None = None
-        ) -> list[MatchRecord]:
-    """Play every match, ``jobs`` at a time in worker processes; the records in match order."""
+def run(tasks: list[MatchTask], jobs: int = 1, advance: Callable[[MatchRecord], None] | None = None,
+        cluster: str | None = None) -> list[MatchRecord]:
+    """Play every match, ``jobs`` at a time in worker processes, or on the Dask cluster at
+    ``cluster`` (see :func:`on_cluster`); the records in match order."""
     records: list[MatchRecord] = []
-    for record in _played(tasks, jobs):
+    for record in (on_cluster(tasks, cluster) if cluster is not None else _played(tasks, jobs)):
         records.append(record)
         if advance is not None:
             advance(record)
@@ -63,6 +64,46 @@ def _played(tasks: list[MatchTask], jobs: int) -> Iterator[MatchRecord]:
 
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         yield from pool.imap_unordered(play_match, tasks)
+
+
+LOCAL = "local"
+
+
+def on_cluster(tasks: list[MatchTask], address: str, connect_timeout: float = 10.0) -> Iterator[MatchRecord]:
+    """Play every match on a Dask distributed cluster, yielding records as they finish.
+
+    ``address`` is a scheduler's address (``tcp://host:8786``), or ``local`` / ``local:N`` for a
+    cluster of N worker processes (default 2) on this machine's loopback, started and stopped here.
+    A match is a pure function of its task, so a match that a lost worker leaves unfinished is
+    played again elsewhere by the scheduler, with the same outcome for deterministic bots.
+    """
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ParlourError("--cluster needs Dask distributed: pip install -e '.[cluster]'") from None
+    local = address == LOCAL or address.startswith(LOCAL + ":")
+    if local:
+        workers = address.partition(":")[2] or "2"
+        if not workers.isdigit() or not 1 <= int(workers) <= 64:
+            raise ParlourError(f"--cluster local:N takes 1 to 64 workers, not {workers!r}")
+        cluster: Any = LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
+                                    host="127.0.0.1", dashboard_address=None)
+        target: Any = cluster
+    else:
+        cluster, target = None, address
+    try:
+        try:
+            client = Client(target, timeout=connect_timeout)
+        except OSError as error:
+            raise ParlourError(f"no Dask scheduler answered at {address!r} within {connect_timeout:g} s:"
+                               f" {error}") from None
+        with client:
+            # pure=False: two tasks never share a result, even if they compare equal
+            for future in as_completed(client.map(play_match, tasks, pure=False)):
+                yield future.result()
+    finally:
+        if cluster is not None:
+            cluster.close()
 
 
 @dataclass

@@ -18,6 +18,7 @@ COMMANDS = (
     "selfplay",
     "bench",
     "serve",
+    "db",
     "arena",
     "replay",
 )

@@ -29,6 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="games per table of bots (default 2: one deal, seats swapped)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole tournament (default 1)")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="matches played at once (default 1)")
+    parser.add_argument("--cluster", default=None, metavar="ADDRESS",
+                        help="play the matches on a Dask distributed cluster: a scheduler's address"
+                             " (tcp://host:8786), or local[:N] for N worker processes here (needs the"
+                             " 'cluster' extra); the same results and replays as -j for the same seed")
     parser.add_argument("--time-scale", type=float, default=1.0, metavar="X",
                         help="multiply the time limits by X, for slow machines (default 1: the rules document's)")
     parser.add_argument("--players", type=int, default=None, help="players per game (default: the fewest)")
@@ -72,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                 replays.write(args.replays, record.number, record.replay)
             progress.advance(bar)
 
-        records = tournament.run(tasks, args.jobs, advance)
+        records = tournament.run(tasks, args.jobs, advance, cluster=args.cluster)
     standings = tournament.standings(entrants, records)
     console.print(results_table(game.name, standings, len(records), args.seed))
     early = [r for r in records if r.forfeit is not None]

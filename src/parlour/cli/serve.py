@@ -16,6 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", default=DEFAULT_DB,
                         help=f"the store's SQLAlchemy URL (default {DEFAULT_DB}, a file under ./var/);"
                              " PostgreSQL: postgresql+psycopg://user:pass@host/db")
+    parser.add_argument("--no-upgrade", dest="upgrade", action="store_false",
+                        help="refuse to start on a store whose schema is older, rather than bring it up to date")
     parser.add_argument("--quiet", action="store_true", help="no access log")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                         help="change one rate or quota, e.g. --limit rooms=20/minute --limit sockets=64"
@@ -32,16 +34,17 @@ def run(args: argparse.Namespace) -> int:
     from ..games import all_games
     from ..hall import create_app
     from ..hall.clock import SystemClock
-    from ..hall.store import SqlStore
-
     from ..hall.limits import Limits
+    from ..hall.store import SqlStore
 
     try:
         limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
     except ValueError as problem:
         raise SystemExit(f"parlour serve: {problem}") from None
     ensure_folder(args.db)
-    store = SqlStore(args.db)
+    store = SqlStore(args.db, upgrade=args.upgrade)
+    if store.upgraded:
+        print(f"the store's schema was brought up to date: revision(s) {', '.join(store.upgraded)}", flush=True)
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)

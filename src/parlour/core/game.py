@@ -31,7 +31,8 @@ S = TypeVar("S")
 class Option:
     """One game option, declared once with its default; everything else reads it.
 
-    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``.
+    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``. ``legacy`` is the value of an option that a
+    game stored before the option existed takes (see :meth:`Game.stored_options`); None: the default.
     """
 
     name: str
@@ -42,6 +43,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    legacy: Any = None
 
     def coerce(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -188,6 +190,19 @@ class Game(ABC, Generic[S]):
                              f" (its options: {', '.join(known) or 'none'})")
         return {name: (opt.coerce(options[name]) if name in options else opt.default)
                 for name, opt in known.items()}
+
+    def stored_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options of a stored game (a hall room, a replay file) to replay it by.
+
+        Games are stored with every option resolved, so an option missing from a stored game did
+        not exist when it was played: it takes its ``legacy`` value, and the game replays under the
+        rules it was played by (an ``edition`` option keeps a ruling that changed what an action does).
+        """
+        stored = dict(options or {})
+        for option in self.options:
+            if option.name not in stored and option.legacy is not None:
+                stored[option.name] = option.legacy
+        return stored
 
     def check_players(self, players: int) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not (

@@ -111,7 +111,9 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     @app.get("/api/games", response_model=list[GameOut], tags=["lobby"])
     def list_games() -> list[dict[str, Any]]:
         """The catalogue: each game with its seat counts, options and bots."""
-        return [dict(game.describe(), bots=bot_registry.names(game), rules_url=f"/games/{game.id}/rules",
+        return [dict(game.describe(), bots=bot_registry.names(game),
+                     bot_notes={name: bot_registry.about(game, name) for name in bot_registry.names(game)},
+                     rules_url=f"/games/{game.id}/rules",
                      renderer_url=f"/games/{game.id}/static/renderer.js") for game in hall.games.values()]
 
     @app.post("/api/rooms", response_model=RoomCreated, status_code=201, responses=ERRORS, tags=["rooms"])
@@ -183,7 +185,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         replay["names"] = (replay["names"] + [f"seat {i + 1}" for i in range(body.players)])[:body.players]
         try:
             game.check_players(body.players)
-            replay["options"] = game.resolve_options(body.options)
+            replay["options"] = game.resolve_options(game.stored_options(body.options))
             replay["frames"] = frames(game, replay)
         except IllegalAction as error:
             raise HallError("bad_request", f"this replay does not replay: {error}") from None

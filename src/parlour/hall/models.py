@@ -40,6 +40,8 @@ class GameOut(BaseModel):
     max_players: int
     hidden_information: bool
     bots: list[str] = Field(description="bots that can take a seat, the game's own heuristic ones first")
+    bot_notes: dict[str, str] = Field(description="one line on how each bot plays, by name (easy, medium"
+                                           " and hard are the levels every game offers)")
     options: list[OptionOut]
     rules_url: str
     renderer_url: str

@@ -124,7 +124,7 @@ class Room:
         self.game = game
         self.code = record.code
         self.players = record.players
-        self.options = record.options
+        self.options = game.stored_options(record.options)  # a room older than an option replays as played
         self.seed = record.seed
         self.status = record.status
         self.turn_timer = record.turn_timer

@@ -150,10 +150,18 @@ Write = tuple[Any, dict[str, Any]]  # (statement, parameters)
 class SqlStore(Store):
     """The store on SQLAlchemy Core: SQLite by default, PostgreSQL by URL, same code."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, upgrade: bool = True) -> None:
+        """``upgrade`` False: refuse (:class:`~parlour.hall.migrations.SchemaError`) a database
+        whose schema is older than this code's, rather than bring it up to date."""
+        from .migrations import prepare
+
         self.url = url
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
+        try:
+            self.upgraded = prepare(self.engine, upgrade)  # the revisions applied just now
+        except Exception:
+            self.engine.dispose()
+            raise
         self._queue: queue.SimpleQueue[tuple[list[Write], asyncio.Future[None]] | None] = queue.SimpleQueue()
         self._conn: sa.Connection | None = None  # the writer thread's own
         self._writer = threading.Thread(target=self._write_loop, name="parlour-store-writer", daemon=True)

@@ -136,17 +136,19 @@ def test_extras_after_a_claim_is_answered():
     assert state.coins == (0, 2) and GAME.view(state, 0)["opponent"]["role"] == 3
 
 
-def test_rules_note_each_extra_at_most_once_a_turn():
+def test_rules_note_extras_may_be_repeated_when_paid_again():
+    """"Any combination of the following" sets no limit: each extra may be done again in the same turn,
+    paid each time (two Reveals see all four revelatory cards); Discover ends the turn, so once."""
     state = run(make_state(coins=(30, 2)), (0, reveal(0, 1)))
-    assert "reveal" not in kinds(state, 0)
-    assert_refused(GAME, state, 0, reveal(2, 3), "once a turn")
-    state = run(state, (0, SPY))
-    assert_refused(GAME, state, 0, SPY, "once a turn")
-    state = run(state, (0, PROMOTE), (0, keep("drawn")))
-    assert_refused(GAME, state, 0, PROMOTE, "once a turn")
-    # and again next turn
-    state = run(state, (0, INCOME), (0, END), (1, INCOME), (1, END))
-    assert {"reveal", "spy", "promote"} <= kinds(state, 0)
+    assert {"reveal", "spy", "promote", "discover"} <= kinds(state, 0)
+    state = run(state, (0, reveal(2, 3)))
+    view = GAME.view(state, 0)
+    assert state.coins == (24, 2) and all(slot["card"] is not None for slot in view["revelatory"])
+    state = run(state, (0, SPY), (0, SPY), (0, PROMOTE), (0, keep("drawn")), (0, PROMOTE), (0, keep("role")))
+    assert state.coins == (24 - 16 - 4, 2) and GAME.view(state, 0)["used"] == ["promote", "reveal", "spy"]
+    assert_refused(GAME, state, 0, SPY, "costs 8 coins", "you have 4 coins")
+    state = run(state, (0, INCOME), (0, END))
+    assert GAME.view(state, 0)["used"] == []
 
 
 def test_extras_cost_what_they_cost_and_need_the_coins():

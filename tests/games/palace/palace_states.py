@@ -28,7 +28,7 @@ def swap(a: int, b: int) -> dict:
 
 def make(players: int = 3, *, hands=None, face_ups=None, face_downs=None, pick_up=(), pile=(), burned=(),
          current: int = 0, direction: int = 1, detour: int | None = None, finished=(), swaps_left: int = 0,
-         swap_own: bool = False, swapped=(), complete: bool = False) -> State:
+         swap_own: bool = False, swapped=(), complete: bool = False, edition: int = 2) -> State:
     """A state from card codes. Seats not given hold a hand of a 4, a 5 and a 6, one face-up and
     one face-down court card, so nobody goes out by accident. ``pile`` entries are codes, or
     'joker=K' for a joker played as a King. Cards named nowhere are simply not in the game, or
@@ -70,7 +70,7 @@ def make(players: int = 3, *, hands=None, face_ups=None, face_downs=None, pick_u
     return State(tuple(sort_ids(h) for h in all_hands), tuple(sort_ids(f) for f in all_ups),
                  tuple(tuple(f) for f in all_downs), tuple(rest[0]), tuple(pile_entries), tuple(rest[1]),
                  direction, current, detour, swaps_left, swap_own, tuple(tuple(p) for p in swapped), None,
-                 tuple(finished), known, (), 0)
+                 tuple(finished), known, (), 0, edition)
 
 
 def hand(state: State, seat: int) -> list[str]:

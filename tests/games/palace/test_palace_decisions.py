@@ -96,17 +96,24 @@ def test_face_down_joker_is_named_after_it_is_turned():
     legal = GAME.legal_actions(state, 0)
     assert {"type": "play", "cards": ["joker"], "as": "K"} in legal and TAKE not in legal
     assert_refused(GAME, state, 0, flip(0), "joker")
-    assert_refused(GAME, state, 0, play("joker", as_="10"), "lower than the A")
     state = after(state, 0, play("joker", as_="K"))
     assert pile(state) == ["AS", "joker"] and state.current == 1 and GAME.view(state, 1)["revealed"] is None
+    # named, it obeys only the restrictions of the card it plays as (a 2 never goes on a Rules card)
+    state = after(make(3, hands=[[]], face_ups=[[]], face_downs=[["joker", "5C"]], pile=["AS", "rules"]), 0, flip(0))
+    assert_refused(GAME, state, 0, play("joker", as_="2"), "Rules card")
+    state = after(state, 0, play("joker", as_="10"))
+    assert pile(state) == [] and state.current == 0
 
 
-def test_face_ups_join_only_when_pick_up_pile_is_empty():
-    """Face-ups may join the last hand cards only once the pick-up pile is empty; any number of the
-    matching face-ups may join."""
-    state = make(3, hands=[["8H", "8S", "8D"]], face_ups=[["8C"]], pick_up=["4C"])
-    assert all("8C" not in a["cards"] for a in GAME.legal_actions(state, 0))
-    assert_refused(GAME, state, 0, play("8H", "8S", "8D", "8C"), "pick-up pile is empty")
+def test_face_ups_join_the_last_hand_cards_whatever_is_left_to_draw():
+    """Face-ups may join the last hand cards whether or not the pick-up pile is empty (the hand is then
+    refilled); any number of the matching face-ups may join."""
+    state = make(3, hands=[["8H", "8S", "8D"]], face_ups=[["8C", "KC"]], pick_up=["4C", "5C", "6C", "9C"])
+    assert {"type": "play", "cards": ["8H", "8D", "8S", "8C"]} in GAME.legal_actions(state, 0)
+    state = after(state, 0, play("8H", "8S", "8D", "8C"))
+    assert pile(state) == [] and face_ups(state, 0) == ["KC"] and hand(state, 0) == ["4C", "5C", "6C"]
+    assert_refused(GAME, make(3, hands=[["8H", "8S", "KD"]], face_ups=[["8C"]], pick_up=["4C"]), 0,
+                   play("8H", "8S", "8C"), "only your last hand cards")
     state = make(6, hands=[["8H"]], face_ups=[["8C", "8D", "8H"]])
     legal = [sorted(a["cards"]) for a in GAME.legal_actions(state, 0)]
     assert legal == [["8H"], ["8H", "8H"], ["8D", "8H", "8H"], ["8C", "8D", "8H", "8H"]]
@@ -135,21 +142,29 @@ def test_joker_values():
 
 
 def test_joker_restrictions():
-    """A joker played as a card without special properties goes on anything, a Rules card and a 9
-    included; played as a special card it obeys that card's restrictions; a play that mixes jokers with
-    natural cards obeys the natural cards' restrictions."""
-    for top in (["AS"], ["9S"], ["5S", "rules"]):
-        for plain in ("4", "5", "6", "J", "Q", "K", "A"):
-            GAME.check(make(3, hands=[["joker", "4C"]], pile=top), 0, play("joker", as_=plain))
-    state = make(3, hands=[["joker", "4C"]], pile=["9S"])
-    assert_refused(GAME, state, 0, play("joker", as_="10"), "9 or lower")
+    """Jokers played alone go on anything as any card (an 8, 9 or 10 on an Ace or under a 9's cap
+    included) and do what that card does; the only restriction they keep is the one of the card they
+    play as: as a 2, 3, 7 or Rules card, not on a Rules card. A play that mixes jokers with natural
+    cards obeys the natural cards' restrictions."""
+    for top in (["AS"], ["KS"], ["9S"], ["5S", "rules"]):
+        for value in ("4", "5", "6", "8", "9", "10", "J", "Q", "K", "A", "social", "cardinal"):
+            GAME.check(make(3, hands=[["joker", "4C"]], pile=top), 0, play("joker", as_=value))
+    state = after(make(3, hands=[["joker", "4C"]], pile=["9S"]), 0, play("joker", as_="10"))
+    assert pile(state) == [] and state.current == 0  # the 10 burns and its player goes again
+    state = after(make(4, hands=[["joker", "4C"]], pile=["AS"]), 0, play("joker", as_="8"))
+    assert state.current == 2 and GAME.view(state, 0)["last"]["skipped"] == [1]
+    for special in ("2", "3", "7", "rules"):
+        GAME.check(make(3, hands=[["joker", "4C"]], pile=["AS"]), 0, play("joker", as_=special))
+        assert_refused(GAME, make(3, hands=[["joker", "4C"]], pile=["5S", "rules"]), 0, play("joker", as_=special),
+                       "Rules card")
     state = make(3, hands=[["joker", "KC"]], pile=["AS"])
     assert_refused(GAME, state, 0, play("KC", "joker"), "lower than the A")
+    assert_refused(GAME, make(3, hands=[["joker", "10C"]], pile=["9S"]), 0, play("10C", "joker"), "9 or lower")
 
 
 def test_nine_takes_nine_or_lower():
     """On a 9 that counts, only cards of 9 or lower may be played (4, 5, 6, 8, 9), besides 2s, 3s, 7s,
-    Rules, Social and Cardinal cards and jokers played as plain cards."""
+    Rules, Social and Cardinal cards and jokers."""
     state = make(3, hands=[["4H", "5H", "6H", "8H", "9H", "QH", "rules", "social", "cardinal"]], pile=["9S"])
     singles = {a["cards"][0] for a in GAME.legal_actions(state, 0) if len(a["cards"]) == 1}
     assert singles == {"4H", "5H", "6H", "8H", "9H", "rules", "social", "cardinal"}
@@ -164,20 +179,47 @@ def test_tens_follow_the_ordinary_rule():
     GAME.check(make(3, hands=[["10H", "4C"]], pile=["10S"]), 0, play("10H"))
 
 
-def test_rules_card_refuses_the_wild_cards():
-    """A Rules card on top of the pile refuses 2s, 3s, 7s, Rules, Social and Cardinal cards; any other
-    card must match or beat the card that counts beneath it."""
+def test_rules_card_refuses_2s_3s_7s_and_rules_cards():
+    """A Rules card on top of the pile refuses 2s, 3s and Rules cards (its own sentence) and 7s (the 7's);
+    Social and Cardinal cards may go on it, and any other card must match or beat the card that counts
+    beneath it. The Rules card refuses only while it is on top."""
     state = make(3, hands=[["2H", "3H", "7H", "social", "cardinal", "6H", "8H", "9H"]], pile=["8S", "rules"])
     singles = sorted(a["cards"][0] for a in GAME.legal_actions(state, 0))
-    assert singles == ["8H", "9H"]
-    for card in ("7H", "social", "cardinal"):
-        assert_refused(GAME, state, 0, play(card), "Rules card")
+    assert singles == ["8H", "9H", "cardinal", "social"]
+    for card in ("2H", "3H", "7H"):
+        assert_refused(GAME, state, 0, play(card), "Rules card", "2s, 3s, 7s and Rules cards never")
+    state = after(state, 0, play("social"))
+    assert GAME.view(state, 1)["counts"] == "8" and GAME.view(state, 1)["rules_on_top"] is False
+    GAME.check(make(3, hands=[["3H", "4H"]], pile=["8S", "rules", "social"]), 0, play("3H"))
     state = make(3, hands=[["2H", "4H"]], pile=["rules"])
     assert [a["cards"] for a in GAME.legal_actions(state, 0)] == [["4H"]]
+    # nothing else to play: the Social card must be played rather than the pile taken
+    assert_refused(GAME, make(3, hands=[["social", "4H"]], pile=["8S", "rules"]), 0, TAKE, "you can play")
+
+
+def test_edition_1_refuses_social_and_cardinal_on_a_rules_card():
+    """Rules edition 1 (option `edition`) is how Parlour ruled before: a Rules card refuses Social and
+    Cardinal cards too. A game stored before the option existed (a hall room or a replay file without
+    it) replays by edition 1; a new game is edition 2."""
+    assert GAME.resolve_options({}) == {"edition": 2} and GAME.stored_options({}) == {"edition": 1}
+    assert GAME.stored_options({"edition": 2}) == {"edition": 2}
+    assert GAME.start(3, {}, seed=1).edition == 2 and GAME.start(3, {"edition": 1}, seed=1).edition == 1
+    state = make(3, hands=[["social", "cardinal", "9H"]], pile=["8S", "rules"], edition=1)
+    assert [a["cards"] for a in GAME.legal_actions(state, 0)] == [["9H"]]
+    for card in ("social", "cardinal"):
+        assert_refused(GAME, state, 0, play(card), "Rules, Social and Cardinal cards never")
+    # a face-down Social card turned over onto a Rules card: taken with the pile in edition 1, played in 2
+    for edition, taken in ((1, True), (2, False)):
+        state = make(3, hands=[[]], face_ups=[[]], face_downs=[["social", "5C"]], pile=["8S", "rules"], edition=edition)
+        state = after(state, 0, flip(0))
+        assert (hand(state, 0) == ["8S", "rules", "social"]) is taken
+        assert GAME.view(state, 1)["edition"] == edition
+    with pytest.raises(BadOptions, match="at most 2"):
+        GAME.start(3, {"edition": 3}, seed=1)
 
 
 def test_social_and_cardinal_go_anywhere_and_are_invisible():
-    """Social and Cardinal cards may be played on any card except a Rules card, and are invisible like
+    """Social and Cardinal cards may be played on any card, a Rules card included, and are invisible like
     3s (the card beneath still counts, a 9's cap too)."""
     state = after(make(3, hands=[["social", "4C"]], pile=["AS"]), 0, play("social"))
     assert GAME.view(state, 0)["counts"] == "A"
@@ -238,6 +280,12 @@ def test_counting_places_wraps_round():
     assert state.current == 1
     state = after(make(2, hands=[["8H", "KH"]]), 0, play("8H"))
     assert state.current == 0
+    # as written, n 7s can give one player two turns in a row with 3 or 4 players too: two 7s with
+    # three players send the turn two places back (to 1), then play resumes after the 7-player (1)
+    state = after(make(3, hands=[["7H", "7D", "KH"], ["4D", "5D", "6D"]]), 0, play("7H", "7D"))
+    assert state.current == 1 and after(state, 1, play("4D")).current == 1
+    state = after(make(4, hands=[["7H", "7D", "7C", "KH"], ["4D", "5D", "6D"]]), 0, play("7H", "7D", "7C"))
+    assert state.current == 1 and after(state, 1, play("4D")).current == 1
     # a player who is out is not counted
     state = make(4, hands=[["8H", "KH"], [], ["4C"], ["4S"]], face_ups=[["KS"], [], ["KC"], ["KD"]],
                  face_downs=[["QS"], [], ["QC"], ["QD"]], finished=(1,))

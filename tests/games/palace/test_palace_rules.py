@@ -125,6 +125,10 @@ def test_last_hand_card_with_matching_face_ups():
     assert ["8H"] in legal and ["8D", "8H"] in legal and ["8C", "8D", "8H"] in legal
     state = after(state, 0, play("8H", "8D", "8C"))
     assert hand(state, 0) == [] and face_ups(state, 0) == ["QS"] and pile(state) == ["8H", "8D", "8C"]
+    # the sentence has no condition on the pick-up pile: the hand is refilled afterwards
+    state = after(make(3, hands=[["8H", "8S", "8C"]], face_ups=[["8D"]], pick_up=["4C", "5C", "6C"]), 0,
+                  play("8H", "8S", "8C", "8D"))
+    assert face_ups(state, 0) == [] and hand(state, 0) == ["4C", "5C", "6C"]
     # not while other hand cards stay behind
     state = make(3, hands=[["8H", "9H"]], face_ups=[["8D"]])
     assert_refused(GAME, state, 0, play("8H", "8D"), "last hand cards", "9H")
@@ -355,6 +359,9 @@ def test_joker_as_any_card_ignores_restrictions():
     for top in (["9S"], ["5S", "rules"]):
         state = make(3, hands=[["joker", "4H"]], pile=top)
         after(state, 0, play("joker", as_="K"))
+    for top in (["AS"], ["KS"], ["9S"]):  # "any card on any other card": an 8, 9 or 10 too
+        for value in ("8", "9", "10"):
+            GAME.check(make(3, hands=[["joker", "4H"]], pile=top), 0, play("joker", as_=value))
     assert_refused(GAME, state, 0, play("joker"), "what the joker is played as")
 
 
@@ -365,8 +372,8 @@ def test_joker_as_a_special_card_takes_its_properties():
     assert state.current == 2  # skips like an 8
     state = after(make(4, hands=[["4D", "5D"], ["joker", "4H"]], pile=["QS"], current=1), 1, play("joker", as_="7"))
     assert state.current == 0 and GAME.view(state, 0)["counts"] == "Q"  # a 7: invisible, turns play back
-    state = make(4, hands=[["joker", "4H"]], pile=["QS"])
-    assert_refused(GAME, state, 0, play("joker", as_="8"), "lower than the Q")
+    state = after(make(4, hands=[["joker", "4H"]], pile=["QS"]), 0, play("joker", as_="8"))
+    assert state.current == 2  # an 8 on a Queen: the joker ignores "same or higher", still skips
     state = make(4, hands=[["joker", "4H"]], pile=["5S", "rules"])
     assert_refused(GAME, state, 0, play("joker", as_="2"), "Rules card")
 

@@ -222,3 +222,17 @@ class SurvivorBot(Bot):
         weak = [a for a in legal if a["type"] == "discard" and IS_POINT[a["cards"][0]]
                 and CARDS[a["cards"][0]].value <= 2 and not CARDS[a["cards"][0]].effect]
         return min(weak, key=lambda a: CARDS[a["cards"][0]].value) if weak else {"type": "pass"}
+
+
+class HatchlingBot(Bot):
+    """Plays its highest Point card every round and never uses an Instant or an effect's choice:
+    easy to read and to beat."""
+
+    name = "hatchling"
+
+    def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
+        if view["phase"] in ("select", "sudden_death"):
+            return max(legal, key=lambda a: (CARDS[a["card"]].value, -a["card"]))
+        if {"type": "pass"} in legal:
+            return {"type": "pass"}
+        return legal[0]  # a dinosaur to pick, a card to take: the first offered

@@ -165,3 +165,25 @@ class DetectiveBot(Bot):
         if can_promote and "promote" not in used and role <= WEAK_ROLE and coins >= COSTS["promote"] + 4:
             return {"type": "promote"}
         return {"type": "end"}
+
+
+class RookieBot(DetectiveBot):
+    """Claims big only with a strong role and never bluffs, challenges only a claim it is likely to
+    beat, buys Discover when it can and no other clue: it accuses when it is sure."""
+
+    name = "rookie"
+
+    def _respond(self, view: View, seat: int, legal: list[Action]) -> Action:
+        return {"type": "challenge" if self._win_chance(view["you"]["role"], view) >= 0.6 else "pass"}
+
+    def _turn(self, view: View, seat: int, legal: list[Action]) -> Action:
+        if len(self._suspects(view)) == 1:
+            return {"type": "accuse", "role": self._best_guess(view)}
+        if not view["main_done"]:
+            claims = [a["amount"] for a in legal if a["type"] == "claim"]
+            if claims and self._win_chance(view["you"]["role"], view) >= 0.5:
+                return {"type": "claim", "amount": max(claims)}
+            return {"type": "income"}
+        if "discover" not in view["used"] and view["culprit"] is None and _first(legal, "discover"):
+            return {"type": "discover"}
+        return {"type": "end"}

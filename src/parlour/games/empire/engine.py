@@ -41,7 +41,7 @@ SLOT_NAMES = "ABCDEFGH"[:SLOTS]
 CLAIM_MIN, CLAIM_MAX = DATA["claim"]["minimum"], DATA["claim"]["maximum"]
 COSTS: dict[str, int] = DATA["costs"]
 INCOME = DATA["income"]
-EXTRAS = ("promote", "reveal", "spy", "discover")  # at most once each per turn (rules notes)
+EXTRAS = ("promote", "reveal", "spy", "discover")  # each as often as it is paid for (rules notes)
 ACTION_TYPES = ("claim", "income", "promote", "reveal", "spy", "discover", "accuse", "end",
                 "pass", "challenge", "guess", "collect", "draw", "decline", "keep")
 
@@ -95,7 +95,7 @@ class State:
     active: int                           # whose turn it is
     queue: tuple[Step, ...]               # decisions that must be taken before the turn goes on
     claim: int                            # the claim being answered (0 when none)
-    used: frozenset[str]                  # extras done this turn
+    used: frozenset[str]                  # extras done this turn (they may be done again)
     main_done: bool                       # claim or income done this turn
     # What each seat knows beyond its own hand and the pile. All of it follows from public events
     # except the cards themselves.
@@ -200,15 +200,15 @@ class Empire(Game[State]):
             actions += [{"type": "claim", "amount": a} for a in range(CLAIM_MIN, min(CLAIM_MAX, coins) + 1)]
         else:
             actions.append({"type": "end"})
-        if "promote" not in state.used and coins >= COSTS["promote"] and self._can_draw(state):
+        if coins >= COSTS["promote"] and self._can_draw(state):
             actions.append({"type": "promote"})
-        if "reveal" not in state.used and coins >= COSTS["reveal"]:
+        if coins >= COSTS["reveal"]:
             present = present_slots(state)
             if len(present) == 1:
                 actions.append({"type": "reveal", "slots": present})
             actions += [{"type": "reveal", "slots": list(p)} for p in combinations(present, 2)]
         for extra in ("spy", "discover"):
-            if extra not in state.used and coins >= COSTS[extra]:
+            if coins >= COSTS[extra]:
                 actions.append({"type": extra})
         return actions + accuse
 
@@ -262,8 +262,6 @@ class Empire(Game[State]):
             raise IllegalAction("claim coins or take income before you end your turn")
 
     def _pay(self, state: State, seat: int, what: str) -> None:
-        if what in state.used:
-            raise IllegalAction(f"you may {what} once a turn and have already done so this turn")
         if state.coins[seat] < COSTS[what]:
             raise IllegalAction(f"to {what} costs {_coins(COSTS[what])} and you have {_coins(state.coins[seat])}")
 

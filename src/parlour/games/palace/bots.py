@@ -160,3 +160,21 @@ def _counting(pile: list[dict]) -> int | None:
 
 
 
+
+
+class NoviceBot(Bot):
+    """Plays the lowest card that goes, one at a time, special cards included, and never swaps
+    hands: the way a first game of Palace goes."""
+
+    name = "novice"
+
+    def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
+        plays = [a for a in legal if a["type"] == "play"]
+        if not plays:
+            return next((a for a in legal if a["type"] == "no_swap"), legal[0])
+        return min(plays, key=lambda a: (len(a["cards"]), play_value(a), json_key(a)))
+
+
+def json_key(action: Action) -> str:
+    """A stable order among otherwise equal actions."""
+    return repr(sorted(action.items()))

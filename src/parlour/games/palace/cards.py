@@ -33,8 +33,8 @@ JOKER_VALUE = 0
 NUMBER_VALUES = range(2, ACE + 1)
 AS_VALUES: tuple[int, ...] = tuple(range(2, CARDINAL + 1))  # what a joker may be played as
 INVISIBLE = frozenset((3, 7, RULES, SOCIAL, CARDINAL))  # never the card that counts
-ANYWHERE = frozenset((2, 3, 7, RULES, SOCIAL, CARDINAL))  # go on any card but a Rules card
-PLAIN = frozenset((4, 5, 6, 11, 12, 13, ACE))  # no special property: a joker as one goes anywhere
+ANYWHERE = frozenset((2, 3, 7, RULES, SOCIAL, CARDINAL))  # go on any card (a Rules card aside, for some)
+NOT_ON_RULES = frozenset((2, 3, 7, RULES))  # what a Rules card on top refuses (edition 1: ANYWHERE)
 
 VALUE: tuple[int, ...] = tuple(f // 4 + 2 for f in range(52)) + (JOKER_VALUE, RULES, SOCIAL, CARDINAL)
 _VALUE_NAMES = {v: RANKS[v - 2] for v in NUMBER_VALUES} | {RULES: "rules", SOCIAL: "social",

@@ -15,9 +15,10 @@ import random
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
-from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
+from ...core import (Action, FieldsState, Game, IllegalAction, LogEntry, Option, Result, View, derive, require_action,
+                     require_int)
 from .cards import (ANYWHERE, AS_VALUES, CARDINAL, FACE_BY_CODE, ID_FACE, ID_ORDER, ID_VALUE, INVISIBLE,
-                    JOKER, JOKER_VALUE, NUMBER_VALUES, PACK_SIZE, PLAIN, RULES, SOCIAL, VALUE, VALUE_BY_NAME,
+                    JOKER, JOKER_VALUE, NOT_ON_RULES, NUMBER_VALUES, PACK_SIZE, RULES, SOCIAL, VALUE, VALUE_BY_NAME,
                     a_value, card_name, code, codes, label, listed, number, pack_faces, packs_for, plural,
                     sort_ids, value_name, values)
 
@@ -26,6 +27,9 @@ TABLE_CARDS = 3  # face-downs, and face-ups, each
 STACK = 4  # four of a value on top of the play pile burn it
 TEN = 10
 SEVEN, EIGHT, NINE = 7, 8, 9
+# The rules edition: 2 lets Social and Cardinal cards go on a Rules card; 1 is how Parlour ruled
+# before (docs/rules/palace.md), kept so that games played then replay as they were played.
+EDITION = 2
 
 Pile = tuple[tuple[int, int], ...]  # (card id, the value it was played as), bottom first
 Known = tuple[tuple[tuple[int, ...], ...], ...]  # known[viewer][holder]: faces known in holder's hand
@@ -40,14 +44,15 @@ class State(FieldsState):
     """
 
     FIELDS = ("hands", "face_ups", "face_downs", "pick_up", "pile", "burned", "direction", "current",
-              "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "last", "first")
+              "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "last", "first", "edition")
     __slots__ = FIELDS
 
     def __init__(self, hands: tuple[tuple[int, ...], ...], face_ups: tuple[tuple[int, ...], ...],
                  face_downs: tuple[tuple[int, ...], ...], pick_up: tuple[int, ...], pile: Pile,
                  burned: tuple[int, ...], direction: int, current: int | None, detour: int | None,
                  swaps_left: int, swap_own: bool, swapped: tuple[tuple[int, int], ...], revealed: int | None,
-                 finished: tuple[int, ...], known: Known, last: tuple[tuple[str, Any], ...], first: int) -> None:
+                 finished: tuple[int, ...], known: Known, last: tuple[tuple[str, Any], ...], first: int,
+                 edition: int = EDITION) -> None:
         self.hands = hands  # sorted ids
         self.face_ups = face_ups
         self.face_downs = face_downs
@@ -65,6 +70,7 @@ class State(FieldsState):
         self.known = known
         self.last = last  # what the last action did, for everybody to see
         self.first = first  # who took the first turn
+        self.edition = edition  # the rules edition (EDITION)
 
     @property
     def players(self) -> int:
@@ -88,52 +94,64 @@ def rules_on_top(pile: Pile) -> bool:
     return bool(pile) and pile[-1][1] == RULES
 
 
-def _follows(top: int | None, rules: bool, value: int) -> bool:
-    """May a natural card of ``value`` go where ``top`` counts (and a Rules card is on top if ``rules``)?"""
-    if value in ANYWHERE:
-        return not rules
-    if top is None:
+_NOTHING: frozenset[int] = frozenset()
+_REFUSED = {1: ANYWHERE, 2: NOT_ON_RULES}  # by edition: what a Rules card on top refuses
+Situation = tuple[int | None, frozenset[int]]  # the value that counts, what the card on top refuses
+
+
+def situation(pile: Pile, edition: int = EDITION) -> Situation:
+    """What a play must answer: the value of the card that counts, and what the card on top refuses
+    (a Rules card refuses 2s, 3s, 7s and Rules cards; nothing else refuses anything)."""
+    if pile and pile[-1][1] not in INVISIBLE:
+        return pile[-1][1], _NOTHING  # the top card counts (so it is no Rules card)
+    return counting_value(pile), _REFUSED[edition] if rules_on_top(pile) else _NOTHING
+
+
+def _follows(top: int | None, refused: frozenset[int], value: int) -> bool:
+    """May a natural card of ``value`` go where ``top`` counts and the card on top refuses ``refused``?"""
+    if value in refused:
+        return False
+    if value in ANYWHERE or top is None:
         return True
     if top == NINE:
         return value <= NINE  # docs/rules/palace.md: on a 9, 9 or lower
     return value >= top
 
 
-# What may naturally follow each (counting value, Rules card on top): the rule above, tabled once.
-_FOLLOWERS: dict[tuple[int | None, bool], frozenset[int]] = {
-    (top, rules): frozenset(v for v in AS_VALUES if _follows(top, rules, v))
-    for top in (None, *AS_VALUES) for rules in (False, True)}
+_SITUATIONS = [(top, refused) for top in (None, *AS_VALUES) for refused in (_NOTHING, *_REFUSED.values())]
+# What may naturally follow in each situation: the rule above, tabled once.
+_FOLLOWERS: dict[Situation, frozenset[int]] = {
+    (top, refused): frozenset(v for v in AS_VALUES if _follows(top, refused, v)) for top, refused in _SITUATIONS}
+# What jokers played alone may be played as in each situation: (value, may a natural card of it go).
+# A joker ignores every play restriction but the one of the card it plays as: 2s, 3s, 7s and Rules
+# cards never go on a Rules card (docs/rules/palace.md).
+_JOKER_VALUES: dict[Situation, tuple[tuple[int, bool], ...]] = {
+    (top, refused): tuple((v, v in _FOLLOWERS[top, refused]) for v in AS_VALUES if v not in refused)
+    for top, refused in _SITUATIONS}
 
 
-# What jokers played alone may be played as, on each set of followers: (value, may a natural card of it go).
-_JOKER_VALUES: dict[frozenset[int], tuple[tuple[int, bool], ...]] = {
-    allowed: tuple((v, v in allowed) for v in AS_VALUES if v in allowed or v in PLAIN)
-    for allowed in set(_FOLLOWERS.values())}
+def followers(pile: Pile, edition: int = EDITION) -> frozenset[int]:
+    """The values natural cards may have to go on ``pile`` (jokers go on more)."""
+    return _FOLLOWERS[situation(pile, edition)]
 
 
-def followers(pile: Pile) -> frozenset[int]:
-    """The values natural cards may have to go on ``pile`` (jokers as plain cards go anywhere too)."""
-    if pile and pile[-1][1] not in INVISIBLE:
-        return _FOLLOWERS[pile[-1][1], False]  # the top card counts (so it is no Rules card)
-    return _FOLLOWERS[counting_value(pile), rules_on_top(pile)]
+def may_follow(pile: Pile, value: int, natural: bool = True, edition: int = EDITION) -> bool:
+    """May a card of ``value`` go on ``pile``? ``natural`` is False for jokers played as it alone."""
+    top, refused = situation(pile, edition)
+    if not natural:
+        return value not in refused  # a joker "ignores these restrictions", the Rules card's aside
+    return value in _FOLLOWERS[top, refused]
 
 
-def may_follow(pile: Pile, value: int, natural: bool = True) -> bool:
-    """May a card of ``value`` go on ``pile``? ``natural`` is False for a joker played as it."""
-    if not natural and value in PLAIN:
-        return True  # a joker as a card with play restrictions ignores them
-    return value in followers(pile)
-
-
-def why_not(pile: Pile, value: int) -> str:
+def why_not(pile: Pile, value: int, edition: int = EDITION) -> str:
     """Why a card of ``value`` may not go on ``pile``, in words."""
-    if value in ANYWHERE:
-        return (f"{card_name(value)} may not go on a Rules card: 2s, 3s, 7s and Rules, Social and Cardinal"
-                " cards never go on one")
-    top = counting_value(pile)
+    top, refused = situation(pile, edition)
+    if value in refused:
+        never = "2s, 3s, 7s and Rules cards" if edition >= 2 else "2s, 3s, 7s and Rules, Social and Cardinal cards"
+        return f"{card_name(value)} may not go on a Rules card: {never} never go on one"
     if top == NINE:
         return (f"{card_name(value)} may not follow the 9 that counts on the play pile: on a 9 only 9 or"
-                " lower may be played (or a 2, 3, 7 or school card)")
+                " lower may be played (or a 2, 3, 7, school card or joker)")
     return f"{card_name(value)} is lower than the {value_name(top or 0)} that counts on the play pile"
 
 
@@ -233,7 +251,7 @@ class _Turn:
 
     __slots__ = ("n", "hands", "face_ups", "face_downs", "pick_up", "pile", "burned", "direction", "current",
                  "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "first", "last",
-                 "log")
+                 "log", "edition")
 
     def __init__(self, state: State, log: list[LogEntry] | None) -> None:
         self.n = len(state.hands)
@@ -253,6 +271,7 @@ class _Turn:
         self.finished = state.finished
         self.known = state.known  # made a list (of the state's rows, each replaced whole) once it changes
         self.first = state.first
+        self.edition = state.edition
         self.last: dict[str, Any] = {}
         self.log = log  # None when nobody reads the log: then no line is even written
 
@@ -372,7 +391,7 @@ class _Turn:
         return State(tuple(self.hands), tuple(self.face_ups), tuple(self.face_downs), self.pick_up, self.pile,
                      self.burned, self.direction, self.current, self.detour, self.swaps_left, self.swap_own,
                      self.swapped, self.revealed, self.finished, tuple(self.known),
-                     tuple(sorted(last.items())), self.first)
+                     tuple(sorted(last.items())), self.first, self.edition)
 
 
 def _not_a_list_of_cards(cards: Any) -> IllegalAction:
@@ -423,11 +442,14 @@ class Palace(Game[State]):
     min_players = 2
     max_players = 6
     hidden_information = True
+    options = (Option("edition", "Rules edition", "int", EDITION, minimum=1, maximum=EDITION, legacy=1,
+                      help="2: Social and Cardinal cards may go on a Rules card; 1: they may not, as Parlour"
+                           " ruled before November 2026 (games played then replay by it)"),)
 
     # -- set-up --------------------------------------------------------------------------------------
     def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
         self.check_players(players)
-        self.resolve_options(options, players)
+        edition = self.resolve_options(options, players)["edition"]
         deck = list(range(PACK_SIZE * packs_for(players)))
         derive(seed, "deck").shuffle(deck)
         deal = iter(deck)
@@ -437,7 +459,7 @@ class Palace(Game[State]):
         first = derive(seed, "first player").randrange(players)
         known = tuple(tuple(() for _ in range(players)) for _ in range(players + 1))
         return State(hands, face_ups, face_downs, tuple(deal), (), (), 1, first, None, 0, False, (), None, (),
-                     known, (), first)
+                     known, (), first, edition)
 
     def to_act(self, state: State) -> frozenset[int]:
         return _NOBODY if state.current is None else _ALONE[state.current]
@@ -471,14 +493,15 @@ class Palace(Game[State]):
         """
         hand = state.hands[seat]
         main = hand or state.face_ups[seat]
-        if hand and not state.pick_up and state.face_ups[seat] and len({ID_VALUE[i] for i in main} - {JOKER_VALUE}) <= 1:
+        if hand and state.face_ups[seat] and len({ID_VALUE[i] for i in main} - {JOKER_VALUE}) <= 1:
             return None  # face-ups may join: rare enough to list
-        allowed = followers(state.pile)
+        now = situation(state.pile, state.edition)
+        allowed = _FOLLOWERS[now]
         playable = [i for i in main if ID_VALUE[i] in allowed]
         jokers = [] if _JOKERS.isdisjoint(main) else [i for i in main if i in _JOKERS]
         per_card = 1 + len(jokers)
         naturals = len(playable) * per_card
-        joker_values = _JOKER_VALUES[allowed] if jokers else ()
+        joker_values = _JOKER_VALUES[now] if jokers else ()
         total = naturals + len(joker_values) * len(jokers)
         if not total:
             return None
@@ -502,7 +525,7 @@ class Palace(Game[State]):
             return self._swaps(state, seat) + [{"type": "no_swap"}]
         if state.revealed is not None:
             return [{"type": "play", "cards": ["joker"], "as": value_name(v)}
-                    for v in AS_VALUES if may_follow(state.pile, v, natural=False)]
+                    for v in AS_VALUES if may_follow(state.pile, v, False, state.edition)]
         if not state.hands[seat] and not state.face_ups[seat]:
             return [{"type": "flip", "index": i} for i in range(len(state.face_downs[seat]))]
         return self._plays(state, seat) or [{"type": "take"}]
@@ -518,7 +541,7 @@ class Palace(Game[State]):
     @staticmethod
     def _can_play(state: State, seat: int) -> bool:
         """Is any play legal? A joker always is (as a plain card), else one card that may follow."""
-        allowed = followers(state.pile)
+        allowed = followers(state.pile, state.edition)
         return any(ID_VALUE[i] in allowed or ID_VALUE[i] == JOKER_VALUE for i in state.hands[seat] or state.face_ups[seat])
 
     def _plays(self, state: State, seat: int) -> list[Action | _PlayOption]:
@@ -534,9 +557,10 @@ class Palace(Game[State]):
                 naturals[value].append(i)
             else:
                 naturals[value] = [i]
-        allowed = followers(state.pile)
-        # face-ups may join a play of the whole hand, once nothing is left to draw
-        extra = state.face_ups[seat] if hand and not state.pick_up and len(naturals) <= 1 else ()
+        now = situation(state.pile, state.edition)
+        allowed = _FOLLOWERS[now]
+        # face-ups may join a play of the whole hand (docs/rules/palace.md: the pick-up pile need not be empty)
+        extra = state.face_ups[seat] if hand and len(naturals) <= 1 else ()
         whole = len(main)
         joker_runs = [jokers[:j] for j in range(1, len(jokers) + 1)]  # the first one, the first two...
         options: list[Action | _PlayOption] = []
@@ -553,7 +577,7 @@ class Palace(Game[State]):
                     if extra and k + len(run) == whole:
                         _join_face_ups(options, extra, cards + run, value, True, True)
         if jokers:
-            for value, natural_ok in _JOKER_VALUES[allowed]:
+            for value, natural_ok in _JOKER_VALUES[now]:
                 for run in joker_runs:
                     options.append((run, value, True))
                     if extra and len(run) == whole:
@@ -663,8 +687,8 @@ class Palace(Game[State]):
         else:
             play = self._take_cards(state, seat, faces)
             play.value, play.naturals = value, naturals
-        if not may_follow(state.pile, value, natural=naturals > 0):
-            raise IllegalAction(why_not(state.pile, value))
+        if not may_follow(state.pile, value, naturals > 0, state.edition):
+            raise IllegalAction(why_not(state.pile, value, state.edition))
         return play
 
     @staticmethod
@@ -699,8 +723,6 @@ class Palace(Game[State]):
         if main_source:
             raise IllegalAction("face-ups may join only your last hand cards: you would still hold "
                                 + ", ".join(codes(main_source)))
-        if state.pick_up:
-            raise IllegalAction("face-ups may join your last hand cards only once the pick-up pile is empty")
         return _Play(main, extra, main_source, False, 0, 0, "hand")
 
     # -- applying ------------------------------------------------------------------------------------
@@ -788,7 +810,7 @@ class Palace(Game[State]):
             if turn.log is not None:
                 turn.say(f"{{p{seat}}} turned over a Joker from their face-downs and names what it plays as")
             return
-        if may_follow(turn.pile, value):
+        if may_follow(turn.pile, value, True, turn.edition):
             if turn.log is not None:
                 turn.say(f"{{p{seat}}} turned over {label(ID_FACE[card])} from their face-downs and played it")
             self._place(turn, seat, [card], value, "face-down", told=True)
@@ -870,7 +892,7 @@ class Palace(Game[State]):
             "detour": state.detour, "swaps_left": state.swaps_left, "swap_own": state.swap_own,
             "swapped": [list(p) for p in state.swapped],
             "revealed": None if state.revealed is None else "joker",
-            "finished": list(state.finished), "first": state.first,
+            "finished": list(state.finished), "first": state.first, "edition": state.edition,
             "last": {k: list(v) if isinstance(v, tuple) else v for k, v in state.last},
             "scores": [p["cards_left"] for p in players],
             "over": result is not None, "result": result.to_json() if result else None,
@@ -924,7 +946,7 @@ class Palace(Game[State]):
                      tuple(tuple(take(f)) for f in face_downs), tuple(take(pick_up)), pile, tuple(take(burned)),
                      view["direction"], view["current"], view["detour"], view["swaps_left"], view["swap_own"],
                      tuple(tuple(p) for p in view["swapped"]), take(revealed)[0] if revealed else None,
-                     tuple(view["finished"]), tuple(tuple(r) for r in rows), last, view["first"])
+                     tuple(view["finished"]), tuple(tuple(r) for r in rows), last, view["first"], view["edition"])
 
     # -- (de)serialisation ---------------------------------------------------------------------------
     def state_to_json(self, state: State) -> dict[str, Any]:
@@ -937,7 +959,7 @@ class Palace(Game[State]):
                 "finished": list(state.finished),
                 "known": [[list(h) for h in row] for row in state.known],
                 "last": [[k, list(v) if isinstance(v, tuple) else v] for k, v in state.last],
-                "first": state.first}
+                "first": state.first, "edition": state.edition}
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         return State(tuple(tuple(h) for h in data["hands"]), tuple(tuple(f) for f in data["face_ups"]),
@@ -946,4 +968,5 @@ class Palace(Game[State]):
                      data["current"], data["detour"], data["swaps_left"], data["swap_own"],
                      tuple((a, b) for a, b in data["swapped"]), data["revealed"], tuple(data["finished"]),
                      tuple(tuple(tuple(h) for h in row) for row in data["known"]),
-                     tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data["last"]), data["first"])
+                     tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data["last"]), data["first"],
+                     data["edition"])

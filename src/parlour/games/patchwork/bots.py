@@ -88,3 +88,20 @@ class GreedyBot(Bot):
                 return {"type": "skip"}
         assert best is not None, "a seat holding a special patch always has a free square"
         return best
+
+
+class BeginnerBot(Bot):
+    """Buys the biggest patch it can afford and lays it in the first place it fits, top-left
+    first; skips only when it can buy nothing."""
+
+    name = "beginner"
+
+    def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
+        plays = [a for a in legal if a["type"] == "play"]
+        if not plays:
+            return legal[0]
+
+        def size(action: Action) -> int:
+            return SPECIAL.size if action["patch"] < 0 else PATCHES[action["patch"]].size
+
+        return max(plays, key=lambda a: (size(a), -a["y"], -a["x"], -a["rotation"], not a["flip"]))

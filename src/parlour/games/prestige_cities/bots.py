@@ -127,3 +127,19 @@ class GreedyBot(Bot):
         return _value(city, ocean)
 
     _terrain = 0  # the mountains, read from each view
+
+
+class PlannerlessBot(GreedyBot):
+    """Lays each block where it raises its score most right now, first die that looks best, with
+    no plan for the rest of the group, and never converts: a first city."""
+
+    name = "plannerless"
+
+    def _pick(self, city: City, task: dict[str, Any], legal: list[Action], ocean: bool) -> Action:
+        return max(legal, key=lambda a: (self._gain(city, a, ocean), -a["row"], -a["col"]))
+
+    def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
+        task = view["task"] or {}
+        if task.get("kind") == "convert":
+            return next((a for a in legal if a["type"] == "stop"), legal[0])
+        return super().choose(view, seat, legal)

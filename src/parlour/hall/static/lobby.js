@@ -80,19 +80,31 @@ function readOption(form, option) {
   return input.value;
 }
 
+const LEVELS = ["easy", "medium", "hard"];  // every game's bot levels, listed first
+
 function seatControl(game, index, seats) {
+  const notes = game.bot_notes || {};
+  const bots = [...LEVELS.filter((b) => game.bots.includes(b)), ...game.bots.filter((b) => !LEVELS.includes(b))];
   const select = el("select", { name: `seat-${index}`, "aria-label": `Seat ${index + 1}` },
     el("option", { value: "you" }, "You"),
     el("option", { value: "open" }, "Open: invite a friend"),
-    game.bots.map((bot) => el("option", { value: `bot:${bot}` }, `Bot: ${bot}`)));
-  select.value = index === 0 ? "you" : game.bots.length ? `bot:${game.bots[0]}` : "open";
+    bots.map((bot) => el("option", { value: `bot:${bot}`, title: notes[bot] || "" }, `Bot: ${bot}`)));
+  const preferred = game.bots.includes("medium") ? "medium" : bots[0];
+  select.value = index === 0 ? "you" : preferred ? `bot:${preferred}` : "open";
+  const note = el("small", { class: "seat-note" });
+  const describe = () => { note.textContent = select.value.startsWith("bot:") ? notes[select.value.slice(4)] || "" : ""; };
+  describe();
   select.addEventListener("change", () => {
+    describe();
     if (select.value !== "you") return;
     for (const other of seats.querySelectorAll("select")) {
-      if (other !== select && other.value === "you") other.value = "open";
+      if (other !== select && other.value === "you") {
+        other.value = "open";
+        other.dispatchEvent(new Event("change"));
+      }
     }
   });
-  return el("label", { class: "seat-choice" }, el("span", { class: "seat-label" }, `Seat ${index + 1}`), select);
+  return el("label", { class: "seat-choice" }, el("span", { class: "seat-label" }, `Seat ${index + 1}`), select, note);
 }
 
 function showForm() {

@@ -248,7 +248,6 @@ export function mount(root, ctx) {
   function costWhy(kind) {
     const view = snapshot.view;
     const cost = view.costs[kind];
-    if (view.used.includes(kind)) return `already done this turn`;
     if (view.coins[me] < cost) return `costs ${plural(cost, "coin")}; you have ${view.coins[me]}`;
     return `not possible now`;
   }

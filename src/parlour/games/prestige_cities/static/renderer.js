@@ -78,9 +78,28 @@ export function mount(root, ctx) {
       const choice = t.choices.find((c) => c.block === chosen);
       return choice ? choice.count : 0;
     }
+    // no group as large as the die: the first block picks a smaller group, removed whole
+    if (t.kind === "remove" && t.whole && pending.length) return groupSize(rows(t.target), pending[0].row, pending[0].col);
     if (t.kind === "build" || t.kind === "remove") return t.left;
     if (t.kind === "golden") return t.blocks.length;
     return 1;
+  }
+
+  /** How many squares the side-connected group holding (row, col) has, of the letter there. */
+  function groupSize(grid, row, col) {
+    const letter = grid[row][col];
+    const seen = new Set([`${row},${col}`]);
+    const todo = [[row, col]];
+    while (todo.length) {
+      const [r, c] = todo.pop();
+      for (const [nr, nc] of [[r + 1, c], [r - 1, c], [r, c + 1], [r, c - 1]]) {
+        if (grid[nr] && grid[nr][nc] === letter && !seen.has(`${nr},${nc}`)) {
+          seen.add(`${nr},${nc}`);
+          todo.push([nr, nc]);
+        }
+      }
+    }
+    return seen.size;
   }
 
   /** Why (row, col) cannot be the next square, or "" when it can. */
@@ -299,7 +318,8 @@ export function mount(root, ctx) {
     }
     if (t.kind === "build") return `${NAMES[t.block]}: ${plural(t.left - pending.length, "block")} left, touching the group.`;
     if (t.kind === "golden") return chosen ? `Click a free square for the ${NAMES[chosen]} block.` : "The Golden Age: choose a block (1-5), then its square; they need not touch.";
-    if (t.kind === "remove") return `Catastrophe: remove ${plural(t.left - pending.length, `${NAMES[t.block]} block`)} from ${ctx.names[t.target]}'s city, one connected group.`;
+    if (t.kind === "remove" && t.whole && !pending.length) return `Catastrophe: no group of ${NAMES[t.block]} in ${ctx.names[t.target]}'s city is as large as the die; pick one of its groups to remove whole.`;
+    if (t.kind === "remove") return `Catastrophe: remove ${plural(needed() - pending.length, `${NAMES[t.block]} block`)} from ${ctx.names[t.target]}'s city, one connected group.`;
     return t.text[0].toUpperCase() + t.text.slice(1) + ".";
   }
 

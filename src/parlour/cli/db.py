@@ -1,0 +1,64 @@
+"""``parlour db``: the store's schema (Alembic migrations): where it is, bring it up to date, add
+a revision."""
+
+from __future__ import annotations
+
+import argparse
+
+from .serve import DEFAULT_DB, ensure_folder
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("db", help="the store's schema: current, upgrade, revision",
+                            description="The store's schema, versioned with Alembic.")
+    parser.add_argument("what", choices=("current", "upgrade", "revision"),
+                        help="current: the revision the store is at; upgrade: bring it to the newest;"
+                             " revision: write a new revision from the tables in the code (-m says what)")
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"the store's SQLAlchemy URL (default {DEFAULT_DB})")
+    parser.add_argument("-m", "--message", help="for revision: what the change is, in a few words")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..hall import migrations
+    from ..hall.store import make_engine
+
+    if args.what == "revision":
+        return revision(args.message)
+    ensure_folder(args.db)
+    engine = make_engine(args.db)
+    try:
+        if args.what == "upgrade":
+            applied = migrations.prepare(engine)
+            print(f"applied {', '.join(applied)}" if applied else "already up to date", end="")
+            print(f" (revision {migrations.head()})")
+        else:
+            with engine.connect() as connection:
+                at = migrations.current(connection)
+            print(f"{at or 'no revision (empty, or made before migrations)'}; the newest is {migrations.head()}")
+    finally:
+        engine.dispose()
+    return 0
+
+
+def revision(message: str | None) -> int:
+    """A new revision file: what the code's tables have that a database at the newest lacks."""
+    import tempfile
+    from pathlib import Path
+
+    from alembic import command
+
+    from ..core import ParlourError
+    from ..hall import migrations
+    from ..hall.store import make_engine
+
+    if not message:
+        raise ParlourError("say what the revision changes: parlour db revision -m 'chat lines'")
+    with tempfile.TemporaryDirectory() as folder:
+        engine = make_engine(f"sqlite:///{Path(folder) / 'head.sqlite3'}")
+        migrations.prepare(engine)
+        number = f"{len(migrations.revisions()) + 1:04d}"
+        with engine.begin() as connection:
+            command.revision(migrations.config(connection), message, autogenerate=True, rev_id=number)
+        engine.dispose()
+    return 0
