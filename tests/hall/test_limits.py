@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -67,6 +68,13 @@ def test_a_replay_upload_may_be_larger_than_other_bodies_but_is_capped(client):
     assert "too large" in answer.json()["detail"] and "4096 KiB" in answer.json()["detail"]
 
 
+def run_apart(coroutine: Any) -> Any:
+    """Run ``coroutine`` on an event loop of its own thread (the browser tests leave one running
+    in this thread)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 # -- 2. a WebSocket client that never reads -------------------------------------------------------
 class NeverReads:
     """A socket whose peer never reads: every send waits for ever."""
@@ -86,7 +94,7 @@ def test_the_outgoing_queue_of_a_client_that_never_reads_is_bounded():
         sender.cancel()
         return connection.outbox.qsize(), connection.behind
 
-    waiting, behind = asyncio.run(scenario())
+    waiting, behind = run_apart(scenario())
     assert waiting <= OUTBOX_MAX  # 25,000 answers were asked for; at most OUTBOX_MAX are held
     assert behind  # and the connection is to be closed with CLOSE_BEHIND
 
@@ -118,7 +126,7 @@ def test_a_client_that_falls_behind_is_told_to_go_with_its_close_code():
         sender.cancel()
         return ended, connection.outbox.qsize()
 
-    ended, waiting = asyncio.run(scenario())
+    ended, waiting = run_apart(scenario())
     assert ended is not None and ended[0] == CLOSE_BEHIND and "reconnect" in ended[1]
     assert waiting <= OUTBOX_MAX
 
