@@ -27,10 +27,11 @@ from ..core import Game, IllegalAction, ParlourError
 from .broadcast import Broadcast
 from .clock import Clock
 from .limits import ROOMS_PAGE, ROOMS_PAGE_MAX, Gate, Guard, Limits, RateLimited, client_address, clip, reason
-from .models import (CreateRoom, ErrorOut, GameOut, GiveToBot, Join, Joined, OpenRoomOut, ReplayIn, ReplayOut,
+from .models import (CreateRoom, ErrorOut, GameOut, GiveToBot, Join, Joined, LobbyRoomOut, ReplayIn, ReplayOut,
                      RoomCreated, RoomOut)
 from .rooms import Hall, HallError, Room, frames
 from .store import Store
+from . import table
 from .ws import room_socket
 
 BOT_ROOM_WAIT = 600  # seconds an untouched waiting room with bots still counts as its creator's
@@ -131,13 +132,16 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
             guard.add_bot_room(address, room.code, lambda: bots_busy(room))
         return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
-    @app.get("/api/rooms", response_model=list[OpenRoomOut], tags=["rooms"])
-    def open_rooms(limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
-                   offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
-                   ) -> list[dict[str, Any]]:
-        """The rooms still waiting for players, newest first, a page at a time."""
-        newest = sorted(hall.open_rooms(), key=lambda r: -r.created)[offset:offset + limit]
-        return [{"code": r.code, "game": r.game.id, "seats": r.seats_json(), "created": r.created} for r in newest]
+    @app.get("/api/rooms", response_model=list[LobbyRoomOut], responses=ERRORS, tags=["rooms"])
+    def lobby_rooms(status: table.LobbyStatus = Query("waiting", description="waiting: rooms with a seat to take;"
+                                                " playing: games in progress to watch"),
+                    game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
+                    limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
+                    offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
+                    ) -> list[dict[str, Any]]:
+        """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
+        or being played."""
+        return table.lobby(hall, status, game)[offset:offset + limit]
 
     @app.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     def room_status(code: str) -> dict[str, Any]:
