@@ -107,10 +107,11 @@ def open_page(browser, hall: str) -> Iterator[Callable[..., object]]:
 
 @pytest.fixture
 def screenshot() -> Callable[[object, str], Path]:
-    """screenshot(page, "lobby") saves test-output/screenshots/lobby.png for a person to look at."""
-    def shoot(page, name: str) -> Path:
+    """screenshot(page, "lobby") saves test-output/screenshots/lobby.png for a person to look at:
+    the whole page, or with full_page=False what the screen shows."""
+    def shoot(page, name: str, full_page: bool = True) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
     return shoot

@@ -193,7 +193,7 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
         before = log_count(ana)
         ana.keyboard.press("s")
         wait_for_log_beyond(ana, before)
-    expect(ana.locator("#log li").last).to_contain_text("greedy")
+    expect(ana.locator("#log li").last).to_contain_text("Bo (bot)")  # the seat keeps its player's name
 
 
 def test_a_game_against_a_bot_runs_to_its_final_scores_and_replays(open_page, hall, screenshot, tmp_path):

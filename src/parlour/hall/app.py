@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Mapping
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,10 +26,11 @@ from .. import bots as bot_registry
 from ..core import Game, IllegalAction, ParlourError
 from .broadcast import Broadcast
 from .clock import Clock
-from .models import (CreateRoom, ErrorOut, GameOut, GiveToBot, Join, Joined, OpenRoomOut, ReplayIn, ReplayOut,
+from .models import (CreateRoom, ErrorOut, GameOut, GiveToBot, Join, Joined, LobbyRoomOut, ReplayIn, ReplayOut,
                      RoomCreated, RoomOut)
 from .rooms import Hall, HallError, frames
 from .store import Store
+from . import table
 from .ws import room_socket
 
 STATIC = Path(__file__).parent / "static"
@@ -106,11 +107,13 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
             body.host_name, body.take_seat)
         return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
-    @app.get("/api/rooms", response_model=list[OpenRoomOut], tags=["rooms"])
-    def open_rooms() -> list[dict[str, Any]]:
-        """The rooms still waiting for players, newest first."""
-        return [{"code": r.code, "game": r.game.id, "seats": r.seats_json(), "created": r.created}
-                for r in sorted(hall.open_rooms(), key=lambda r: -r.created)]
+    @app.get("/api/rooms", response_model=list[LobbyRoomOut], responses=ERRORS, tags=["rooms"])
+    def lobby_rooms(status: table.LobbyStatus = Query("waiting", description="waiting: rooms with a seat to take;"
+                                                " playing: games in progress to watch"),
+                    game: str | None = Query(None, description="only the rooms of this game")
+                    ) -> list[dict[str, Any]]:
+        """The lobby's rooms, newest first: waiting for players (the default), or being played."""
+        return table.lobby(hall, status, game)
 
     @app.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     def room_status(code: str) -> dict[str, Any]:

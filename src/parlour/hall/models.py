@@ -85,11 +85,14 @@ class RoomOut(BaseModel):
     created: float
 
 
-class OpenRoomOut(BaseModel):
+class LobbyRoomOut(BaseModel):
     code: str
     game: str
+    status: Literal["waiting", "playing"]
     seats: list[SeatOut]
     created: float
+    turn: int = Field(description="how far along: the moves a spectator has seen (0 while waiting)")
+    watchers: int = Field(description="connections to the room now, spectators' included")
 
 
 class Join(Wire):

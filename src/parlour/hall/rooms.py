@@ -28,6 +28,7 @@ from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
 from .store import ActionRecord, RoomRecord, Store, StoreError
+from .table import expired
 from .wire import dumps_bytes
 
 log = logging.getLogger(__name__)
@@ -131,7 +132,7 @@ class Room:
         self.host_token = record.host_token
         self.created = record.created
         self.watchers = 0  # connections, spectators' included
-        self.touched = hall.clock.now()  # when it last changed
+        self.touched = hall.clock.now()  # when it last changed (or was read back from the store)
         self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
@@ -322,10 +323,12 @@ class Room:
         return seat, token
 
     async def give_to_bot(self, seat: int, bot: str, name: str | None = None) -> None:
-        """Seat ``seat`` (empty, or a human's who is not connected) is played by ``bot`` from now on."""
+        """Seat ``seat`` (empty, or a human's who is not connected) is played by ``bot`` from now on.
+        Unless given another ``name``, a player's seat taken over mid-game keeps the player's name:
+        "Ana (bot)"."""
         self.check_seat(seat)
         self.hall.check_bot(self.game, bot)
-        name = clean_name(name) if name is not None else bot
+        name = clean_name(name) if name is not None else None
         async with self.lock:
             if self.status == "over":
                 raise HallError("over", "the game is over")
@@ -333,6 +336,9 @@ class Room:
             if current.kind == "human" and current.connections > 0:
                 raise HallError("conflict", f"seat {seat} is {current.name}'s, who is still here;"
                                 " only an empty or abandoned seat can go to a bot")
+            if name is None:  # mid-game the seat's moves so far are its player's
+                taking_over = current.kind == "human" and self.status == "playing"
+                name = f"{current.name} (bot)" if taking_over else bot
             name = distinct_name(name, self._other_names(seat))
             seats = [s.record() for s in self.seats]
             seats[seat] = {"kind": "bot", "name": name, "bot": bot, "token": None}
@@ -619,10 +625,11 @@ class Hall:
                 next_sweep = now + SWEEP_EVERY
 
     def sweep(self, now: float) -> list[str]:
-        """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds (they
-        stay in the store, and come back when asked for); returns their codes."""
-        idle = [code for code, room in self.rooms.items()
-                if room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED]
+        """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds and of the
+        waiting rooms that expired (:func:`~parlour.hall.table.expired`); they stay in the store,
+        and come back when asked for. Returns their codes."""
+        idle = [code for code, room in self.rooms.items() if expired(room, now) or (
+                room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED)]
         for code in idle:
             del self.rooms[code]
         return idle
@@ -638,10 +645,6 @@ class Hall:
             if room is None:
                 raise HallError("unknown_room", f"there is no room {code!r}")
         return room
-
-    def open_rooms(self) -> list[Room]:
-        return [r for r in self.rooms.values()
-                if r.status == "waiting" and any(s.kind == "open" for s in r.seats)]
 
     def game(self, game_id: str) -> Game[Any]:
         game = self.games.get(game_id)

@@ -130,7 +130,7 @@ export function mount(root, ctx) {
     const text = question(view, mine);
     keyMap = {};
     if (view.phase === "over") return null;
-    const panel = el("section", { class: ["hld-prompt", mine && "hld-prompt-mine"], id: "hld-prompt" },
+    const panel = el("section", { class: ["hld-prompt", mine && "hld-prompt-mine"], id: "hld-prompt", dataset: { controls: "" } },
       el("div", { class: "hld-question" }, text));
     if (!mine) {
       const waiting = (snapshot.to_act || []).map(who).join(", ");

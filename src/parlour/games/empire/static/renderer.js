@@ -436,13 +436,15 @@ export function mount(root, ctx) {
     const note = notebook();
     const mine = me !== null && (snapshot.to_act || []).includes(me) && legal().length > 0;
     const stepName = view.over ? "over" : mine ? view.step : "waiting";
+    const bar = actions();
+    bar.dataset.controls = "";  // the frame brings it on screen when my turn starts
     replace(root, el("div", { class: "em-board", dataset: { step: stepName, main: view.main_done ? "done" : "open" } },
       el("div", { class: "em-table" },
         challengeBanner(),
         playerZone(seats[0]),
         centre(),
         playerZone(seats[1]),
-        actions()),
+        bar),
       note));
   }
 

@@ -191,7 +191,7 @@ export function mount(root, ctx) {
     const hidden = p.hand_count - known.length;
     return el("section", { class: ["pa-player", acting && "pa-acting", p.place && "pa-out"], dataset: { seat } },
       el("header", { class: "pa-player-head" },
-        seatDot(seat), el("b", {}, who(seat)),
+        seatDot(seat), el("b", { class: "pa-name", title: who(seat) }, who(seat)),
         v.first === seat && !v.last.seat && v.last.seat !== 0 ? el("span", { class: "pa-badge" }, "starts") : null,
         p.place ? el("span", { class: "pa-badge" }, placeName(p.place, v.players.length))
           : el("span", { class: "pa-left" }, plural(p.cards_left, "card"), " left"),
@@ -267,7 +267,7 @@ export function mount(root, ctx) {
       title: `${label(c)} (face-up${handPhase ? ": joins your last hand cards" : ""})` }));
     const downs = Array.from({ length: p.face_downs }, (_, i) => cardBack({
       title: `face-down ${i + 1}`, onClick: turn && flips.length ? () => send({ type: "flip", index: i }) : null }));
-    return el("section", { class: ["pa-me", turn && "pa-acting"], id: "pa-me" },
+    return el("section", { class: ["pa-me", turn && "pa-acting"], id: "pa-me", dataset: { controls: "" } },
       el("header", { class: "pa-player-head" }, seatDot(me), el("b", {}, "You"),
         p.place ? el("span", { class: "pa-badge" }, placeName(p.place, v.players.length)) : el("span", { class: "pa-left" }, plural(p.cards_left, "card"), " left")),
       el("div", { class: "pa-row pa-table-cards" }, el("span", { class: "pa-label" }, "Face-ups"), cardsOf(ups),

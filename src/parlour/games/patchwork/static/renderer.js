@@ -139,7 +139,7 @@ export function mount(root, ctx) {
 
   const track = el("div", { class: "pw-track" });
   const quilt = [el("div", { class: "pw-side" }), el("div", { class: "pw-side" })];
-  const centre = el("div", { class: "pw-centre" });
+  const centre = el("div", { class: "pw-centre", dataset: { controls: "" } });  // on screen when my turn starts
   const circle = el("div", { class: "pw-circle", id: "pw-circle" });
   const hint = el("p", { class: "pw-hint", id: "pw-hint", role: "status", "aria-live": "polite" });
   const board = el("div", { class: ["pw", playing ? "pw-playing" : "pw-watching"] },

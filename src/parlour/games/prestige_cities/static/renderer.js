@@ -371,7 +371,8 @@ export function mount(root, ctx) {
       dataset: { seat }, onclick: () => show(seat),
       onkeydown: (e) => { if (e.key === "Enter") { show(seat); e.preventDefault(); } },
       title: "Show this city" },
-    el("td", { class: "pc-who" }, seatDot(seat), ctx.names[seat] || `Player ${seat + 1}`,
+    el("td", { class: "pc-who" }, seatDot(seat), el("span", { class: "pc-name", title: ctx.names[seat] },
+      ctx.names[seat] || `Player ${seat + 1}`),
       acting.has(seat) && v.phase === "choose" ? el("span", { class: "pc-choosing" }, "choosing") : null),
     el("td", {}, String(c.culture)), el("td", {}, String(c.wealth)), el("td", {}, String(c.happiness)),
     el("td", {}, String(c.bonus)), el("td", { class: "pc-overall" }, String(c.overall))));
@@ -417,7 +418,7 @@ export function mount(root, ctx) {
     const other = shown !== null && shown !== mainSeat ? shown : null;
     replace(root, el("div", { class: ["pc", v.over && "pc-over"] },
       el("div", { class: "pc-left" }, eraCard(),
-        el("section", { class: "pc-board" },
+        el("section", { class: "pc-board", dataset: { controls: "" } },
           el("h3", { class: "pc-board-title" }, mainTitle),
           cityBoard(mainSeat, { live: !!t, pending, group: removing ? t.group : myGroup, removing }),
           el("p", { class: ["pc-hint", t && note && "pc-hint-bad"], id: "pc-hint", role: "status" }, (t && note) || hintText()),
