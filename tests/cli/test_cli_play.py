@@ -107,6 +107,11 @@ def test_the_reason_at_the_end_names_the_players(monkeypatch, capsys):
     assert code == 0 and "random outsewed You [bold]" in out
 
 
+def test_options_are_checked_against_the_games(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, [], "--option", "blight=true")
+    assert code == 2 and "Patchwork has no option 'blight'; its options: none" in out
+
+
 # --- the other games: a whole game each, moves by number and in words --------------------------------
 
 def play_game(monkeypatch, capsys, game: str, lines, *argv: str) -> tuple[int, str]:
