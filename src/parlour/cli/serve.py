@@ -19,6 +19,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-upgrade", dest="upgrade", action="store_false",
                         help="refuse to start on a store whose schema is older, rather than bring it up to date")
     parser.add_argument("--quiet", action="store_true", help="no access log")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one rate or quota, e.g. --limit rooms=20/minute --limit sockets=64"
+                             " (the names and defaults: docs/protocol.md, Limits)")
+    parser.add_argument("--no-client-quotas", action="store_true",
+                        help="no quota per client address (for load tests from one machine); sizes,"
+                             " per-connection rates and outgoing queues stay bounded")
     parser.set_defaults(run=run)
 
 
@@ -28,13 +34,18 @@ def run(args: argparse.Namespace) -> int:
     from ..games import all_games
     from ..hall import create_app
     from ..hall.clock import SystemClock
+    from ..hall.limits import Limits
     from ..hall.store import SqlStore
 
+    try:
+        limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
+    except ValueError as problem:
+        raise SystemExit(f"parlour serve: {problem}") from None
     ensure_folder(args.db)
     store = SqlStore(args.db, upgrade=args.upgrade)
     if store.upgraded:
         print(f"the store's schema was brought up to date: revision(s) {', '.join(store.upgraded)}", flush=True)
-    app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector)
+    app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)
     try:

@@ -26,17 +26,19 @@ from .. import bots as bot_registry
 from ..core import Game, IllegalAction, ParlourError
 from .broadcast import Broadcast
 from .clock import Clock
+from .limits import ROOMS_PAGE, ROOMS_PAGE_MAX, Gate, Guard, Limits, RateLimited, client_address, clip, reason
 from .models import (CreateRoom, ErrorOut, GameOut, GiveToBot, Join, Joined, LobbyRoomOut, ReplayIn, ReplayOut,
                      RoomCreated, RoomOut)
-from .rooms import Hall, HallError, frames
+from .rooms import Hall, HallError, Room, frames
 from .store import Store
 from . import table
 from .ws import room_socket
 
+BOT_ROOM_WAIT = 600  # seconds an untouched waiting room with bots still counts as its creator's
 STATIC = Path(__file__).parent / "static"
 PAGES = {"lobby": "index.html", "room": "room.html", "replay": "replay.html"}
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorOut} for status in (403, 404, 409, 422)}
+    status: {"model": ErrorOut} for status in (403, 404, 409, 413, 422, 429)}
 
 
 def game_folder(game: Game[Any]) -> Path:
@@ -61,11 +63,20 @@ def bearer(authorization: str | None) -> str | None:
     return None
 
 
+def bots_busy(room: Room) -> bool:
+    """Whether a room's bots count against its creator's share: they play, or may soon (a
+    waiting room touched in the last ten minutes)."""
+    return room.status == "playing" or (room.status == "waiting" and
+                                        room.hall.clock.now() - room.touched < BOT_ROOM_WAIT)
+
+
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
-               on_ready: Callable[[], None] | None = None) -> FastAPI:
-    """The hall's web app; ``on_ready`` runs once every stored room is back, before serving."""
+               on_ready: Callable[[], None] | None = None, limits: Limits | None = None) -> FastAPI:
+    """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
+    ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit)
+    guard = Guard(limits or Limits())
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -80,15 +91,22 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                               " `/ws/rooms/{code}`, documented in docs/protocol.md.",
                   lifespan=lifespan)
     app.state.hall = hall
+    app.state.guard = guard
+    app.add_middleware(Gate, guard=guard)
 
     @app.exception_handler(HallError)
     async def refused(_: Request, error: HallError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=error.http_status)
+        return JSONResponse({"detail": reason(str(error))}, status_code=error.http_status)
+
+    @app.exception_handler(RateLimited)
+    async def too_many(_: Request, error: RateLimited) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=429,
+                            headers={"Retry-After": str(error.retry_seconds)})
 
     @app.exception_handler(RequestValidationError)
     async def unreadable(_: Request, error: RequestValidationError) -> JSONResponse:
-        words = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
-        return JSONResponse({"detail": f"this request does not read right: {words}"}, status_code=422)
+        words = "; ".join(f"{'.'.join(clip(p, 40) for p in e['loc'])}: {e['msg']}" for e in error.errors()[:5])
+        return JSONResponse({"detail": reason(f"this request does not read right: {words}")}, status_code=422)
 
     # -- the lobby's REST API ------------------------------------------------------------------
     @app.get("/api/games", response_model=list[GameOut], tags=["lobby"])
@@ -100,39 +118,53 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                      renderer_url=f"/games/{game.id}/static/renderer.js") for game in hall.games.values()]
 
     @app.post("/api/rooms", response_model=RoomCreated, status_code=201, responses=ERRORS, tags=["rooms"])
-    async def create_room(body: CreateRoom) -> dict[str, Any]:
+    async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
         """A new room. The answer's host token manages it; take_seat also seats the creator."""
+        address = client_address(request.scope)
+        with_bots = any(s.kind == "bot" for s in body.seats)
+        if with_bots:
+            guard.check_bot_room(address)
+        guard.take("rooms", address)
         room, host_token, seat, seat_token = await hall.create_room(
             body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
             body.host_name, body.take_seat)
+        if with_bots:
+            guard.add_bot_room(address, room.code, lambda: bots_busy(room))
         return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
     @app.get("/api/rooms", response_model=list[LobbyRoomOut], responses=ERRORS, tags=["rooms"])
     def lobby_rooms(status: table.LobbyStatus = Query("waiting", description="waiting: rooms with a seat to take;"
                                                 " playing: games in progress to watch"),
-                    game: str | None = Query(None, description="only the rooms of this game")
+                    game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
+                    limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
+                    offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
                     ) -> list[dict[str, Any]]:
-        """The lobby's rooms, newest first: waiting for players (the default), or being played."""
-        return table.lobby(hall, status, game)
+        """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
+        or being played."""
+        return table.lobby(hall, status, game)[offset:offset + limit]
 
     @app.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     def room_status(code: str) -> dict[str, Any]:
         return hall.room(code).status_json()
 
     @app.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
-    async def join(code: str, body: Join) -> dict[str, Any]:
+    async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
         """Take a seat by name; keep the seat token, it is the only way back into the seat."""
+        guard.take("joins", client_address(request.scope))
         seat, token = await hall.room(code).join(body.name, body.seat)
         return {"seat": seat, "seat_token": token}
 
     @app.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
-    async def give_to_bot(code: str, seat: int, body: GiveToBot,
+    async def give_to_bot(code: str, seat: int, body: GiveToBot, request: Request,
                           authorization: str | None = Header(None, description="Bearer <host token>")
                           ) -> dict[str, Any]:
         """The host gives an empty seat, or one whose player is gone, to a bot."""
         room = hall.room(code)
         room.check_host(bearer(authorization))
+        address = client_address(request.scope)
+        guard.check_bot_room(address, room.code)
         await room.give_to_bot(seat, body.bot, body.name)
+        guard.add_bot_room(address, room.code, lambda: bots_busy(room))
         return room.status_json()
 
     @app.post("/api/rooms/{code}/start", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
@@ -168,7 +200,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     # -- live play ----------------------------------------------------------------------------
     @app.websocket("/ws/rooms/{code}")
     async def live(websocket: WebSocket, code: str) -> None:
-        await room_socket(websocket, hall, code)
+        await room_socket(websocket, hall, guard, code)
 
     # -- pages and files ------------------------------------------------------------------------
     def page(name: str) -> Response:

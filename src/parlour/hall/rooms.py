@@ -27,6 +27,7 @@ from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fre
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
+from .limits import NAME_MAX
 from .store import ActionRecord, RoomRecord, Store, StoreError
 from .table import expired
 from .wire import dumps_bytes
@@ -35,7 +36,6 @@ log = logging.getLogger(__name__)
 
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY"  # no I/L/1, O/0, B/8, S/5, Z/2 to mistake
 CODE_LENGTH = 6
-NAME_MAX = 32
 TOKEN_BYTES = 24  # 192 random bits
 TIMER_TICK = 0.1  # seconds between two looks at the turn timers
 KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (the store keeps it)
