@@ -105,3 +105,8 @@ def test_the_reason_at_the_end_names_the_players(monkeypatch, capsys):
     lines = itertools.chain.from_iterable(("skip", "skip", f"sp {k % 9} {k // 9}") for k in range(200))
     code, out = play(monkeypatch, capsys, list(lines), "--vs", "random", "--seed", "3")
     assert code == 0 and "random outsewed You [bold]" in out
+
+
+def test_options_are_checked_against_the_games(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, [], "--option", "blight=true")
+    assert code == 2 and "Patchwork has no option 'blight'; its options: none" in out

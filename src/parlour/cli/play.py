@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from ..core import Game, IllegalAction, LogEntry, ParlourError
+from .shared import add_option_argument, game_options
 
 QUIT_WORDS = {"quit", "q", "exit", "resign"}
 HELP_WORDS = {"help", "h", "?"}
@@ -27,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one)")
     parser.add_argument("--seat", type=int, default=1, help="your seat, 1 for the first player (default 1)")
     parser.add_argument("--players", type=int, default=None, help="number of players (default: the fewest)")
+    add_option_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -58,6 +60,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
     terminal = terminal_for(game)
     players = args.players or max(2, game.min_players)
     game.check_players(players)
+    options = game_options(game, getattr(args, "options", []), players)
     if not 1 <= args.seat <= players:
         raise ParlourError(f"--seat is 1 to {players}, not {args.seat}")
     me = args.seat - 1
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
     names = ["You" if s == me else bot_name for s in range(players)]
     read = read or console.input
 
-    state = game.start(players, {}, seed)
+    state = game.start(players, options, seed)
     console.print(f"[bold]{game.name}[/bold], seed {seed}: you are player {me + 1} against {bot_name}."
                   " Type 'help' for the moves.")
     drawn = False

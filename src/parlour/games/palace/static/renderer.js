@@ -232,7 +232,7 @@ export function mount(root, ctx) {
         title: `${label(p.card)}${p.card === "joker" ? ` as ${p.as}` : ""}${INVISIBLE.has(p.as) ? " (invisible)" : ""}${i === countsAt ? ": the card that counts" : ""}` });
     });
     const rule = v.counts === null ? "The play pile is empty: anything goes."
-      : v.capped ? "A 9 counts: play 9 or lower (or a 2, 3, 7 or school card)."
+      : v.capped ? "A 9 counts: play 9 or lower (or a 2, 3, 7, school card or joker)."
         : `The card that counts: ${SCHOOL[v.counts] || v.counts}. Play the same or higher.`;
     const arrow = v.direction === 1 ? "↻" : "↺";
     return el("section", { class: "pa-centre", id: "pa-centre" },
@@ -242,7 +242,8 @@ export function mount(root, ctx) {
         el("figure", { class: "pa-pile pa-play-pile", id: "pa-play-pile" },
           el("div", { class: "pa-fan" }, fan.length ? fan : el("div", { class: "pa-card pa-empty" }, "empty")),
           el("figcaption", {}, `Play pile: ${pile.length}${shownFrom ? ` (top ${pile.length - shownFrom} shown)` : ""}`,
-            v.rules_on_top ? el("span", { class: "pa-warn" }, " · Rules on top: no 2, 3, 7 or school card") : null)),
+            v.rules_on_top ? el("span", { class: "pa-warn" },
+              v.edition === 1 ? " · Rules on top: no 2, 3, 7 or school card" : " · Rules on top: no 2, 3, 7 or Rules card") : null)),
         el("figure", { class: "pa-pile", id: "pa-burn" }, el("div", { class: "pa-card pa-burnt" }, String(v.burn_pile.length)),
           el("figcaption", {}, `Burnt: ${v.burn_pile.length}`))),
       el("p", { class: "pa-rule", id: "pa-rule" }, rule),
