@@ -19,11 +19,11 @@ import random
 import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Coroutine, Iterable, Mapping
 
 from .. import bots as bot_registry
-from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
+from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed, normalise_action
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
@@ -152,8 +152,18 @@ class Room:
         self._bots: dict[tuple[int, str], Bot] = {}
         if self.status != "waiting":
             self._begin()
-            for action in record.actions:
+            for action in map(self._cleaned, record.actions):
                 self._advance(action, self.game.apply(self.state, action.seat, action.action, []), [])
+
+    def _cleaned(self, record: ActionRecord) -> ActionRecord:
+        """A stored action as the game's fields have it: one stored before actions were checked
+        may carry fields the game never read (padding), which are left out so that its replay
+        can always be served."""
+        try:
+            action = normalise_action(self.game.action_fields, record.action, lenient=True)
+        except IllegalAction:
+            return record  # the game applied it as it is
+        return record if action == record.action else replace(record, action=action)
 
     # -- what anyone may see ----------------------------------------------------------------
     def names(self) -> list[str]:
@@ -396,6 +406,7 @@ class Room:
             self._check_turn(seat, turn)
             entries: list[LogEntry] = []
             try:
+                action = self.game.normalise(action)  # what is applied and stored: never the raw message
                 state = self.game.apply(self.state, seat, action, entries)
             except IllegalAction as error:
                 raise HallError("illegal", str(error)) from None
@@ -558,7 +569,7 @@ def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
     out = [{"turn": 0, "view": game.view(state, None), "to_act": sorted(game.to_act(state)), "log": []}]
     for turn, (seat, action) in enumerate(replay["actions"], start=1):
         entries: list[LogEntry] = []
-        state = game.apply(state, seat, action, entries)
+        state = game.apply(state, seat, game.normalise(action), entries)
         out.append({"turn": turn, "view": game.view(state, None), "to_act": sorted(game.to_act(state)),
                     "log": [e.render(names) for e in entries if e.visible_to(None)]})
     return out
