@@ -74,10 +74,12 @@ def bots_busy(room: Room) -> bool:
 
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
-               on_ready: Callable[[], None] | None = None, limits: Limits | None = None) -> FastAPI:
+               on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
+               bot_workers: int = 1) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
-    ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`)."""
-    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit)
+    ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
+    the processes where bots that think choose, each move within ``bot_time_limit`` seconds."""
+    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers)
     guard = Guard(limits or Limits())
 
     @asynccontextmanager
