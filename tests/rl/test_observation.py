@@ -65,3 +65,14 @@ def test_the_layout_of_every_game_is_documented_in_docs_rl_md() -> None:
     text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text()
     for game_id in ("patchwork", "empire", "dinosaurs", "prestige_cities", "palace"):
         assert encoding(game_id).observation.layout.table() in text, f"docs/rl.md is out of date for {game_id}"
+
+
+def test_the_quick_start_of_docs_rl_md_runs() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text()
+    snippets = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(snippets) == 3
+    for snippet in snippets:
+        exec(compile(snippet, "docs/rl.md", "exec"), {})
