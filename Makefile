@@ -4,13 +4,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test chromium postgresql
+.PHONY: run test chromium postgresql redis nginx
 
 # The hall on an embedded SQLite file under ./var/; it prints the address to open.
 run: $(STAMP)
 	$(VENV)/bin/parlour serve --db sqlite:///var/parlour.sqlite3
 
-test: $(STAMP) chromium postgresql
+test: $(STAMP) chromium postgresql redis nginx
 	$(PY) -m pytest
 
 $(STAMP): pyproject.toml
@@ -35,3 +35,19 @@ postgresql:
 	    echo "installing Debian's postgresql for the store's tests"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
 	  else echo "PostgreSQL is missing and cannot be installed here: its store tests will be skipped"; fi; }
+
+# The multi-process hall's tests start a throwaway Redis of their own (and, later, nginx in front of
+# several halls); install Debian's when they are missing and we can (root, apt).
+redis:
+	@command -v redis-server >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's redis-server for the multi-process hall's tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+	  else echo "redis-server is missing and cannot be installed here: its tests will be skipped"; fi; }
+
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's nginx for the multi-process hall's tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+	  else echo "nginx is missing and cannot be installed here: its tests will be skipped"; fi; }

@@ -17,6 +17,8 @@ from parlour.hall import create_app  # noqa: E402
 from parlour.hall.limits import Limits  # noqa: E402
 from parlour.hall.store import SqlStore  # noqa: E402
 from postgres_server import throwaway_postgres, why_not  # noqa: E402
+from redis_server import RedisServer, throwaway_redis  # noqa: E402
+from redis_server import why_not as why_no_redis  # noqa: E402
 from secret_game import SECRETS  # noqa: E402
 
 pytestmark = pytest.mark.timeout(30)
@@ -87,3 +89,14 @@ def postgres_url() -> Iterator[str]:
         pytest.skip(f"no PostgreSQL for the store's tests: {reason}")
     with throwaway_postgres() as url:
         yield url
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A throwaway Redis of this test's own (it may restart it); skipped, with the reason, when
+    none can start here."""
+    reason = why_no_redis()
+    if reason is not None:
+        pytest.skip(f"no Redis for the multi-process hall's tests: {reason}")
+    with throwaway_redis() as server:
+        yield server

@@ -2,8 +2,8 @@
 
 A room publishes "room X changed"; each subscriber (one per WebSocket connection) then asks the
 room for its own seat's snapshot, so per-seat filtering stays in the room and the transport only
-carries. A fan-out between several server processes (Redis publish/subscribe) would be another
-implementation of this interface; Parlour ships the in-process one.
+carries. The fan-out between several server processes is another implementation of this interface,
+:class:`parlour.hall.cluster.redis_broadcast.RedisBroadcast` (Redis publish/subscribe).
 """
 
 from __future__ import annotations
@@ -44,5 +44,12 @@ class LocalBroadcast(Broadcast):
                 del self._listeners[code]
 
     def publish(self, code: str) -> None:
-        for listener in list(self._listeners.get(code, ())):
+        for listener in self.listeners(code):
             listener()
+
+    def listeners(self, code: str) -> list[Listener]:
+        return list(self._listeners.get(code, ()))
+
+    def codes(self) -> list[str]:
+        """The rooms that have listeners."""
+        return list(self._listeners)
