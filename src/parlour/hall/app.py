@@ -17,17 +17,20 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Mapping
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from argon2 import PasswordHasher
+from fastapi import Depends, FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from .. import bots as bot_registry
 from ..core import Game, IllegalAction, ParlourError
+from .accounts import Account, Accounts
 from .broadcast import Broadcast
 from .clock import Clock
 from .models import (CreateRoom, ErrorOut, GameOut, GiveToBot, Join, Joined, OpenRoomOut, ReplayIn, ReplayOut,
                      RoomCreated, RoomOut)
+from .players import SameOrigin, players_router, socket_account
 from .rooms import Hall, HallError, frames
 from .store import Store
 from .ws import room_socket
@@ -62,8 +65,9 @@ def bearer(authorization: str | None) -> str | None:
 
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
-               on_ready: Callable[[], None] | None = None) -> FastAPI:
-    """The hall's web app; ``on_ready`` runs once every stored room is back, before serving."""
+               on_ready: Callable[[], None] | None = None, password_hasher: PasswordHasher | None = None) -> FastAPI:
+    """The hall's web app; ``on_ready`` runs once every stored room is back, before serving;
+    ``password_hasher``: Argon2id's (hall/accounts.py) unless given."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit)
 
     @asynccontextmanager
@@ -79,6 +83,9 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                               " `/ws/rooms/{code}`, documented in docs/protocol.md.",
                   lifespan=lifespan)
     app.state.hall = hall
+    accounts = Accounts(store, clock, password_hasher)
+    players, signed_in = players_router(hall, accounts)
+    app.add_middleware(SameOrigin)
 
     @app.exception_handler(HallError)
     async def refused(_: Request, error: HallError) -> JSONResponse:
@@ -99,11 +106,12 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                      renderer_url=f"/games/{game.id}/static/renderer.js") for game in hall.games.values()]
 
     @app.post("/api/rooms", response_model=RoomCreated, status_code=201, responses=ERRORS, tags=["rooms"])
-    async def create_room(body: CreateRoom) -> dict[str, Any]:
-        """A new room. The answer's host token manages it; take_seat also seats the creator."""
+    async def create_room(body: CreateRoom, account: Account | None = Depends(signed_in)) -> dict[str, Any]:
+        """A new room. The answer's host token manages it; take_seat also seats the creator (signed
+        in: under the account's name, and the seat follows the account)."""
         room, host_token, seat, seat_token = await hall.create_room(
             body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
-            body.host_name, body.take_seat)
+            body.host_name, body.take_seat, account)
         return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
     @app.get("/api/rooms", response_model=list[OpenRoomOut], tags=["rooms"])
@@ -117,9 +125,11 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return hall.room(code).status_json()
 
     @app.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
-    async def join(code: str, body: Join) -> dict[str, Any]:
-        """Take a seat by name; keep the seat token, it is the only way back into the seat."""
-        seat, token = await hall.room(code).join(body.name, body.seat)
+    async def join(code: str, body: Join, account: Account | None = Depends(signed_in)) -> dict[str, Any]:
+        """Take a seat by name; keep the seat token, it is the only way back into the seat. Signed
+        in, the seat is the account's (under its name) and opening the room from any browser
+        where the player is signed in puts them back in it."""
+        seat, token = await hall.room(code).join(body.name, body.seat, account)
         return {"seat": seat, "seat_token": token}
 
     @app.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
@@ -165,7 +175,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     # -- live play ----------------------------------------------------------------------------
     @app.websocket("/ws/rooms/{code}")
     async def live(websocket: WebSocket, code: str) -> None:
-        await room_socket(websocket, hall, code)
+        await room_socket(websocket, hall, code, socket_account(accounts, websocket))
 
     # -- pages and files ------------------------------------------------------------------------
     def page(name: str) -> Response:
@@ -212,5 +222,6 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                 return FileResponse(path)
         return JSONResponse({"detail": f"game {game_id!r} has no file {relative!r}"}, status_code=404)
 
+    app.include_router(players)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

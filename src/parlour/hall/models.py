@@ -72,6 +72,7 @@ class SeatOut(BaseModel):
     name: str | None
     bot: str | None
     connected: bool
+    profile: str | None = Field(None, description="a signed-in player's account name (their profile)")
 
 
 class RoomOut(BaseModel):

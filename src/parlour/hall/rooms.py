@@ -20,15 +20,19 @@ import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Coroutine, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Mapping
 
 from .. import bots as bot_registry
 from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
-from .store import ActionRecord, RoomRecord, Store, StoreError
+from .ratings import settle_writes
+from .store import ActionRecord, RoomRecord, Store, StoreError, forfeiting, holding
 from .wire import dumps_bytes
+
+if TYPE_CHECKING:
+    from .accounts import Account
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +50,7 @@ HTTP_STATUS = {
     "bad_request": 422, "unknown_room": 404, "unknown_seat": 404, "bad_token": 403,
     "not_host": 403, "conflict": 409, "not_started": 409, "over": 409, "not_a_player": 403,
     "not_your_turn": 409, "stale": 409, "illegal": 409, "store": 503,
+    "bad_credentials": 401, "signed_out": 401, "throttled": 429, "unknown_player": 404, "unknown_game": 404,
 }
 
 
@@ -88,6 +93,11 @@ def clean_name(name: Any) -> str:
     return name
 
 
+def holder(account: Account | None) -> dict[str, Any]:
+    """What a seat record says of the signed-in player who holds it."""
+    return {} if account is None else {"account": account.id, "profile": account.name}
+
+
 def distinct_name(name: str, taken: Iterable[str | None]) -> str:
     """``name``, or ``name 2``, ``name 3``... when another seat of the room goes by it already, so
     that the seats and the log never mix two players up (three bots called ``shark``, say)."""
@@ -107,9 +117,24 @@ class Seat:
     bot: str | None = None
     token: str | None = None  # sha256 of the seat token
     connections: int = 0
+    # A signed-in player's seat (hall/accounts.py): their account's id and name. A bot seat:
+    # ``replaced`` when it took a person's seat mid-game, ``rated_as`` the bot it took over from.
+    account: int | None = None
+    profile: str | None = None
+    replaced: bool = False
+    rated_as: str | None = None
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> "Seat":
+        return cls(record["kind"], record.get("name"), record.get("bot"), record.get("token"),
+                   account=record.get("account"), profile=record.get("profile"),
+                   replaced=record.get("replaced", False), rated_as=record.get("rated_as"))
 
     def record(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        record = {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        extra = {"account": self.account, "profile": self.profile, "replaced": self.replaced,
+                 "rated_as": self.rated_as}
+        return {**record, **{key: value for key, value in extra.items() if value}}
 
     @property
     def connected(self) -> bool:
@@ -132,7 +157,7 @@ class Room:
         self.created = record.created
         self.watchers = 0  # connections, spectators' included
         self.touched = hall.clock.now()  # when it last changed
-        self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
+        self.seats = [Seat.of(s) for s in record.seats]
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
         self.records: list[ActionRecord] = []
@@ -162,8 +187,8 @@ class Room:
         return [s.name for i, s in enumerate(self.seats) if i != seat]
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected}
-                for i, s in enumerate(self.seats)]
+        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected,
+                 "profile": s.profile} for i, s in enumerate(self.seats)]
 
     def status_json(self, seat: int | None = None) -> dict[str, Any]:
         """The room's status; its ``turn`` is the turns ``seat`` has seen (None: a spectator)."""
@@ -291,6 +316,14 @@ class Room:
                     return i
         raise HallError("bad_token", "this token holds no seat in this room (it may have been given to a bot)")
 
+    def seat_of(self, account: Account | None) -> int | None:
+        """The seat a signed-in player holds here, if any: their seat follows them."""
+        if account is not None:
+            for i, seat in enumerate(self.seats):
+                if seat.kind == "human" and seat.account == account.id:
+                    return i
+        return None
+
     def check_host(self, token: str | None) -> None:
         if not token or not hmac.compare_digest(token_hash(token), self.host_token):
             raise HallError("not_host", "only the room's host may do this (send the host token)")
@@ -300,9 +333,13 @@ class Room:
             raise HallError("unknown_seat", f"this room has seats 0 to {self.players - 1}, not {seat!r}")
         return seat
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        name = clean_name(name)
+    async def join(self, name: str, seat: int | None = None, account: Account | None = None) -> tuple[int, str]:
+        """Take ``seat`` (None: the first open one); signed in (``account``), under the account's name."""
+        name = clean_name(account.name if account is not None else name)
         async with self.lock:
+            held = self.seat_of(account)
+            if held is not None:
+                raise HallError("conflict", f"you hold seat {held} in this room already")
             if self.status != "waiting":
                 raise HallError("conflict", "the game has started: there is no seat left to join")
             if seat is None:
@@ -315,9 +352,9 @@ class Room:
             name = distinct_name(name, self._other_names(seat))
             token = new_token()
             seats = [s.record() for s in self.seats]
-            seats[seat] = {"kind": "human", "name": name, "bot": None, "token": token_hash(token)}
-            await self._save(seats=seats)
-            self.seats[seat] = Seat("human", name, None, seats[seat]["token"])
+            seats[seat] = {"kind": "human", "name": name, "bot": None, "token": token_hash(token), **holder(account)}
+            await self._save(seats=seats, also=holding(self.code, seat, account and account.id))
+            self.seats[seat] = Seat.of(seats[seat])
         self._changed()
         return seat, token
 
@@ -336,8 +373,11 @@ class Room:
             name = distinct_name(name, self._other_names(seat))
             seats = [s.record() for s in self.seats]
             seats[seat] = {"kind": "bot", "name": name, "bot": bot, "token": None}
-            await self._save(seats=seats)
-            self.seats[seat] = Seat("bot", name, bot, None)
+            if self.status == "playing" and current.kind != "open":  # rated as before (hall/ratings.py)
+                seats[seat].update(replaced=current.kind == "human" or current.replaced,
+                                   rated_as=current.rated_as or current.bot)
+            await self._save(seats=seats, also=forfeiting(self.code, seat, current.account, self.status))
+            self.seats[seat] = Seat.of(seats[seat])
         self._changed()
 
     async def start(self) -> None:
@@ -367,6 +407,7 @@ class Room:
             self._changed(game=False)
 
     async def _save(self, **changes: Any) -> None:
+        """Change the room in the store (``seats``, ``status``; ``also``: more writes with them)."""
         try:
             await self.hall.store.update_room(self.code, **changes)
         except StoreError as error:
@@ -399,8 +440,11 @@ class Room:
                                 f" {error})") from None
             record = ActionRecord(self.turn, seat, action, by, self.hall.clock.now())
             over = self.game.is_over(state)
+            result = self.game.result(state) if over else None
+            rated = settle_writes(self.code, self.game.id, [s.record() for s in self.seats], result.ranks,
+                                  record.at) if result is not None else []
             try:
-                await self.hall.store.append_action(self.code, record, status="over" if over else None)
+                await self.hall.store.append_action(self.code, record, status="over" if over else None, also=rated)
             except StoreError as error:
                 raise HallError("store", str(error)) from None
             seen_by_all = self._advance(record, state, entries)
@@ -661,8 +705,10 @@ class Hall:
 
     async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: list[Mapping[str, Any]],
                           turn_timer: float | None = None, host_name: str | None = None,
-                          take_seat: int | None = None) -> tuple[Room, str, int | None, str | None]:
-        """A new room: (room, host token, the host's seat, its seat token)."""
+                          take_seat: int | None = None, account: Account | None = None
+                          ) -> tuple[Room, str, int | None, str | None]:
+        """A new room: (room, host token, the host's seat, its seat token); signed in
+        (``account``), the host's seat is the account's, under its name."""
         game = self.game(game_id)
         try:
             game.check_players(len(seats))
@@ -683,11 +729,13 @@ class Hall:
         if take_seat is not None:
             if not 0 <= take_seat < len(seats) or records[take_seat]["kind"] != "open":
                 raise HallError("bad_request", f"seat {take_seat} is not an open seat of this room")
+            if account is not None:
+                host_name = account.name
             if host_name is None:
                 raise HallError("bad_request", "to take a seat, give host_name")
             seat_token = new_token()
             records[take_seat] = {"kind": "human", "name": clean_name(host_name), "bot": None,
-                                  "token": token_hash(seat_token)}
+                                  "token": token_hash(seat_token), **holder(account)}
         for i, record in enumerate(records):
             if record["name"] is not None:
                 record["name"] = distinct_name(record["name"], [r["name"] for r in records[:i]])
@@ -699,7 +747,8 @@ class Hall:
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
                             seats=records, created=self.clock.now())
         try:
-            await self.store.create_room(record)
+            await self.store.create_room(
+                record, also=holding(code, take_seat, account and account.id) if take_seat is not None else [])
         except StoreError as error:
             raise HallError("store", str(error)) from None
         room = self.rooms[code] = Room(self, record, game)

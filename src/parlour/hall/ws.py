@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .accounts import Account
 from .rooms import Hall, HallError, Room
 from .wire import dumps
 
@@ -33,6 +34,7 @@ class Connection:
         self.outbox: asyncio.Queue[Any] = asyncio.Queue()
         self.state_queued = False
         self.room: Room | None = None
+        self.account: Account | None = None  # the player signed in on this connection, if any
         self.seat: int | None = None
         self.greeted = False
         self.legal = True
@@ -125,7 +127,8 @@ class Connection:
         token = message.get("token")
         if token is not None and not isinstance(token, str):
             raise HallError("bad_message", '"token" must be a seat token (text) or null')
-        seat = self.room.seat_for_token(token) if token else None
+        # no token: a signed-in player's seat follows them (hall/accounts.py); else a spectator
+        seat = self.room.seat_for_token(token) if token else self.room.seat_of(self.account)
         self.legal = message.get("legal", True) is not False
         self.greeted, self.seat = True, seat
         self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
@@ -145,9 +148,10 @@ class Connection:
                             on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
 
 
-async def room_socket(websocket: WebSocket, hall: Hall, code: str) -> None:
+async def room_socket(websocket: WebSocket, hall: Hall, code: str, account: Account | None = None) -> None:
     await websocket.accept()
     connection = Connection(websocket)
+    connection.account = account
     try:
         connection.room = hall.room(code)
     except HallError as refused:
