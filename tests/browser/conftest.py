@@ -47,7 +47,7 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
     server = subprocess.Popen(
         [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{db}", "--quiet"],
+         "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas"],  # every test comes from this machine
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent if os.name == "posix" else None)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -107,10 +107,11 @@ def open_page(browser, hall: str) -> Iterator[Callable[..., object]]:
 
 @pytest.fixture
 def screenshot() -> Callable[[object, str], Path]:
-    """screenshot(page, "lobby") saves test-output/screenshots/lobby.png for a person to look at."""
-    def shoot(page, name: str) -> Path:
+    """screenshot(page, "lobby") saves test-output/screenshots/lobby.png for a person to look at:
+    the whole page, or with full_page=False what the screen shows."""
+    def shoot(page, name: str, full_page: bool = True) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
     return shoot

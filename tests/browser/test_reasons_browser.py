@@ -24,7 +24,9 @@ def test_an_uploaded_replay_and_its_board_name_the_accuser(open_page, tmp_path):
                                 "names": ["Ana", "Bo"], "actions": [[0, accuse]], "result": result, "ended": "normal"}))
     page = open_page("/replay")
     page.set_input_files("#replay-file", str(path))
-    expect(page.locator(".replay-result")).to_contain_text("Ana accused the ")
+    expect(page.locator("#step-counter")).to_contain_text("start")
+    expect(page.locator(".replay-result")).to_be_hidden()  # the winner is told at the end, not from the start
     page.get_by_role("button", name="Last").click()
+    expect(page.locator(".replay-result")).to_contain_text("Ana accused the ")
     expect(page.locator(".em-over")).to_contain_text("Ana accused the ")  # the renderer, from the view
     expect(page.locator(".em-over")).not_to_contain_text("{p0}")

@@ -19,16 +19,20 @@ import random
 import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Mapping
 
 from .. import bots as bot_registry
-from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
+from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed, normalise_action
+from ..games import all_games
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
+from .limits import NAME_MAX
 from .ratings import settle_writes
 from .store import ActionRecord, RoomRecord, Store, StoreError, forfeiting, holding
+from .table import expired
+from .thinkers import Thinkers
 from .wire import dumps_bytes
 
 if TYPE_CHECKING:
@@ -38,7 +42,6 @@ log = logging.getLogger(__name__)
 
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY"  # no I/L/1, O/0, B/8, S/5, Z/2 to mistake
 CODE_LENGTH = 6
-NAME_MAX = 32
 TOKEN_BYTES = 24  # 192 random bits
 TIMER_TICK = 0.1  # seconds between two looks at the turn timers
 KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (the store keeps it)
@@ -156,7 +159,7 @@ class Room:
         self.host_token = record.host_token
         self.created = record.created
         self.watchers = 0  # connections, spectators' included
-        self.touched = hall.clock.now()  # when it last changed
+        self.touched = hall.clock.now()  # when it last changed (or was read back from the store)
         self.seats = [Seat.of(s) for s in record.seats]
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
@@ -176,8 +179,18 @@ class Room:
         self._bots: dict[tuple[int, str], Bot] = {}
         if self.status != "waiting":
             self._begin()
-            for action in record.actions:
+            for action in map(self._cleaned, record.actions):
                 self._advance(action, self.game.apply(self.state, action.seat, action.action, []), [])
+
+    def _cleaned(self, record: ActionRecord) -> ActionRecord:
+        """A stored action as the game's fields have it: one stored before actions were checked
+        may carry fields the game never read (padding), which are left out so that its replay
+        can always be served."""
+        try:
+            action = normalise_action(self.game.action_fields, record.action, lenient=True)
+        except IllegalAction:
+            return record  # the game applied it as it is
+        return record if action == record.action else replace(record, action=action)
 
     # -- what anyone may see ----------------------------------------------------------------
     def names(self) -> list[str]:
@@ -359,10 +372,12 @@ class Room:
         return seat, token
 
     async def give_to_bot(self, seat: int, bot: str, name: str | None = None) -> None:
-        """Seat ``seat`` (empty, or a human's who is not connected) is played by ``bot`` from now on."""
+        """Seat ``seat`` (empty, or a human's who is not connected) is played by ``bot`` from now on.
+        Unless given another ``name``, a player's seat taken over mid-game keeps the player's name:
+        "Ana (bot)"."""
         self.check_seat(seat)
         self.hall.check_bot(self.game, bot)
-        name = clean_name(name) if name is not None else bot
+        name = clean_name(name) if name is not None else None
         async with self.lock:
             if self.status == "over":
                 raise HallError("over", "the game is over")
@@ -370,6 +385,9 @@ class Room:
             if current.kind == "human" and current.connections > 0:
                 raise HallError("conflict", f"seat {seat} is {current.name}'s, who is still here;"
                                 " only an empty or abandoned seat can go to a bot")
+            if name is None:  # mid-game the seat's moves so far are its player's
+                taking_over = current.kind == "human" and self.status == "playing"
+                name = f"{current.name} (bot)" if taking_over else bot
             name = distinct_name(name, self._other_names(seat))
             seats = [s.record() for s in self.seats]
             seats[seat] = {"kind": "bot", "name": name, "bot": bot, "token": None}
@@ -431,6 +449,7 @@ class Room:
             self._check_turn(seat, turn)
             entries: list[LogEntry] = []
             try:
+                action = self.game.normalise(action)  # what is applied and stored: never the raw message
                 state = self.game.apply(self.state, seat, action, entries)
             except IllegalAction as error:
                 raise HallError("illegal", str(error)) from None
@@ -565,8 +584,12 @@ class Room:
             bot = self._bots[seat, name] = bot_registry.create(
                 self.game, name, seed=fresh_seed(), time_limit=self.hall.bot_time_limit)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(
-                self.hall.executor, self._choose, bot, state, seat)
+            if bot.thinks and self.game.id in self.hall.registry:
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.hall.thinking, self._choose_apart, name, state, seat)
+            else:
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.hall.executor, self._choose, bot, state, seat)
         except Exception:
             log.exception("bot %s failed in room %s; playing a random legal action", name, self.code)
             action = self.game.random_action(state, seat, random.Random())
@@ -587,6 +610,11 @@ class Room:
     def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
 
+    def _choose_apart(self, name: str, state: Any, seat: int) -> Action:
+        """A thinking bot's move, made in a worker process (:mod:`parlour.hall.thinkers`)."""
+        return self.hall.thinkers.choose(self.game.id, name, fresh_seed(), self.game.view(state, seat), seat,
+                                         self.game.legal_actions(state, seat))
+
 
 def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The spectator's view and the log lines it may read after each action of ``replay``
@@ -596,7 +624,7 @@ def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
     out = [{"turn": 0, "view": game.view(state, None), "to_act": sorted(game.to_act(state)), "log": []}]
     for turn, (seat, action) in enumerate(replay["actions"], start=1):
         entries: list[LogEntry] = []
-        state = game.apply(state, seat, action, entries)
+        state = game.apply(state, seat, game.normalise(action), entries)
         out.append({"turn": turn, "view": game.view(state, None), "to_act": sorted(game.to_act(state)),
                     "log": [e.render(names) for e in entries if e.visible_to(None)]})
     return out
@@ -606,13 +634,18 @@ class Hall:
     """Every room, with what they share: the store, the broadcast, the clock, the bots' threads."""
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
-                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4) -> None:
+                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
+                 bot_workers: int = 1) -> None:
         self.store = store
         self.games = dict(games)
         self.clock = clock
         self.broadcast = broadcast or LocalBroadcast()
         self.bot_time_limit = bot_time_limit
         self.executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="parlour-bot")
+        # bots that think choose in worker processes; a thread waits for each worker's answer
+        self.thinkers = Thinkers(bot_workers, bot_time_limit)
+        self.thinking = ThreadPoolExecutor(max_workers=self.thinkers.workers, thread_name_prefix="parlour-think")
+        self.registry = set(all_games())  # the games a worker process can build by id
         self.rooms: dict[str, Room] = {}
         self.timed: set[Room] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -645,6 +678,8 @@ class Hall:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.thinking.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.close()
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -663,10 +698,11 @@ class Hall:
                 next_sweep = now + SWEEP_EVERY
 
     def sweep(self, now: float) -> list[str]:
-        """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds (they
-        stay in the store, and come back when asked for); returns their codes."""
-        idle = [code for code, room in self.rooms.items()
-                if room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED]
+        """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds and of the
+        waiting rooms that expired (:func:`~parlour.hall.table.expired`); they stay in the store,
+        and come back when asked for. Returns their codes."""
+        idle = [code for code, room in self.rooms.items() if expired(room, now) or (
+                room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED)]
         for code in idle:
             del self.rooms[code]
         return idle
@@ -682,10 +718,6 @@ class Hall:
             if room is None:
                 raise HallError("unknown_room", f"there is no room {code!r}")
         return room
-
-    def open_rooms(self) -> list[Room]:
-        return [r for r in self.rooms.values()
-                if r.status == "waiting" and any(s.kind == "open" for s in r.seats)]
 
     def game(self, game_id: str) -> Game[Any]:
         game = self.games.get(game_id)

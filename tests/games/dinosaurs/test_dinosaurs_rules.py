@@ -841,3 +841,37 @@ def test_note_mouth_trap_applies_whoever_has_it_in_front():
     state = GAME.apply(state, 0, {"type": "swap", "players": [1, 2]})
     assert state.front == [PLANT[0], STICK[0], TRAP[0]]
     assert round_scores(state) == ([8, 1, 5], [1, 8, 5])
+
+
+def test_note_the_round_scores_stay_once_the_disaster_leaves_the_table():
+    """docs/rules/dinosaurs.md: a seat's view shows the round's scores against the round's Disaster
+    after it was given away (during the optional discard, at the end), and a dinosaur it eliminated
+    keeps its score."""
+    state = make_state(3, hands=[[PAN[0], BAT[0]], [BONE[0], STICK[0]], [PTEA[0], STICK[1]]], disaster=NAT[3],
+                       dinosaurs=("stego", "nervous_rex", "bad_luck_bronto"))
+    state = pass_scoring(reveal(state, [PAN[0], BONE[0], PTEA[0]]))
+    assert state.phase == "disaster"
+    state = GAME.apply(state, 0, PASS)  # no Disaster Instant: Stego adds it, then may discard
+    assert state.phase == "discard" and state.disaster is None
+    for seat in (None, 0, 1, 2):
+        bronto = GAME.view(state, seat)["players"][2]
+        assert (bronto["score"], bronto["final_score"], bronto["trait"]) == (9, 9, 1)  # Iced Ptea 8, +1 natural
+    assert [p["final_score"] for p in GAME.view(state, 1)["players"]] == state.round_scores == [2, 4, 9]
+    # an elimination that ends the game: the scores stay as they were, the eliminated one's included
+    state = make_state(2, hands=[[PAN[0], BAT[0]], [BAT[1], STICK[0]]], disaster=PRED[3],
+                       dinosaurs=("stego", "nervous_rex"), areas=[[PRED[0], PRED[1]], []], two_player=False)
+    state = pass_scoring(reveal(state, [PAN[0], BAT[1]]))
+    state = GAME.apply(state, 0, PASS)
+    assert state.phase == "over" and state.out[0] == 1
+    players = GAME.view(state, None)["players"]
+    assert [p["final_score"] for p in players] == [2, 6] and players[1]["trait"] == 1  # Run Home Bat 5, +1 predatory
+
+
+def test_note_meeples_move_for_their_disasters_in_an_all_tie_round():
+    """docs/rules/dinosaurs.md: "No player collects points for the round" is the round's score; the
+    meeples still move for their Disasters at the end of the round, as at the end of every round."""
+    state = make_state(3, hands=[[BAT[0]], [BAT[1]], [BAT[2]]], disaster=NAT[3], dinosaurs=("stego",) * 3,
+                       areas=[[EMO[0]], [], [PRED[0], EMO[1]]], escape=[3, 0, 7])
+    state = pass_scoring(reveal(state, [BAT[0], BAT[1], BAT[2]]))
+    assert state.round == 2 and state.disaster_deck[0] == NAT[3]
+    assert state.escape == [3 + 1, 0, 7 + 2]

@@ -51,6 +51,38 @@ def test_four_or_more_homes_or_industry_in_a_round_add_an_adjacent_blight():
         assert not s.queues[0]
 
 
+def test_every_home_and_industry_block_of_the_round_counts_toward_blight():
+    """"4 or more Residential or Industrial blocks ... in one round": a bonus card's blocks count with the
+    die's, Residential and Industrial together, and the Blight comes once, next to them (rules edition 2;
+    edition 1, for games played before, counted the die's placement alone)."""
+    homes = city("RRRRRRRR", "R")  # nine homes: two more earn Cheap Labor's two Industry
+    for edition, blight in ((2, True), (1, False)):
+        options = {**BLIGHT_ON, "deck1": "cheap_labor", "edition": edition}
+        state = era_state("baby_boom", dice=(1, 1, 2, 1, 1), cities=[homes, START_CITY], options=options)
+        state = run(state, 0, build("residential", 4, 0), build("residential", 4, 1))
+        state = run(state, 1, build("residential", 4, 4), build("residential", 4, 5))
+        assert state.phase == "after" and GAME.view(state, 0)["task"]["kind"] == "build"
+        round_ = state.round
+        state = run(state, 0, build("industry", 5, 0), build("industry", 5, 1))
+        if not blight:  # the next era is revealed
+            assert state.round == round_ + 1 and not state.cities[0][BLIGHT]
+            continue
+        assert GAME.view(state, 0)["task"]["kind"] == "blight"
+        assert squares_of_legal(state, 0) == {(3, 0), (3, 1), (4, 2), (5, 2), (6, 0), (6, 1)}
+        state = run(state, 0, act("blight", 4, 2))
+        assert state.cities[0][BLIGHT] == bit(4, 2) and state.round == round_ + 1
+    # four from the die and two more from the card: one Blight, after the die's placement
+    homes = city("RRRRRRR")
+    state = era_state("baby_boom", dice=(1, 1, 4, 1, 1), cities=[homes, START_CITY],
+                      options={**BLIGHT_ON, "deck1": "cheap_labor"})
+    state = run(state, 0, *(build("residential", 4, c) for c in range(4)))
+    state = run(state, 0, act("blight", 3, 0))
+    state = run(state, 1, *(build("residential", 4, c) for c in range(4, 8)), act("blight", 3, 7))
+    round_ = state.round
+    state = run(state, 0, build("industry", 5, 0), build("industry", 5, 1))
+    assert state.round == round_ + 1 and state.cities[0][BLIGHT] == bit(3, 0)
+
+
 def test_no_free_square_next_to_them_converts_an_occupied_one():
     """"If there are no empty blocks adjacent to the blocks you just placed, then convert an occupied
     block adjacent to the blocks you just placed into a block of Blight.\""""

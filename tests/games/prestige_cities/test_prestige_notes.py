@@ -102,6 +102,26 @@ def test_catastrophe_count_is_the_smaller_of_die_and_largest_group():
     assert not era_state("industrial_disaster", dice=(2, 1, 1, 1, 1), cities=[city("R"), city("R")]).queues[0]
 
 
+def test_no_group_as_large_as_the_die_the_remover_picks_a_smaller_group_and_removes_it_whole():
+    """"if there is no group of adjacent blocks as large as the number rolled, then the player removing
+    the blocks chooses a smaller group of adjacent blocks and removes them": any one group, all of it."""
+    state = era_state("industrial_disaster", dice=(5, 1, 1, 1, 1), cities=[city("III.I"), city("III.I")])
+    task = GAME.view(state, 0)["task"]
+    assert task["whole"] is True and task["left"] == 3 and "remove it whole" in task["text"]
+    assert squares_of_legal(state, 0) == {(0, 0), (0, 1), (0, 2), (0, 4)}
+    state = run(state, 0, act("remove", 0, 4))  # the group of one: that is the whole removal
+    assert not state.queues[0] and GAME.view(state, 0)["removal"]["squares"] == [[0, 4]]
+    state = run(state, 1, act("remove", 0, 1))  # a block of the group of three: all three go
+    assert GAME.view(state, 1)["task"]["left"] == 2 and GAME.view(state, 1)["task"]["whole"] is False
+    assert_refused(GAME, state, 1, act("remove", 0, 4), "does not touch")
+    state = run(state, 1, act("remove", 0, 0), act("remove", 0, 2))
+    assert state.cities[0][0] == city("....I")[0] and state.cities[1][0] == city("III")[0]
+    # a group as large as the die exists: exactly the die's number, from a group that large
+    state = era_state("industrial_disaster", dice=(2, 1, 1, 1, 1), cities=[city("III.I"), city("III.I")])
+    assert GAME.view(state, 0)["task"]["whole"] is False
+    assert_refused(GAME, state, 0, act("remove", 0, 4), "smaller than the 2")
+
+
 def test_removals_all_happen_together():
     state = era_state("industrial_disaster", dice=(1, 1, 1, 1, 1), cities=[city("I.I"), city("I.I")])
     state = run(state, 0, act("remove", 0, 0))
@@ -183,6 +203,29 @@ def test_deck1_extra_blocks_are_placed_in_view_of_all():
     state = run(state, 0, build("culture", 5, 5))
     assert GAME.view(state, 1)["cities"][0]["counts"]["culture"] == 1
     assert GAME.view(state, 1)["queues"][0][0][0] == "build"
+
+
+def test_deck1_extra_blocks_are_the_cards_add_two_not_a_choice():
+    """The Deck 1 cards say "add 2 contiguous ... blocks": their blocks are placed in full, with no stop
+    (Deck 3's conversions say "up to", and may stop)."""
+    nine = city("IIIIIIII", "I")
+    state = era_state("war", dice=(1, 1, 1, 1, 1), cities=[nine, START_CITY], options={"deck1": "titan_of_industry"})
+    state = run(run(state, 0, build("industry", 1, 1)), 1, build("industry", 4, 4))
+    assert {a["type"] for a in GAME.legal_actions(state, 0)} == {"build"}
+    assert_refused(GAME, state, 0, {"type": "stop"}, "cannot stop now", "build 2 more Culture")
+
+
+def test_touch_and_adjacent_are_orthogonal():
+    """"Touch" and "adjacent" mean sharing a side: a diagonal neighbour neither touches (scores) nor
+    connects (placements, catastrophes, Blight)."""
+    from parlour.games.prestige_cities.engine import happiness_score
+
+    assert happiness_score(city("R.", ".I")) == 0 and happiness_score(city("RI")) == -1
+    assert happiness_score(city("R.", ".P")) == 0 and happiness_score(city("R", "P")) == 1
+    state = era_state("war", dice=(2, 1, 1, 1, 1))
+    state = run(state, 0, build("industry", 4, 0))
+    assert squares_of_legal(state, 0) == {(3, 0), (5, 0), (4, 1)}
+    assert_refused(GAME, state, 0, build("industry", 5, 1), "does not touch")
 
 
 def test_cheap_labor_falls_back_to_anywhere():

@@ -199,17 +199,28 @@ def has_point_card(hand: Iterable[int]) -> bool:
     return any(IS_POINT[c] for c in hand)
 
 
+def round_disaster(state: State) -> int | None:
+    """The Disaster the round is played against: the face-up one, or once it was given away or buried
+    this round, that one (the round's scores do not change when it leaves the table)."""
+    if state.disaster is not None:
+        return state.disaster
+    last = state.last_round
+    return last["disaster"] if last is not None and last.get("round") == state.round else None
+
+
 def round_scores(state: State) -> tuple[list[int | None], list[int | None]]:
     """(calculated, final) scores of the round: the face-up card's value, the trait, Pet Rock and
     Smoothie bonuses, Score Boosters and Sappers (doubled by each Special Star Fruit), then each
-    Mouth Trap and Score Inversion switching the highest and lowest scores."""
+    Mouth Trap and Score Inversion switching the highest and lowest scores. A dinosaur eliminated
+    by this round's Disaster keeps the score it had."""
     scoring_effects = [] if state.ignored else [CARDS[c].key for c in state.front if c is not None]
     factor = 2 ** scoring_effects.count("special_star_fruit")
     switches = scoring_effects.count("mouth_trap")
     calculated: list[int | None] = [None] * state.players
-    for i in state.active():
-        if state.front[i] is not None:
-            calculated[i] = CARDS[state.front[i]].value + trait(state.dinosaurs[i], state.disaster) + state.bonus[i]
+    disaster = round_disaster(state)
+    for i in range(state.players):
+        if state.front[i] is not None and state.out[i] in (None, state.round):
+            calculated[i] = CARDS[state.front[i]].value + trait(state.dinosaurs[i], disaster) + state.bonus[i]
     for _seat, cid, target in state.instants:
         key = CARDS[cid].key
         if key == "score_inversion":
@@ -561,6 +572,9 @@ class Dinosaurs(Game[State]):
     min_players = 2
     max_players = 4
     hidden_information = True
+    action_fields = {"dinosaur": {"dinosaur": "str"}, "play": {"card": "int"}, "pass": {}, "discard": {"cards": "ints"},
+                     "instant": {"card": "int", "player": "int?"}, "take": {"card": "int"},
+                     "look_hand": {"player": "int"}, "look_deck": {}, "swap": {"player": "int?", "players": "ints?"}}
     options = (Option("two_player_rules", "2-player rules", "bool", True,
                       "With two players: no Point cards of value 1-3, and a dinosaur is eliminated only"
                       " by four Disasters of one type or two of each type. Ignored with 3-4 players."),)
@@ -951,7 +965,7 @@ class Dinosaurs(Game[State]):
                 "card": s.front[i], "sudden_death": list(s.sudden[i]), "bonus": s.bonus[i],
                 "answered": s.phase == "scoring" and s.answers[i] is not None,
                 "score": calculated[i], "final_score": final[i],
-                "trait": trait(s.dinosaurs[i], s.disaster),
+                "trait": trait(s.dinosaurs[i], round_disaster(s) if revealed else s.disaster),
                 "deadly": [t for t in DISASTER_TYPES + ("meteor",)
                            if eliminates(s.areas[i] + [_ANY_OF[t]], s.two_player)],
             })

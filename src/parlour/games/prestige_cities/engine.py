@@ -225,19 +225,28 @@ START_CITY = (mask_of(DATA["start"]["industry"]), 0, mask_of(DATA["start"]["resi
 PICK = "pick"        # (PICK, ((block, count), ...))           choose a die by building its first block
 BUILD = "build"      # (BUILD, block, left, start, group, die)  grow one connected group
 GOLDEN = "golden"    # (GOLDEN, (block, ...))                  one block of each type left, anywhere
-REMOVE = "remove"    # (REMOVE, target, block, left, group)    a connected group from the target city
+REMOVE = "remove"    # (REMOVE, target, block, left, group, whole)  a connected group from the target city;
+#                      whole: no group is as large as the die, the first block picks a group to remove whole
 BLIGHT_TASK = "blight"  # (BLIGHT_TASK, near, squares)          near: next to squares; else one of them
 CONVERT = "convert"  # (CONVERT, from, to, left, connected, group)  up to ``left`` blocks, may stop
 CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"
 
 
+# The rules edition: 2 counts every Residential and Industrial block a city gains in a round toward
+# Blight; 1 is how Parlour ruled before (the die's blocks only, docs/rules/prestige_cities.md), kept so
+# that games played then replay as they were played.
+EDITION = 2
+
+
 class Config:
     """The options a game was started with, read once."""
 
-    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain")
+    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain", "edition")
 
-    def __init__(self, blight: bool, ocean: bool, mountains: bool, pregame: bool, cards: tuple[str, ...]):
+    def __init__(self, blight: bool, ocean: bool, mountains: bool, pregame: bool, cards: tuple[str, ...],
+                 edition: int = EDITION):
         self.blight, self.ocean, self.mountains, self.pregame, self.cards = blight, ocean, mountains, pregame, cards
+        self.edition = edition
         self.terrain = MOUNTAINS if mountains else 0  # the mountain squares, if any
 
 
@@ -352,7 +361,8 @@ class State(FieldsState):
 
     def _key(self) -> tuple[Any, ...]:
         return tuple(getattr(self, n) for n in self.FIELDS if n != "config") + (
-            self.config.blight, self.config.ocean, self.config.mountains, self.config.pregame, self.config.cards)
+            self.config.blight, self.config.ocean, self.config.mountains, self.config.pregame, self.config.cards,
+            self.config.edition)
 
     def __repr__(self) -> str:
         return f"State(round={self.round}, era={self.era!r}, phase={self.phase!r}, dice={self.dice})"
@@ -435,7 +445,7 @@ def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
             return ()
         target = state.targets[seat]
         count = min(value, largest(state.cities[target][block]))
-        return ((REMOVE, target, block, count, 0),) if count else ()
+        return ((REMOVE, target, block, count, 0, count < value),) if count else ()
     if kind == "golden":
         return ((GOLDEN, DIE_BLOCKS),)
     offers = ME_OFFERS if kind == "me" else _usable(era, state.dice)
@@ -509,11 +519,11 @@ def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | N
             return neighbours(group) & room
         return start & groups_of_at_least(room, left)
     if kind == REMOVE:
-        _, target, b, left, group = task
+        _, target, b, left, group, whole = task
         there = state.cities[target][b] & ~group
         if group:
             return neighbours(group) & there
-        return groups_of_at_least(there, left)
+        return there if whole else groups_of_at_least(there, left)
     if kind == BLIGHT_TASK:
         _, near, squares = task
         if not near:
@@ -563,6 +573,9 @@ OPTIONS = (
            " Culture 4, Parks 1."),
     _card_option(1, "first to 10 blocks of a type"), _card_option(2, "after round 12"),
     _card_option(3, "first to complete the city"), _card_option(4, "at the end"),
+    Option("edition", "Rules edition", "int", EDITION, "2: every Residential and Industrial block of a round counts"
+           " toward Blight, a bonus card's too; 1: the die's alone, as Parlour ruled before November 2026"
+           " (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1),
 )
 
 
@@ -612,6 +625,8 @@ class PrestigeCities(Game[State]):
     pitch = "Everyone builds a city at once from the same era card and dice; the best-balanced city wins."
     min_players = 1
     max_players = 6
+    action_fields = {"build": {"block": "str", "row": "int", "col": "int"}, "remove": {"row": "int", "col": "int"},
+                     "blight": {"row": "int", "col": "int"}, "convert": {"row": "int", "col": "int"}, "stop": {}}
     hidden_information = True  # each seat's choice of the era is secret until all have chosen
     options = OPTIONS
 
@@ -626,7 +641,7 @@ class PrestigeCities(Game[State]):
         if len(groups) != len(set(groups)):
             raise BadOptions("two of the chosen bonus cards share a group letter, which the deal never allows")
         cards = deal_cards(seed, opts["blight"], opts)
-        return Config(opts["blight"], opts["ocean"], opts["mountains"], opts["pregame"], cards)
+        return Config(opts["blight"], opts["ocean"], opts["mountains"], opts["pregame"], cards, opts["edition"])
 
     def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
         self.check_players(players)
@@ -940,7 +955,7 @@ class PrestigeCities(Game[State]):
             return (f"{where} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
                     f" you must place the die in full where you can")
         if kind == REMOVE:
-            _, target, b, left, group = task
+            _, target, b, left, group, _whole = task
             if group & square:
                 return f"you already chose to remove {where}"
             if not state.cities[target][b] & square:
@@ -991,19 +1006,16 @@ class PrestigeCities(Game[State]):
             _, b, left, start, group, by_die = task
             city = city[:b] + (city[b] | square,) + city[b + 1:]  # type: ignore[assignment]
             group |= square
-            if by_die:
-                groups = s.groups
-                s.groups = groups[:seat] + (group,) + groups[seat + 1:]
+            groups = s.groups  # every block the seat built this round (the die's group first)
+            s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
             if left > 1:
                 grow = (BUILD, b, left - 1, start, group, by_die)
                 rest = (grow,) + rest
                 # where the group may grow next, as task_squares would find it, known here cheaply
                 s.memo = {seat * 8 + b: (grow, neighbours(group) & available(city, b, s.config.terrain))}
-            elif by_die and s.config.blight:
-                blights = []
-                if b in (RESIDENTIAL, INDUSTRY) and group.bit_count() >= 4:
-                    blights.append((BLIGHT_TASK, True, group))
-                if ERAS[s.era].get("blight"):
+            elif s.config.blight:
+                blights = self._growth_blight(s, seat, city, group if b in (RESIDENTIAL, INDUSTRY) else 0, by_die)
+                if by_die and ERAS[s.era].get("blight"):
                     blights.append((BLIGHT_TASK, True, group))
                 rest = tuple(blights) + rest
             if log is not None:
@@ -1014,13 +1026,17 @@ class PrestigeCities(Game[State]):
             left = tuple(b for b in task[1] if b != block)
             if left:
                 rest = ((GOLDEN, left),) + rest
+            if s.config.blight and block in (RESIDENTIAL, INDUSTRY):
+                rest = tuple(self._growth_blight(s, seat, city, square, False)) + rest
             if log is not None:
                 log.append(LogEntry(f"{me} built {BLOCK_NAMES[block]} at {_where(*squares_of(square)[0])}.", private))
         elif kind == REMOVE:
-            _, target, b, left, group = task
+            _, target, b, left, group, whole = task
+            if whole:  # docs/rules/prestige_cities.md: the first block picks the smaller group, removed whole
+                left = next(g for g in components(s.cities[target][b]) if g & square).bit_count()
             group |= square
             if left > 1:
-                rest = ((REMOVE, target, b, left - 1, group),) + rest
+                rest = ((REMOVE, target, b, left - 1, group, False),) + rest
             else:
                 s.removals = _set(s.removals, seat, (target, b, group))
             if log is not None:
@@ -1048,6 +1064,23 @@ class PrestigeCities(Game[State]):
             rest = self._settled(s, seat, rest)  # a group under way always has room to grow (docs/rules)
         queues = s.queues
         s.queues = queues[:seat] + (rest,) + queues[seat + 1:]
+
+    @staticmethod
+    def _growth_blight(s: State, seat: int, city: City, added: int, by_die: bool) -> list[tuple[Any, ...]]:
+        """The Blight task owed once ``added`` (Residential or Industrial squares just placed, all of
+        one placement) joins the seat's blocks of this round: "any time you add 4 or more Residential or
+        Industrial blocks to your city in one round" (edition 2: every block of the round counts,
+        Residential and Industrial together, and the Blight comes once, next to them; edition 1: the
+        die's placement alone, 4 or more of its type)."""
+        if not added:
+            return []
+        if s.config.edition < 2:
+            return [(BLIGHT_TASK, True, added)] if by_die and added.bit_count() >= 4 else []
+        homes_and_industry = s.groups[seat] & (city[RESIDENTIAL] | city[INDUSTRY])
+        now = homes_and_industry.bit_count()
+        if now >= 4 > now - added.bit_count():  # this placement reached 4
+            return [(BLIGHT_TASK, True, homes_and_industry)]
+        return []
 
     def _settled(self, s: State, seat: int, queue: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
         """``queue`` without the tasks at its head that have no step left (a full city, say)."""
@@ -1095,7 +1128,7 @@ class PrestigeCities(Game[State]):
         return {
             "game": self.id, "seat": seat, "players": state.players,
             "options": {"blight": config.blight, "ocean": config.ocean, "mountains": config.mountains,
-                        "pregame": config.pregame},
+                        "pregame": config.pregame, "edition": config.edition},
             "round": state.round, "deck_rounds": state.deck_rounds, "phase": state.phase,
             "era": {"id": state.era, "name": era["name"], "rule": era["rule"], "kind": era["kind"]},
             "dice": [{"block": BLOCKS[b], "color": DIE_COLORS[b], "value": state.dice[b],
@@ -1128,7 +1161,7 @@ class PrestigeCities(Game[State]):
         other seats' secret choices of this era made at random."""
         opts = view["options"]
         cards = tuple(c["id"] for c in view["bonus_cards"])
-        config = Config(opts["blight"], opts["ocean"], opts["mountains"], opts["pregame"], cards)
+        config = Config(opts["blight"], opts["ocean"], opts["mountains"], opts["pregame"], cards, opts["edition"])
         players = view["players"]
         cities = tuple(city_from_rows(c["rows"]) for c in view["cities"])
         deck_view = view["deck"]
@@ -1183,7 +1216,7 @@ class PrestigeCities(Game[State]):
         c = state.config
         return {"seed": state.seed, "players": state.players,
                 "config": {"blight": c.blight, "ocean": c.ocean, "mountains": c.mountains, "pregame": c.pregame,
-                           "cards": list(c.cards)},
+                           "cards": list(c.cards), "edition": c.edition},
                 "round": state.round, "deck_rounds": state.deck_rounds, "era": state.era, "dice": list(state.dice),
                 "deck": list(state.deck), "drawn": state.drawn, "set_aside": list(state.set_aside),
                 "decks": state.decks, "winners": [None if w is None else list(w) for w in state.winners],
@@ -1196,7 +1229,7 @@ class PrestigeCities(Game[State]):
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         c = data["config"]
         return State(seed=data["seed"], players=data["players"],
-                     config=Config(c["blight"], c["ocean"], c["mountains"], c["pregame"], tuple(c["cards"])),
+                     config=Config(c["blight"], c["ocean"], c["mountains"], c["pregame"], tuple(c["cards"]), c["edition"]),
                      round=data["round"], deck_rounds=data["deck_rounds"], era=data["era"], dice=tuple(data["dice"]),
                      deck=tuple(data["deck"]), drawn=data["drawn"], set_aside=tuple(data["set_aside"]),
                      decks=data["decks"], winners=tuple(None if w is None else tuple(w) for w in data["winners"]),
@@ -1301,6 +1334,9 @@ def describe_task(task: tuple[Any, ...]) -> str:
     if kind == GOLDEN:
         return f"build one block of each of {', '.join(BLOCK_NAMES[b] for b in task[1])}, anywhere"
     if kind == REMOVE:
+        if task[5]:
+            return (f"no group of {BLOCK_NAMES[task[2]]} in player {task[1] + 1}'s city is as large as the die:"
+                    f" choose one of its groups (at most {task[3]} blocks) and remove it whole")
         return f"remove {task[3]} more {BLOCK_NAMES[task[2]]} from player {task[1] + 1}'s city, one connected group"
     if kind == BLIGHT_TASK:
         return ("add a Blight next to the blocks you just placed" if task[1]
@@ -1345,7 +1381,8 @@ def describe_task_json(task: tuple[Any, ...]) -> dict[str, Any]:
     elif kind == GOLDEN:
         out["blocks"] = [BLOCKS[b] for b in task[1]]
     elif kind == REMOVE:
-        out.update(target=task[1], block=BLOCKS[task[2]], left=task[3], group=[list(sq) for sq in squares_of(task[4])])
+        out.update(target=task[1], block=BLOCKS[task[2]], left=task[3], group=[list(sq) for sq in squares_of(task[4])],
+                   whole=task[5])
     elif kind == BLIGHT_TASK:
         out["near"] = task[1]
     elif kind == CONVERT:

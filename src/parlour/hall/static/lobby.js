@@ -1,4 +1,5 @@
-// The lobby: the games, a form to create a room, and the rooms waiting for players.
+// The lobby: the games, a form to create a room, the rooms waiting for players and the games being
+// played (to watch), both filtered by game and kept up to date by themselves.
 
 import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural, rulesPage } from "/static/ui.js";
 import { accountCorner } from "/static/account.js";
@@ -10,6 +11,10 @@ const app = document.getElementById("app");
 const gameList = el("div", { class: "game-list" });
 const formCard = el("section", { class: "card create-card", id: "create" });
 const roomsList = el("div", { class: "rooms-list", id: "open-rooms" });
+const playingList = el("div", { class: "rooms-list", id: "playing-rooms" });
+const gameFilter = el("select", { id: "room-filter", "aria-label": "Show the rooms of", onchange: () => refreshRooms() },
+  el("option", { value: "" }, "All games"));
+const REFRESH_EVERY = 4000;  // ms between two looks at the rooms
 let catalogue = [];
 let chosen = null;
 
@@ -24,8 +29,9 @@ app.append(
       el("div", { class: "lobby-games" }, el("h2", {}, "Games"), gameList),
       el("div", { class: "lobby-side" },
         formCard,
-        el("section", { class: "card" },
-          el("h2", { class: "card-title" }, "Open rooms"), roomsList)))));
+        el("section", { class: "card live-card" },
+          el("div", { class: "live-head" }, el("h2", { class: "card-title" }, "Open rooms"), gameFilter), roomsList,
+          el("h2", { class: "card-title live-playing" }, "Being played"), playingList)))));
 
 function playersText(game) {
   return game.min_players === game.max_players ? `${game.min_players} players`
@@ -171,32 +177,39 @@ function showForm() {
   replace(formCard, el("h2", { class: "card-title" }, "Create a room"), form);
 }
 
-// --- the open rooms -----------------------------------------------------------------------------
+// --- the rooms: open ones to join, games in progress to watch ------------------------------------
 
-async function refreshRooms() {
+function roomRow(room, names) {
+  const playing = room.status === "playing";
+  const open = room.seats.filter((s) => s.kind === "open").length;
+  return el("a", { class: "room-row", href: `/r/${encodeURIComponent(room.code)}`, dataset: { code: room.code } },
+    el("div", { class: "room-row-main" },
+      el("strong", {}, names[room.game] || room.game),
+      el("span", { class: "room-code" }, room.code)),
+    el("span", { class: "room-row-when muted" }, playing ? `move ${room.turn}` : ago(room.created)),
+    el("div", { class: "room-row-seats" },
+      room.seats.map((s) => el("span", { class: ["seat-chip", `seat-${s.kind}`], title: seatName(s) }, seatName(s)))),
+    el("span", { class: "room-row-join", title: open ? `${plural(open, "seat")} open` : "" },
+      playing ? "Watch →" : open ? "Join →" : "Watch →"));
+}
+
+async function listRooms(list, status, empty) {
+  const query = new URLSearchParams({ status });
+  if (gameFilter.value) query.set("game", gameFilter.value);
   let rooms;
   try {
-    rooms = await api("GET", "/api/rooms");
+    rooms = await api("GET", `/api/rooms?${query}`);
   } catch (err) {
-    replace(roomsList, el("p", { class: "muted" }, `Cannot list the rooms: ${err.message}`));
-    return;
-  }
-  if (!rooms.length) {
-    replace(roomsList, el("p", { class: "muted empty-note" }, "No room is waiting for players. Create one!"));
+    replace(list, el("p", { class: "muted" }, `Cannot list the rooms: ${err.message}`));
     return;
   }
   const names = Object.fromEntries(catalogue.map((g) => [g.id, g.name]));
-  replace(roomsList, rooms.map((room) => {
-    const open = room.seats.filter((s) => s.kind === "open").length;
-    return el("a", { class: "room-row", href: `/r/${encodeURIComponent(room.code)}`, dataset: { code: room.code } },
-      el("div", { class: "room-row-main" },
-        el("strong", {}, names[room.game] || room.game),
-        el("span", { class: "room-code" }, room.code)),
-      el("span", { class: "room-row-when muted" }, ago(room.created)),
-      el("div", { class: "room-row-seats" },
-        room.seats.map((s) => el("span", { class: ["seat-chip", `seat-${s.kind}`] }, seatName(s)))),
-      el("span", { class: "room-row-join", title: open ? `${plural(open, "seat")} open` : "" }, open ? "Join →" : "Watch →"));
-  }));
+  replace(list, rooms.length ? rooms.map((room) => roomRow(room, names)) : el("p", { class: "muted empty-note" }, empty));
+}
+
+function refreshRooms() {
+  listRooms(roomsList, "waiting", "No room is waiting for players. Create one!");
+  listRooms(playingList, "playing", "No game is being played right now.");
 }
 
 async function start() {
@@ -210,8 +223,9 @@ async function start() {
   chosen = catalogue.find((g) => g.id === wanted) || catalogue[0];
   showGames();
   if (chosen) showForm();
+  gameFilter.append(...catalogue.map((g) => el("option", { value: g.id }, g.name)));
   refreshRooms();
-  setInterval(refreshRooms, 4000);
+  setInterval(refreshRooms, REFRESH_EVERY);
 }
 
 start();

@@ -83,7 +83,8 @@ async function show(replay) {
   // the result's own scores only where the seats show none at the end (Palace's are places, not scores)
   const lastView = frames[frames.length - 1].view;
   const seatsScored = !!(lastView && Array.isArray(lastView.scores));
-  const verdict = result ? el("p", { class: "replay-result" },
+  // the winner only at the end of the replay, not from its first move
+  const verdict = result ? el("p", { class: "replay-result", id: "replay-result", hidden: true },
     el("strong", {}, winners.length === 1 ? `${names[winners[0]]} won` : winners.length ? "A tie" : "Game over"),
     seatsScored ? "" : ` ${result.scores.map((x) => String(x)).join(" – ")}`,
     result.reason ? ` · ${withNames(result.reason, names)}` : "") : null;
@@ -111,6 +112,7 @@ async function show(replay) {
       result: at === frames.length - 1 ? result : null, names });
     const scores = frame.view && Array.isArray(frame.view.scores) ? frame.view.scores : null;
     stepScores.forEach((cell, seat) => { cell.textContent = scores ? String(scores[seat]) : ""; });
+    if (verdict) verdict.hidden = at !== frames.length - 1;
     players.querySelectorAll(".seat-row").forEach((row, seat) =>
       row.classList.toggle("winner", at === frames.length - 1 && winners.includes(seat)));
     counter.textContent = at === 0 ? `start · ${plural(frames.length - 1, "move")}` : `move ${at} of ${frames.length - 1}`;

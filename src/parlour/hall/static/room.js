@@ -5,15 +5,27 @@ import {
   el, replace, api, games, header, loadRoom, saveRoom, forgetSeat, lastName, rememberName,
   seatName, seatDot, toast, plural, rulesPage, RoomSocket,
 } from "/static/ui.js";
+import { chime, muteSwitch, notify, notifyButton } from "/static/alerts.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const app = document.getElementById("app");
 const connection = el("span", { class: "conn conn-connecting", id: "connection" }, "connecting…");
-const headerTitle = el("span", { class: "topbar-title" });
+const headerGame = el("span", { class: "topbar-game" });
+const headerCode = el("span", { class: "topbar-code" });
+const headerTitle = el("span", { class: "topbar-title" }, headerGame, headerCode);
 const rulesLink = el("a", { class: "topbar-link", target: "_blank", rel: "noopener", hidden: true }, "Rules");
 const roleBadge = el("span", { class: "badge", hidden: true });
 const main = el("main", { class: "room" });
-app.append(header(headerTitle, roleBadge, rulesLink, connection), main);
+const banner = el("div", { class: "offline-banner", id: "offline-banner", role: "alert", hidden: true },
+  el("strong", {}, "Connection lost."), " Reconnecting… Nothing can be played until the hall answers again.");
+const bar = header(headerTitle, roleBadge, rulesLink, muteSwitch(), connection);
+bar.append(banner);
+app.append(bar, main);
+// a tap on a name cut short shows all of it (a mouse has its title)
+main.addEventListener("click", (event) => {
+  const name = event.target.closest(".seat-name");
+  if (name) name.classList.toggle("full");
+});
 
 let game = null;       // the game's catalogue entry
 let mySeat = null;     // my seat number, null when watching
@@ -21,13 +33,18 @@ let last = null;       // the last state message
 let socket = null;
 let waiting = null;    // the waiting room's parts, once built
 let frame = null;      // the game page's parts, once built
+let lost = false;      // the connection dropped and is not back yet: nothing can be played
 
 // --- the connection -------------------------------------------------------------------------------
 
 function onStatus(status) {
-  document.body.classList.toggle("offline", status === "offline");
+  if (status === "offline") lost = true;
+  if (status === "online") lost = false;
+  document.body.classList.toggle("offline", lost);
+  banner.hidden = !lost;
   connection.className = `conn conn-${status}`;
   connection.textContent = { connecting: "connecting…", online: "connected", offline: "reconnecting…" }[status];
+  if (frame && last && last.room.status !== "waiting") updateSidebar(last);  // no "Your turn" while lost
 }
 
 function onWelcome(msg) {
@@ -147,7 +164,7 @@ function showWaiting(room) {
     const mine = seat.seat === mySeat;
     return el("li", { class: ["seat-row", `seat-${seat.kind}`, mine && "mine"], dataset: { seat: seat.seat } },
       seatDot(seat.seat),
-      el("span", { class: "seat-name" }, seatName(seat)),
+      el("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)),
       mine ? el("span", { class: "badge" }, "you") : null,
       seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null,
       seat.kind === "human" ? el("span", { class: ["presence", seat.connected ? "on" : "off"] },
@@ -187,12 +204,14 @@ function buildFrame() {
     log: el("ol", { class: "log", id: "log" }),
     error: el("div", { class: "frame-error", id: "frame-error", role: "alert", hidden: true }),
     after: el("div", { class: "after-game", hidden: true }),
+    notify: mySeat === null ? null : notifyButton(),
     renderer: null,
+    myTurn: null,  // whether the last state drawn asked me to act (null: none drawn yet)
   };
   replace(main, el("div", { class: "game-page" },
     el("div", { class: "board-wrap" }, parts.error, parts.board),
     el("aside", { class: "sidebar" },
-      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after),
+      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.notify),
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), parts.seats),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), parts.log))));
   return parts;
@@ -217,6 +236,7 @@ async function showGame(msg) {
       frame.renderer = module.mount(frame.board, {
         seat: mySeat, names: names(msg.room), game, send: mySeat === null ? null : send,
       });
+      return stylesLoaded();  // the board's own sheet, before anything is measured or scrolled to
     });
   }
   updateSidebar(msg);
@@ -224,7 +244,35 @@ async function showGame(msg) {
   if (last === msg && frame.renderer) {
     frame.renderer.update({ view: msg.view, legal: msg.legal, to_act: msg.to_act, turn: msg.turn,
       result: msg.result, names: names(msg.room) });
+    turnAlerts(msg);
   }
+}
+
+/** Resolves once every stylesheet of the page has loaded (or failed to). */
+function stylesLoaded() {
+  return Promise.all([...document.querySelectorAll('link[rel="stylesheet"]')].map((link) => (link.sheet ? null
+    : new Promise((done) => {
+      link.addEventListener("load", done, { once: true });
+      link.addEventListener("error", done, { once: true });
+    }))));
+}
+
+function myTurn(msg) {
+  return mySeat !== null && !msg.result && (msg.to_act || []).includes(mySeat);
+}
+
+// When my turn starts: the controls I need come on screen (a phone shows one thing at a time), and
+// unless the page has just opened, a chime and (tab hidden) a notification.
+function turnAlerts(msg) {
+  const now = myTurn(msg);
+  const before = frame.myTurn;
+  frame.myTurn = now;
+  if (!now || before) return;
+  const controls = frame.board.querySelector("[data-controls]");
+  if (controls) controls.scrollIntoView({ block: "nearest" });
+  if (before === null) return;
+  chime();
+  notify("Your turn", `${game.name} · room ${code}`);
 }
 
 function statusText(msg) {
@@ -237,6 +285,7 @@ function statusText(msg) {
     return [head, msg.result.reason];
   }
   const acting = msg.to_act || [];
+  if (lost) return ["Connection lost", "Reconnecting… wait for the board to come back."];
   if (mySeat !== null && acting.includes(mySeat)) {
     const others = acting.filter((s) => s !== mySeat).map((s) => seatName(room.seats[s]));
     return ["Your turn", others.length ? `${others.join(", ")} ${others.length > 1 ? "choose" : "chooses"} too` : ""];
@@ -252,7 +301,7 @@ function updateSidebar(msg) {
   const scores = msg.view && Array.isArray(msg.view.scores) ? msg.view.scores : null;
   const host = !!hostToken();
   const [head, sub] = statusText(msg);
-  const mine = mySeat !== null && acting.has(mySeat) && !msg.result;
+  const mine = myTurn(msg) && !lost;
   replace(frame.status, el("strong", { class: ["status-head", mine && "my-turn"] }, head),
     sub ? el("span", { class: "muted" }, sub) : null);
   document.title = `${mine ? "▶ " : ""}${game.name} · ${code} — Parlour`;
@@ -262,7 +311,7 @@ function updateSidebar(msg) {
     dataset: { seat: seat.seat },
   },
   seatDot(seat.seat),
-  el("span", { class: "seat-name" }, seatName(seat)),
+  el("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)),
   seat.seat === mySeat ? el("span", { class: "badge" }, "you") : null,
   seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
     : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
@@ -322,7 +371,9 @@ async function start() {
     connection.hidden = true;
     return;
   }
-  headerTitle.textContent = `${game.name} · room ${code}`;
+  headerGame.textContent = game.name;
+  replace(headerCode, el("span", { class: "topbar-code-word" }, "room "), code);
+  headerTitle.title = `${game.name} · room ${code}`;
   rulesLink.href = rulesPage(game);
   rulesLink.hidden = false;
   document.title = `${game.name} · ${code} — Parlour`;
