@@ -120,10 +120,23 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return hall.room(code).status_json()
 
     @app.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
-    async def join(code: str, body: Join) -> dict[str, Any]:
+    async def join(code: str, body: Join,
+                   authorization: str | None = Header(None, description="Bearer <your seat token in the last"
+                                                      " game>, to take the seat a rematch keeps for you")
+                   ) -> dict[str, Any]:
         """Take a seat by name; keep the seat token, it is the only way back into the seat."""
-        seat, token = await hall.room(code).join(body.name, body.seat)
+        seat, token = await hall.room(code).join(body.name, body.seat, bearer(authorization))
         return {"seat": seat, "seat_token": token}
+
+    @app.post("/api/rooms/{code}/rematch", response_model=RoomCreated, status_code=201, responses=ERRORS,
+              tags=["rooms"])
+    async def rematch(code: str, authorization: str | None = Header(None, description="Bearer <seat token>")
+                      ) -> dict[str, Any]:
+        """Once the game is over, a player offers to play again: a new room with the same game,
+        options, bots and turn timer, the seats turned by one, the caller seated (and its host),
+        every other player's seat kept for them for a while (they join with their seat token)."""
+        room, host_token, seat, seat_token = await table.rematch(hall.room(code), bearer(authorization))
+        return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
     @app.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     async def give_to_bot(code: str, seat: int, body: GiveToBot,

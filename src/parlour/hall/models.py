@@ -72,6 +72,7 @@ class SeatOut(BaseModel):
     name: str | None
     bot: str | None
     connected: bool
+    kept_for: str | None = Field(None, description="an open seat a rematch keeps for this player a while")
 
 
 class RoomOut(BaseModel):
@@ -83,6 +84,7 @@ class RoomOut(BaseModel):
     turn_timer: float | None
     turn: int = Field(description="how many actions the spectators have seen (each seat counts the ones it saw)")
     created: float
+    rematch: str | None = Field(None, description="once the game is over: the room its players are invited to next")
 
 
 class LobbyRoomOut(BaseModel):

@@ -28,7 +28,7 @@ from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
 from .store import ActionRecord, RoomRecord, Store, StoreError
-from .table import expired
+from .table import Chat, expired
 from .wire import dumps_bytes
 
 log = logging.getLogger(__name__)
@@ -108,9 +108,21 @@ class Seat:
     bot: str | None = None
     token: str | None = None  # sha256 of the seat token
     connections: int = 0
+    # an open seat a rematch keeps for a player of the last game: {name, token (the sha256 of
+    # their seat token there), until (epoch seconds)}
+    reserved: dict[str, Any] | None = None
 
     def record(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        record = {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        if self.reserved is not None:
+            record["reserved"] = self.reserved
+        return record
+
+    def kept_for(self, now: float) -> str | None:
+        """The name of the player this open seat is kept for, until its time runs out."""
+        if self.kind == "open" and self.reserved is not None and now < self.reserved["until"]:
+            return self.reserved["name"]
+        return None
 
     @property
     def connected(self) -> bool:
@@ -133,7 +145,8 @@ class Room:
         self.created = record.created
         self.watchers = 0  # connections, spectators' included
         self.touched = hall.clock.now()  # when it last changed (or was read back from the store)
-        self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
+        self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token"), reserved=s.get("reserved"))
+                      for s in record.seats]
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
         self.records: list[ActionRecord] = []
@@ -150,6 +163,8 @@ class Room:
         self._replay: dict[str, Any] | None = None
         self._thinking: dict[int, int | None] = {}  # seat -> its waiting_since when a bot began choosing
         self._bots: dict[tuple[int, str], Bot] = {}
+        self.chat = Chat(self)
+        self.rematch: str | None = None  # the code of the room its players were invited to next
         if self.status != "waiting":
             self._begin()
             for action in record.actions:
@@ -163,8 +178,9 @@ class Room:
         return [s.name for i, s in enumerate(self.seats) if i != seat]
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected}
-                for i, s in enumerate(self.seats)]
+        now = self.hall.clock.now()
+        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected,
+                 "kept_for": s.kept_for(now)} for i, s in enumerate(self.seats)]
 
     def status_json(self, seat: int | None = None) -> dict[str, Any]:
         """The room's status; its ``turn`` is the turns ``seat`` has seen (None: a spectator)."""
@@ -172,7 +188,8 @@ class Room:
 
     def _status(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
-                "seats": self.seats_json(), "turn_timer": self.turn_timer, "created": self.created}
+                "seats": self.seats_json(), "turn_timer": self.turn_timer, "created": self.created,
+                "rematch": self.rematch}
 
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.state is None else self.game.to_act(self.state)
@@ -301,18 +318,30 @@ class Room:
             raise HallError("unknown_seat", f"this room has seats 0 to {self.players - 1}, not {seat!r}")
         return seat
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None = None, token: str | None = None) -> tuple[int, str]:
+        """Take ``seat`` (None: the first one free). A seat a rematch keeps for a player goes to
+        no one else until its time is up; that player claims it with ``token``, their seat token
+        in the last game."""
         name = clean_name(name)
         async with self.lock:
             if self.status != "waiting":
                 raise HallError("conflict", "the game has started: there is no seat left to join")
+            now, digest = self.hall.clock.now(), token_hash(token) if token else None
+            kept = [s.reserved["token"] if s.kept_for(now) else None for s in self.seats]
             if seat is None:
-                seat = next((i for i, s in enumerate(self.seats) if s.kind == "open"), None)
+                free = [i for i, s in enumerate(self.seats) if s.kind == "open" and kept[i] in (None, digest)]
+                seat = next((i for i in free if kept[i] is not None), free[0] if free else None)
                 if seat is None:
-                    raise HallError("conflict", "every seat is taken")
+                    waiting = ", ".join(s.kept_for(now) or "" for s in self.seats if s.kept_for(now))
+                    raise HallError("conflict", f"every open seat is kept for {waiting} (a rematch) a while longer"
+                                    if waiting else "every seat is taken")
             self.check_seat(seat)
             if self.seats[seat].kind != "open":
                 raise HallError("conflict", f"seat {seat} is taken by {self.names()[seat]}")
+            if kept[seat] is not None and not (digest and hmac.compare_digest(kept[seat], digest)):
+                wait = round(self.seats[seat].reserved["until"] - now)
+                raise HallError("conflict", f"seat {seat} is kept for {self.seats[seat].kept_for(now)} (a rematch)"
+                                f" for {wait} more seconds")
             name = distinct_name(name, self._other_names(seat))
             token = new_token()
             seats = [s.record() for s in self.seats]
@@ -320,6 +349,7 @@ class Room:
             await self._save(seats=seats)
             self.seats[seat] = Seat("human", name, None, seats[seat]["token"])
         self._changed()
+        await self.chat.tell(f"{name} took seat {seat + 1}")
         return seat, token
 
     async def give_to_bot(self, seat: int, bot: str, name: str | None = None) -> None:
@@ -345,6 +375,8 @@ class Room:
             await self._save(seats=seats)
             self.seats[seat] = Seat("bot", name, bot, None)
         self._changed()
+        await self.chat.tell(f"a bot ({bot}) took over {current.name}'s seat" if current.kind == "human"
+                             else f"{name} (bot) took seat {seat + 1}")
 
     async def start(self) -> None:
         async with self.lock:
@@ -358,11 +390,13 @@ class Room:
             self.status = "playing"
             self._begin()
         self._changed()
+        await self.chat.tell("the game started")
 
     def connect(self, seat: int | None) -> None:
         self.watchers += 1
         if seat is not None:
             self.seats[seat].connections += 1
+            self.chat.arrived(seat)
             self._changed(game=False)
 
     def disconnect(self, seat: int | None) -> None:
@@ -370,6 +404,8 @@ class Room:
         self.touched = self.hall.clock.now()
         if seat is not None:
             self.seats[seat].connections -= 1
+            if self.seats[seat].kind == "human" and self.seats[seat].connections == 0:
+                self.chat.departed(seat)
             self._changed(game=False)
 
     async def _save(self, **changes: Any) -> None:
@@ -467,6 +503,10 @@ class Room:
                 self.waiting_since[seat] = self.turn
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
+    def changed_status(self) -> None:
+        """The room's status changed (not its game): its watchers are told."""
+        self._changed(game=False)
+
     def _changed(self, action_seen_by_all: bool | None = None, game: bool = True) -> None:
         """After any change; ``action_seen_by_all`` after an action: whether every audience saw it;
         ``game`` False when only the status changed (a connection came or went)."""
@@ -664,8 +704,10 @@ class Hall:
 
     async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: list[Mapping[str, Any]],
                           turn_timer: float | None = None, host_name: str | None = None,
-                          take_seat: int | None = None) -> tuple[Room, str, int | None, str | None]:
-        """A new room: (room, host token, the host's seat, its seat token)."""
+                          take_seat: int | None = None, reserved: Mapping[int, dict[str, Any]] | None = None
+                          ) -> tuple[Room, str, int | None, str | None]:
+        """A new room: (room, host token, the host's seat, its seat token); ``reserved``: open
+        seats kept for players of a last game (:attr:`Seat.reserved`)."""
         game = self.game(game_id)
         try:
             game.check_players(len(seats))
@@ -682,6 +724,8 @@ class Hall:
                 records.append({"kind": "bot", "name": name, "bot": spec["bot"], "token": None})
             else:
                 records.append({"kind": "open", "name": None, "bot": None, "token": None})
+                if reserved and i in reserved:
+                    records[-1]["reserved"] = dict(reserved[i])
         seat_token = None
         if take_seat is not None:
             if not 0 <= take_seat < len(seats) or records[take_seat]["kind"] != "open":
@@ -706,4 +750,6 @@ class Hall:
         except StoreError as error:
             raise HallError("store", str(error)) from None
         room = self.rooms[code] = Room(self, record, game)
+        if take_seat is not None:
+            await room.chat.tell(f"{records[take_seat]['name']} took seat {take_seat + 1}")
         return room, host_token, take_seat, seat_token
