@@ -188,3 +188,30 @@ def test_a_rematch_offered_by_one_player_and_accepted_by_the_other(open_page, ha
     expect(ana.locator(".em-board")).to_be_visible()
     expect(ana.locator("#turn-status")).to_contain_text(re.compile("Your turn|Bo to play"))
     screenshot(bo, "rematch-started")
+
+
+def test_a_finished_games_replay_shows_every_seats_hand_or_one_seats_view(open_page, hall, screenshot):
+    room = httpx.post(f"{hall}/api/rooms", json={
+        "game": "empire", "host_name": "Ana", "take_seat": 0, "seats": [{"kind": "open"}, {"kind": "open"}]}).json()
+    code = room["code"]
+    httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Bo"})
+    httpx.post(f"{hall}/api/rooms/{code}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
+    page = open_page("/")
+    page.goto("/")
+    assert page.evaluate(END_BY_ACCUSING, [code, room["seat_token"]]) == "ack"
+    page.goto(f"/r/{code}/replay")
+    # everything, from the first move: both players' roles, each on its own board
+    expect(page.locator(".replay-seat")).to_have_count(2)
+    expect(page.locator("#step-counter")).to_have_text("start · 1 move")
+    expect(page.locator(".replay-seat-title")).to_have_text(["Ana’s view", "Bo’s view"])
+    expect(page.locator(".replay-seat").nth(1)).to_contain_text("You (Bo)")
+    expect(page.locator(".replay-result")).to_be_hidden()  # the winner only at the end
+    screenshot(page, "replay-everything")
+    page.select_option("#replay-view", "table")  # as the table saw it: one board, no one's role
+    expect(page.locator(".replay-seat")).to_have_count(0)
+    expect(page.locator("#board")).not_to_contain_text("your role")
+    page.select_option("#replay-view", "1")  # as Bo saw it
+    expect(page.locator("#board")).to_contain_text("You (Bo)")
+    expect(page.locator("#board")).not_to_contain_text("You (Ana)")
+    page.keyboard.press("End")
+    expect(page.locator(".replay-result")).to_contain_text("Bo won")

@@ -167,3 +167,31 @@ def test_the_chat_says_who_left_unless_they_came_back_at_once_and_when_a_bot_too
         client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "greedy"}, headers=host(host_token))
         line = chat_lines(watcher, 1)[0]
     assert (line["kind"], line["seat"], line["text"]) == ("system", None, "a bot (greedy) took over Bo's seat")
+
+
+def test_a_finished_games_replay_shows_what_each_seat_saw_and_nothing_while_it_runs(client):
+    room = new_room(client, "secrets", [OPEN, bot("random"), bot("random")], host_name="Ana", take_seat=0)
+    code = room["code"]
+    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
+    for seat in (None, 0, 2):
+        running = client.get(f"/api/rooms/{code}/replay", params={} if seat is None else {"seat": seat})
+        assert running.status_code == 409 and "once the game is over" in running.json()["detail"]
+    with Socket(client, code) as ana:
+        ana.hello(room["seat_token"])
+        for _ in range(2):
+            ana.until(lambda s: 0 in s["to_act"])
+            assert ana.act({"type": "pick", "number": 3})["type"] == "ack"
+        ana.until(lambda s: s["result"] is not None)
+    secrets = client.app.state.hall.room(code).state.secrets
+    public = client.get(f"/api/rooms/{code}/replay").json()
+    assert public["seen_by"] is None and not any("secret" in f["view"] for f in public["frames"])
+    for seat in (0, 2):
+        seen = client.get(f"/api/rooms/{code}/replay", params={"seat": seat}).json()
+        assert seen["seen_by"] == seat and len(seen["frames"]) == len(public["frames"])
+        assert {f["view"]["secret"] for f in seen["frames"]} == {secrets[seat]}  # its hand, move by move
+        assert any(f"holding {secrets[seat]}" in line for f in seen["frames"] for line in f["log"])
+    bad = client.get(f"/api/rooms/{code}/replay", params={"seat": 3})
+    assert bad.status_code == 404 and "seats 0 to 2" in bad.json()["detail"]
+    uploaded = client.post("/api/replays/frames", params={"seat": 1}, json={k: public[k] for k in (
+        "format", "game", "players", "options", "seed", "names", "actions")}).json()
+    assert {f["view"]["secret"] for f in uploaded["frames"]} == {secrets[1]}

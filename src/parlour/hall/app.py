@@ -158,20 +158,27 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return room.status_json()
 
     @app.get("/api/rooms/{code}/replay", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
-    def room_replay(code: str) -> dict[str, Any]:
-        """The finished game's replay, seed included, with the spectator's frames."""
-        return hall.room(code).replay_json()
+    def room_replay(code: str, seat: int | None = Query(None, description="the frames as this seat saw the"
+                                                            " game, its hand and all (default: a spectator's)")
+                    ) -> dict[str, Any]:
+        """The finished game's replay, seed included, with its frames as a spectator or a seat saw it."""
+        return hall.room(code).replay_json(seat)
 
     @app.post("/api/replays/frames", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
-    def replay_frames(body: ReplayIn) -> dict[str, Any]:
+    def replay_frames(body: ReplayIn, seat: int | None = Query(None, description="the frames as this seat saw"
+                                                                " the game (default: a spectator's)")
+                      ) -> dict[str, Any]:
         """The frames of a replay file (from the arena), for the replay page."""
         game = hall.game(body.game)
         replay = body.model_dump()
         replay["names"] = (replay["names"] + [f"seat {i + 1}" for i in range(body.players)])[:body.players]
+        if seat is not None and not 0 <= seat < body.players:
+            raise HallError("unknown_seat", f"this replay has seats 0 to {body.players - 1}, not {seat}")
         try:
             game.check_players(body.players)
             replay["options"] = game.resolve_options(game.stored_options(body.options))
-            replay["frames"] = frames(game, replay)
+            replay["seen_by"] = seat
+            replay["frames"] = frames(game, replay, seat)
         except IllegalAction as error:
             raise HallError("bad_request", f"this replay does not replay: {error}") from None
         except ParlourError as error:

@@ -132,6 +132,7 @@ class Frame(BaseModel):
 
 
 class ReplayOut(ReplayIn):
+    seen_by: int | None = Field(None, description="the seat whose view the frames show (null: a spectator's)")
     frames: list[Frame] = Field(description="frames[0] is the start, frames[k] follows action k")
 
 

@@ -160,7 +160,7 @@ class Room:
         self._shared: tuple[bytes, float | None] | None = None  # the status and deadline as shown
         self.shared_revision = 0  # goes up when the status or the deadline changes
         self._texts: dict[tuple[int | None, bool, int], str] = {}  # state messages, until the next change
-        self._replay: dict[str, Any] | None = None
+        self._replays: dict[int | None, dict[str, Any]] = {}  # by the seat whose view the frames show
         self._thinking: dict[int, int | None] = {}  # seat -> its waiting_since when a bot began choosing
         self._bots: dict[tuple[int, str], Bot] = {}
         self.chat = Chat(self)
@@ -285,19 +285,24 @@ class Room:
         view = None if state is None else self.game.view(state, seat)
         return dumps_bytes({"view": view, "to_act": to_act, "result": result})
 
-    def replay_json(self) -> dict[str, Any]:
+    def replay_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The finished game's replay, its frames as ``seat`` saw the game (None: a spectator);
+        refused while the game runs, when nothing of it may be revealed."""
         if self.status != "over":
             raise HallError("conflict", "the replay is shown once the game is over"
                             " (its seed stays secret until then)")
+        if seat is not None:
+            self.check_seat(seat)
         result = self.game.result(self.state)
         replay = {"format": "parlour-replay/1", "game": self.game.id, "players": self.players,
                   "options": self.options, "seed": self.seed, "names": self.names(),
                   "actions": [[record.seat, record.action] for record in self.records],
                   "result": result.to_json(self.names()) if result else None, "ended": "normal"}
-        if self._replay is None:  # a finished game never changes again
-            replay["frames"] = frames(self.game, replay)
-            self._replay = replay
-        return self._replay
+        if seat not in self._replays:  # a finished game never changes again
+            replay["seen_by"] = seat
+            replay["frames"] = frames(self.game, replay, seat)
+            self._replays[seat] = replay
+        return self._replays[seat]
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -590,17 +595,18 @@ class Room:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
 
 
-def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The spectator's view and the log lines it may read after each action of ``replay``
-    (``frames[0]`` is the start). Raises :class:`IllegalAction` for a replay that does not replay."""
+def frames(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = None) -> list[dict[str, Any]]:
+    """The view of ``seen_by`` (None: a spectator) and the log lines it may read after each action
+    of a finished ``replay`` (``frames[0]`` is the start). Raises :class:`IllegalAction` for a
+    replay that does not replay."""
     names = list(replay["names"])
     state = game.start(replay["players"], replay["options"], replay["seed"])
-    out = [{"turn": 0, "view": game.view(state, None), "to_act": sorted(game.to_act(state)), "log": []}]
+    out = [{"turn": 0, "view": game.view(state, seen_by), "to_act": sorted(game.to_act(state)), "log": []}]
     for turn, (seat, action) in enumerate(replay["actions"], start=1):
         entries: list[LogEntry] = []
         state = game.apply(state, seat, action, entries)
-        out.append({"turn": turn, "view": game.view(state, None), "to_act": sorted(game.to_act(state)),
-                    "log": [e.render(names) for e in entries if e.visible_to(None)]})
+        out.append({"turn": turn, "view": game.view(state, seen_by), "to_act": sorted(game.to_act(state)),
+                    "log": [e.render(names) for e in entries if e.visible_to(seen_by)]})
     return out
 
 
