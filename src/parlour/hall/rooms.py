@@ -79,14 +79,19 @@ def clean_name(name: Any) -> str:
     characters. It stays plain text: clients show it as text, never as HTML."""
     if not isinstance(name, str):
         raise HallError("bad_request", "a name must be text")
-    name = " ".join(name.split())
-    if not name:
-        raise HallError("bad_request", "a name cannot be empty")
-    if len(name) > NAME_MAX:
-        raise HallError("bad_request", f"a name can have at most {NAME_MAX} characters, not {len(name)}")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise HallError("bad_request", "a name cannot hold control characters")
-    return name
+    return typed_text(" ".join(name.split()), "a name", NAME_MAX)
+
+
+def typed_text(text: str, what: str, limit: int, code: str = "bad_request") -> str:
+    """``text`` a person typed, as it is if it has 1 to ``limit`` characters and no control
+    characters; else :class:`HallError` (``code``) saying which, about ``what``."""
+    if not text:
+        raise HallError(code, f"{what} cannot be empty")
+    if len(text) > limit:
+        raise HallError(code, f"{what} can have at most {limit} characters, not {len(text)}")
+    if any(unicodedata.category(ch).startswith("C") for ch in text):
+        raise HallError(code, f"{what} cannot hold control characters")
+    return text
 
 
 def distinct_name(name: str, taken: Iterable[str | None]) -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import unicodedata
 from typing import TYPE_CHECKING, Any, Literal
 
 from .store import ChatLine, StoreError
@@ -62,18 +61,11 @@ def lobby(hall: "Hall", status: LobbyStatus = "waiting", game: str | None = None
 def chat_text(text: Any) -> str:
     """A chat line as written: trimmed, 1 to ``CHAT_MAX`` characters, no control characters;
     :class:`~parlour.hall.rooms.HallError` in words. Shown as text, never as HTML."""
-    from .rooms import HallError
+    from .rooms import HallError, typed_text
 
     if not isinstance(text, str):
         raise HallError("bad_message", "a chat line must be text")
-    text = text.strip()
-    if not text:
-        raise HallError("bad_message", "a chat line cannot be empty")
-    if len(text) > CHAT_MAX:
-        raise HallError("bad_message", f"a chat line can have at most {CHAT_MAX} characters, not {len(text)}")
-    if any(unicodedata.category(ch).startswith("C") for ch in text):
-        raise HallError("bad_message", "a chat line cannot hold control characters")
-    return text
+    return typed_text(text.strip(), "a chat line", CHAT_MAX, "bad_message")
 
 
 def chat_key(code: str) -> str:
