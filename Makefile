@@ -16,7 +16,7 @@ test: $(STAMP) chromium postgresql
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,cluster,postgres]'
+	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl]'
 	touch $(STAMP)
 
 # Browser tests drive Debian's Chromium; install it when it is missing and we can (root, apt).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hallkit import OPEN, Socket, bot, host, new_room, started_room
 
 from parlour.hall import table
+from parlour.hall.limits import Limits
 from parlour.hall.table import RESERVE_SEATS, WAITING_TTL
 
 
@@ -197,3 +198,17 @@ def test_a_finished_games_replay_shows_what_each_seat_saw_and_nothing_while_it_r
     uploaded = client.post("/api/replays/frames", params={"seat": 1}, json={k: public[k] for k in (
         "format", "game", "players", "options", "seed", "names", "actions")}).json()
     assert {f["view"]["secret"] for f in uploaded["frames"]} == {secrets[1]}
+
+
+def test_chat_lines_are_held_to_the_halls_chat_rate(client):
+    code = new_room(client)["code"]
+    limit = int(Limits().chat.split("/")[0])
+    with Socket(client, code) as talker:
+        talker.send({"type": "hello", "chat": True})
+        for n in range(limit):
+            talker.send({"type": "chat", "text": f"line {n}"})
+        assert len(chat_lines(talker, limit)) == limit
+        talker.send({"type": "chat", "text": "one too many"})
+        refused = talker.expect("error")
+    assert refused["code"] == "rate_limited" and "chat lines" in refused["message"]
+    assert "one too many" not in [line.text for line in client.app.state.hall.room(code).chat.lines()]

@@ -13,7 +13,20 @@ method optional):
 - ``rollout(state, seat, rng) -> Action``: the playout policy (default: ``game.random_action``).
 - ``evaluate(state) -> list[float]``: each seat's chance of winning from a non-final state, in
   [0, 1]; with it, playouts stop after ``rollout_depth`` moves and the leaf is evaluated.
-- ``rollout_depth`` (int, default unbounded) and ``exploration`` (the UCT constant, default 0.7).
+- ``rollout_depth`` (int, default unbounded; or a function of the root state giving one) and
+  ``exploration`` (the UCT constant, default 0.7).
+- ``tree_depth`` (int, default unbounded): how many levels of moves the tree grows. 1 is flat
+  Monte Carlo instead of a tree: the first ``width`` root candidates (default 6) are each played
+  out on the same guess at the hidden state with the same random numbers, guess after guess, and
+  the best average wins, the first candidate keeping ``first_bonus`` (default 0) of an edge;
+  with fewer than ``min_rounds`` guesses played (default 1; a busy machine) the first candidate.
+  Comparing candidates on the same guesses and dice makes a few dozen playouts tell them apart,
+  and no move in the search is chosen knowing the guessed cards.
+- ``playout_bot`` (a bot class, or a name of the game's registry such as ``"medium"``): without ``rollout``,
+  playouts are played by that bot for every seat, each from its seat's view of the guessed state;
+  without ``candidates``, a node's first candidate is that bot's choice, the rest in a random order.
+- ``sample(view, seat, rng) -> state``: the belief, a guess at the hidden state drawn from what
+  the seat has seen others do (default: ``game.sample``, every consistent state alike).
 
 >>> from parlour.games import get
 >>> game = get("patchwork"); state = game.start(2, {}, seed=3)
@@ -27,6 +40,7 @@ from __future__ import annotations
 import gc
 import json
 import math
+import random
 import time
 from typing import Any
 
@@ -79,10 +93,42 @@ class _DefaultHooks:
         return self.game.random_action(state, seat, rng)
 
 
+class _Guide:
+    """A game's heuristic bot as the playout policy and the first candidate of each node: it
+    chooses from its seat's view of the (guessed) state, like any bot."""
+
+    def __init__(self, game: Game[Any], bot: str | type[Bot], rng: Any) -> None:
+        from . import create  # the registry imports this module
+
+        self.game = game
+        self.rng = rng
+        self.bots = [create(game, bot, seed=rng.getrandbits(32)) if isinstance(bot, str)
+                     else bot(game, seed=rng.getrandbits(32)) for _ in range(game.max_players)]
+
+    def reseed(self, seed: int) -> None:
+        """The same random choices again: each candidate is played out with the same dice."""
+        for k, bot in enumerate(self.bots):
+            bot.rng.seed(seed + k)
+
+    def rollout(self, state: Any, seat: int, rng: Any) -> Action:
+        game = self.game
+        return self.bots[seat].choose(game.view(state, seat), seat, game.legal_actions(state, seat))
+
+    def candidates(self, state: Any, seat: int, depth: int) -> list[Action]:
+        actions = list(self.game.legal_actions(state, seat))
+        if len(actions) < 2:
+            return actions
+        first = self.bots[seat].choose(self.game.view(state, seat), seat, actions)
+        rest = [a for a in actions if a != first]
+        self.rng.shuffle(rest)
+        return [first] + rest
+
+
 class MctsBot(Bot):
     """UCT with progressive widening; the game's search hooks (``game.search``) guide it."""
 
     name = "mcts"
+    thinks = True  # the hall runs it in worker processes
     widening = 1.5  # a node with n visits may have about widening * sqrt(n) + 1 children
     max_iterations: int | None = None  # stop early after this many (reproducible tests); None: the clock only
 
@@ -91,11 +137,24 @@ class MctsBot(Bot):
         hooks = getattr(game, "search", None)
         default = _DefaultHooks(game, self.rng)
         self._default_candidates = default.candidates
-        self._candidates = getattr(hooks, "candidates", default.candidates)
-        self._rollout = getattr(hooks, "rollout", default.rollout)
+        self._candidates = getattr(hooks, "candidates", None) or default.candidates
+        self._rollout = getattr(hooks, "rollout", None) or default.rollout
+        self._sample = getattr(hooks, "sample", None) or game.sample
+        playout_bot = getattr(hooks, "playout_bot", None)
+        self._guide: _Guide | None = None
+        if playout_bot is not None:
+            guide = self._guide = _Guide(game, playout_bot, self.rng)
+            if not hasattr(hooks, "rollout"):
+                self._rollout = guide.rollout
+            if not hasattr(hooks, "candidates"):
+                self._candidates = guide.candidates
         self._evaluate = getattr(hooks, "evaluate", None)
         self.rollout_depth = getattr(hooks, "rollout_depth", MAX_ROLLOUT) if self._evaluate else MAX_ROLLOUT
         self.exploration = getattr(hooks, "exploration", 0.7)
+        self.tree_depth = getattr(hooks, "tree_depth", MAX_ROLLOUT)
+        self.width = getattr(hooks, "width", 6)
+        self.first_bonus = getattr(hooks, "first_bonus", 0.0)
+        self.min_rounds = getattr(hooks, "min_rounds", 1)
         self.iterations = 0  # of the last search, for benchmarks and tests
 
     def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
@@ -103,9 +162,12 @@ class MctsBot(Bot):
             return legal[0]
         budget = (self.time_limit if self.time_limit is not None else DEFAULT_TIME) * SAFETY - MARGIN
         deadline = time.perf_counter() + max(budget, 0.001)
+        if self.tree_depth == 1:
+            return self._flat(view, seat, legal, deadline)
         game = self.game
         hidden = game.hidden_information
-        state = game.sample(view, seat, self.rng)
+        state = self._sample(view, seat, self.rng)
+        self._set_depth(state)
         root = _Node(None if hidden else state, seat)
         root.candidates = self._root_candidates(state, seat, legal)
         iterations = 0
@@ -114,7 +176,7 @@ class MctsBot(Bot):
         try:
             while True:
                 if hidden and iterations:
-                    state = game.sample(view, seat, self.rng)
+                    state = self._sample(view, seat, self.rng)
                 self._iterate(root, state, hidden, deadline)
                 iterations += 1
                 if time.perf_counter() >= deadline or iterations == self.max_iterations:
@@ -127,6 +189,51 @@ class MctsBot(Bot):
             return root.candidates[0]
         action, _ = max(root.children, key=lambda c: (c[1].visits, c[1].value))
         return action
+
+    def _flat(self, view: View, seat: int, legal: list[Action], deadline: float) -> Action:
+        """Flat Monte Carlo with common random numbers (see ``tree_depth`` above)."""
+        game = self.game
+        state = self._sample(view, seat, self.rng)
+        self._set_depth(state)
+        candidates = self._root_candidates(state, seat, legal)[:self.width]
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = [0.0] * len(candidates)
+        rounds = 0
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while rounds != self.max_iterations:
+                if rounds:
+                    state = self._sample(view, seat, self.rng)
+                seed = self.rng.getrandbits(64)
+                values = []
+                for action in candidates:
+                    after = game.apply(state, seat, action)
+                    if self._guide is not None:
+                        self._guide.reseed(seed)
+                    outcome = self._playout(after, _mover(game, after), deadline, random.Random(seed))
+                    if outcome is None:
+                        break
+                    values.append(outcome[seat])
+                if len(values) < len(candidates):
+                    break  # out of time in the middle of a guess: it does not count
+                totals = [t + v for t, v in zip(totals, values)]
+                rounds += 1
+                if time.perf_counter() >= deadline:
+                    break
+        finally:
+            if collecting:
+                gc.enable()
+        self.iterations = rounds
+        if rounds < self.min_rounds:
+            return candidates[0]  # too few guesses to overrule the first candidate
+        totals[0] += self.first_bonus * rounds
+        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
+
+    def _set_depth(self, state: Any) -> None:
+        depth = self.rollout_depth
+        self._depth = depth(state) if callable(depth) else depth
 
     def _root_candidates(self, state: Any, seat: int, legal: list[Action]) -> list[Action]:
         """The game's candidates, but only real legal actions: a guessed state may allow others."""
@@ -172,6 +279,8 @@ class MctsBot(Bot):
                     break
             else:
                 mover = node.mover
+            if depth >= self.tree_depth:
+                break  # below the tree's last level, every visit is played out
         values = self._playout(state, mover, deadline)
         if values is None:
             return
@@ -199,13 +308,13 @@ class MctsBot(Bot):
         except IllegalAction:
             return None, state
 
-    def _playout(self, state: Any, mover: int | None, deadline: float) -> Any:
+    def _playout(self, state: Any, mover: int | None, deadline: float, rng: Any = None) -> Any:
         """Each seat's value after a playout from ``state``; None when the time ran out."""
-        game, rng = self.game, self.rng
-        for step in range(self.rollout_depth):
+        game, rng = self.game, rng or self.rng
+        for step in range(self._depth):
             if mover is None:
                 break
-            if step & 31 == 31 and time.perf_counter() >= deadline:
+            if step & 3 == 3 and time.perf_counter() >= deadline:
                 return None
             state = game.apply(state, mover, self._rollout(state, mover, rng))
             mover = _mover(game, state)

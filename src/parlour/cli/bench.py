@@ -13,6 +13,7 @@ TARGETS = (
     "engine",
     "hall",
     "referee",
+    "rl",
 )
 
 

@@ -16,13 +16,18 @@ from typing import Any
 def register(targets: argparse._SubParsersAction) -> None:
     parser = targets.add_parser("engine", help="random complete games per second through the contract",
                                 description="Uniformly random complete games per second on one core.")
+    random_game_arguments(parser, games=500, runs=5)
+    parser.set_defaults(run=run)
+
+
+def random_game_arguments(parser: argparse.ArgumentParser, games: int, runs: int) -> None:
+    """The arguments of a benchmark of random games: the game, games per run, runs, seed, players."""
     parser.add_argument("game", help="the game's id (see 'parlour games')")
-    parser.add_argument("--games", type=int, default=500, help="games in each run (default 500)")
-    parser.add_argument("--runs", type=int, default=5, help="runs; the median is reported (default 5)")
+    parser.add_argument("--games", type=int, default=games, help=f"games in each run (default {games})")
+    parser.add_argument("--runs", type=int, default=runs, help=f"runs; the median is reported (default {runs})")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--players", type=int, default=None,
                         help="players in each game (default: 2, or the game's minimum if larger)")
-    parser.set_defaults(run=run)
 
 
 def random_games(game: Any, players: int, games: int, seed: int) -> tuple[float, float, int]:

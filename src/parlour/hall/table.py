@@ -17,6 +17,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
+from .limits import TEXT_MAX
 from .store import ChatLine, StoreError
 
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ log = logging.getLogger(__name__)
 
 WAITING_TTL = 15 * 60  # seconds a waiting room stays listed with nobody connected to it
 CHAT_HISTORY = 100  # the newest lines a connection gets on arrival (the store keeps them all)
-CHAT_MAX = 500  # characters of a chat line
 LEFT_GRACE = 10.0  # seconds a player may be gone (a reload) before the chat says they left
 RESERVE_SEATS = 3 * 60  # seconds a rematch keeps each player's seat for them
 LobbyStatus = Literal["waiting", "playing"]
@@ -59,13 +59,13 @@ def lobby(hall: "Hall", status: LobbyStatus = "waiting", game: str | None = None
 
 
 def chat_text(text: Any) -> str:
-    """A chat line as written: trimmed, 1 to ``CHAT_MAX`` characters, no control characters;
+    """A chat line as written: trimmed, 1 to ``TEXT_MAX`` characters, no control characters;
     :class:`~parlour.hall.rooms.HallError` in words. Shown as text, never as HTML."""
     from .rooms import HallError, typed_text
 
     if not isinstance(text, str):
         raise HallError("bad_message", "a chat line must be text")
-    return typed_text(text.strip(), "a chat line", CHAT_MAX, "bad_message")
+    return typed_text(text.strip(), "a chat line", TEXT_MAX, "bad_message")
 
 
 def chat_key(code: str) -> str:

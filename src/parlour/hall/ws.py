@@ -10,29 +10,34 @@ cannot see sends it nothing, and each state carries only the log lines this conn
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .limits import (CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, ID_MAX, MAX_MESSAGE, OUTBOX_MAX, BadJson,
+                     Guard, RateLimited, clip, read_json, reason)
 from .rooms import Hall, HallError, Room
 from .table import chat_key
 from .wire import dumps
 
-MAX_MESSAGE = 64 * 1024  # bytes; longer messages are refused in words
 CLOSE_UNKNOWN_ROOM = 4404
 _STATE = object()
 _CHAT = object()
 
 
 def error(code: str, message: str, message_id: Any = None) -> dict[str, Any]:
-    return {"type": "error", "id": message_id, "code": code, "message": message}
+    return {"type": "error", "id": message_id, "code": code, "message": reason(message)}
 
 
 class Connection:
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, guard: Guard, address: str) -> None:
         self.websocket = websocket
+        self.guard = guard
+        self.address = address
+        self.key = f"{address} {id(self)}"  # this connection, for its own message rate
         self.outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.behind = False  # more than OUTBOX_MAX messages wait: the client does not read
+        self.refused = 0  # messages refused for rate in a row
         self.state_queued = False
         self.room: Room | None = None
         self.seat: int | None = None
@@ -45,6 +50,10 @@ class Connection:
         self.chat_next = 0  # the number of the next chat line to send
 
     def push(self, message: dict[str, Any]) -> None:
+        if self.outbox.qsize() >= OUTBOX_MAX:
+            # The client does not read what it asked for: let it go rather than hold its answers.
+            self.behind = True
+            return
         self.outbox.put_nowait(dumps(message))
 
     def changed(self) -> None:
@@ -92,33 +101,37 @@ class Connection:
         self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, len(audience.lines)
         return self.room.state_text(self.seat, self.legal, start)
 
-    async def receive_loop(self) -> None:
+    async def receive_loop(self) -> tuple[int, str] | None:
+        """Read until the client goes; returns the close code and reason when the hall ends it."""
         while True:
+            if self.behind:
+                return CLOSE_BEHIND, f"more than {OUTBOX_MAX} messages waited for you to read them: reconnect"
+            if self.refused > self.guard.limits.flood:
+                return CLOSE_FLOOD, "too many messages past the rate limit"
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            if text is None:
-                data = message.get("bytes") or b""
-                if len(data) > MAX_MESSAGE:
-                    self.push(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"))
-                    continue
-                try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError:
-                    self.push(error("bad_message", "a message must be JSON text in UTF-8"))
-                    continue
-            elif len(text) > MAX_MESSAGE or (len(text) * 4 > MAX_MESSAGE and len(text.encode()) > MAX_MESSAGE):
-                self.push(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"
-                                             f" ({len(text.encode())} sent): nothing was done"))
+                return None
+            try:
+                self.guard.take("connection_messages", self.key)
+                self.guard.take("messages", self.address)
+            except RateLimited as refused:
+                self.refused += 1
+                self.push(error("rate_limited", f"{refused}; nothing was done"))
                 continue
-            await self.handle(text)
+            self.refused = 0
+            text = message.get("text")
+            data = message.get("bytes") or b"" if text is None else text.encode(errors="surrogatepass")
+            if len(data) > MAX_MESSAGE:
+                self.push(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"
+                                             f" ({len(data)} sent): nothing was done"))
+                continue
+            await self.handle(data)
 
-    async def handle(self, text: str) -> None:
+    async def handle(self, data: bytes) -> None:
         try:
-            message = json.loads(text)
-        except ValueError as problem:
-            self.push(error("bad_message", f"this is not JSON ({problem}): nothing was done"))
+            message = read_json(data)
+        except BadJson as problem:
+            self.push(error("bad_message", f"{problem}: nothing was done"))
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             self.push(error("bad_message", 'a message must be a JSON object with a "type"'))
@@ -126,6 +139,11 @@ class Connection:
         message_id = message.get("id")
         if not (message_id is None or isinstance(message_id, (str, int)) and not isinstance(message_id, bool)):
             self.push(error("bad_message", '"id" must be a string or a whole number'))
+            return
+        if isinstance(message_id, str) and len(message_id) > ID_MAX or (
+                isinstance(message_id, int) and not -2 ** 53 < message_id < 2 ** 53):
+            self.push(error("bad_message", f'"id" is at most {ID_MAX} characters, or a whole number'
+                            " within 2^53"))
             return
         kind = message["type"]
         try:
@@ -138,8 +156,8 @@ class Connection:
             elif kind == "ping":
                 self.push({"type": "pong"})
             else:
-                self.push(error("bad_message", f"unknown message type {kind!r}: the types are hello, act,"
-                                " chat and ping", message_id))
+                self.push(error("bad_message", f"unknown message type {clip(kind)!r}: the types are hello,"
+                                " act, chat and ping", message_id))
         except HallError as refused:
             self.push(error(refused.code, str(refused), message_id))
 
@@ -169,6 +187,10 @@ class Connection:
         name = message.get("name")
         if name is not None and not isinstance(name, str):
             raise HallError("bad_message", '"name" must be text')
+        try:
+            self.guard.take("chat", self.key)
+        except RateLimited as refused:
+            raise HallError("rate_limited", f"{refused}; nothing was said") from None
         await self.room.chat.say(self.seat, message.get("text"), name)
 
     async def act(self, message: dict[str, Any], message_id: Any) -> None:
@@ -183,19 +205,33 @@ class Connection:
                             on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
 
 
-async def room_socket(websocket: WebSocket, hall: Hall, code: str) -> None:
+async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str) -> None:
     await websocket.accept()
-    connection = Connection(websocket)
+    address = websocket.client.host if websocket.client else "unknown"
+    if not guard.open_socket(address):
+        words = f"at most {guard.limits.sockets} connections from one address at once"
+        await websocket.send_text(dumps(error("rate_limited", words)))
+        await websocket.close(CLOSE_TOO_MANY_SOCKETS, words)
+        return
     try:
-        connection.room = hall.room(code)
+        await serve_connection(Connection(websocket, guard, address), hall, code)
+    finally:
+        guard.close_socket(address)
+
+
+async def serve_connection(connection: Connection, hall: Hall, code: str) -> None:
+    websocket = connection.websocket
+    try:
+        connection.room = hall.room(clip(code, 16))
     except HallError as refused:
         await websocket.send_text(dumps(error(refused.code, str(refused))))
         await websocket.close(CLOSE_UNKNOWN_ROOM, "unknown room")
         return
     room = connection.room
     sender = asyncio.create_task(connection.send_loop())
+    ended: tuple[int, str] | None = None
     try:
-        await connection.receive_loop()
+        ended = await connection.receive_loop()
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away
     finally:
@@ -204,3 +240,15 @@ async def room_socket(websocket: WebSocket, hall: Hall, code: str) -> None:
             hall.broadcast.unsubscribe(room.code, connection.changed)
             hall.broadcast.unsubscribe(chat_key(room.code), connection.chatted)
             room.disconnect(connection.seat)
+    if ended is not None:
+        drop(connection.outbox)
+        try:
+            await websocket.close(*ended)
+        except RuntimeError:
+            pass  # it closed meanwhile
+
+
+def drop(queue: asyncio.Queue[Any]) -> None:
+    """Let go of everything ``queue`` holds."""
+    while not queue.empty():
+        queue.get_nowait()

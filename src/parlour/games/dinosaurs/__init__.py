@@ -2,6 +2,7 @@
 
 from .bots import HatchlingBot, SurvivorBot
 from .engine import Dinosaurs
+from .search import DinosaursSearch
 
 GAME = Dinosaurs()
 GAME.bots = {"survivor": SurvivorBot}
@@ -10,3 +11,4 @@ GAME.levels = {  # for the lobby and the arena (builtin:easy|medium|hard); docs/
     "medium": ("survivor", "Weighs the points a card may win against the Disaster, keeps Instants for when they count"),
     "hard": ("mcts", "Plays the rounds out ahead over guesses at the hidden hands before each move"),
 }
+GAME.search = DinosaursSearch()  # hooks for the generic search bot, parlour.bots.mcts

@@ -25,6 +25,7 @@ class SurvivorBot(Bot):
     eliminate someone else or win the round."""
 
     name = "survivor"
+    samples = _SAMPLES  # guesses at the others' cards when choosing one
 
     def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
         if len(legal) == 1:
@@ -73,7 +74,8 @@ class SurvivorBot(Bot):
         my_trait = me["trait"]
         leader = max(p["escape"] for p in players)
         hand = view["hand"]
-        draws = [[self.rng.choice(pool) + players[i]["trait"] for i in others] for _ in range(_SAMPLES)]
+        samples = self.samples
+        draws = [[self.rng.choice(pool) + players[i]["trait"] for i in others] for _ in range(samples)]
         best, best_value = legal[0], float("-inf")
         for action in legal:
             c = CARDS[action["card"]]
@@ -92,8 +94,8 @@ class SurvivorBot(Bot):
                     low += 0.5
                 if score >= highest_other:
                     high += 1
-            low /= _SAMPLES
-            high /= _SAMPLES
+            low /= samples
+            high /= samples
             points = high * max(score, 0)
             if me["escape"] + score >= GOAL:
                 points += high * 40

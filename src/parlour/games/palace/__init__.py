@@ -2,6 +2,7 @@
 
 from .bots import NoviceBot, SharkBot
 from .engine import Palace
+from .search import PalaceSearch
 
 GAME = Palace()
 GAME.bots = {"shark": SharkBot}
@@ -10,3 +11,4 @@ GAME.levels = {  # for the lobby and the arena (builtin:easy|medium|hard); docs/
     "medium": ("shark", "Sheds low cards in sets, keeps 2s, 3s, 7s, 10s and jokers for trouble, burns big piles"),
     "hard": ("mcts", "Plays the hands out ahead over guesses at the unseen cards before each move"),
 }
+GAME.search = PalaceSearch()  # hooks for the generic search bot, parlour.bots.mcts

@@ -2,11 +2,12 @@
 
 from .bots import GreedyBot, PlannerlessBot
 from .engine import PrestigeCities
+from .search import PlannerBot
 
 GAME = PrestigeCities()
 GAME.bots = {"greedy": GreedyBot}
 GAME.levels = {  # for the lobby and the arena (builtin:easy|medium|hard); docs/bots.md
     "easy": (PlannerlessBot, "Lays each block where it scores most right now, with no plan for the group"),
     "medium": ("greedy", "Plans each group block by block from its most promising first squares to raise its overall score"),
-    "hard": ("mcts", "Searches the placements ahead, judging each city by the score it is heading for"),
+    "hard": (PlannerBot, "Searches each placement wider than medium and races for the bonus cards"),
 }

@@ -61,13 +61,13 @@ class GreedyBot(Bot):
                 target = _without(target, bit(r, c))
             return min(legal, key=lambda a: (_value(_without(target, _square(a)), ocean), a["row"], a["col"]))
         if kind == "blight":
-            return max(legal, key=lambda a: (_value(_with(me, BLIGHT, _square(a)), ocean), -a["row"], -a["col"]))
+            return max(legal, key=lambda a: (self._worth(_with(me, BLIGHT, _square(a)), ocean), -a["row"], -a["col"]))
         if kind == "convert":
             to = BLOCK_INDEX[task["to"]]
-            now = _value(me, ocean)
+            now = self._worth(me, ocean)
             squares = [a for a in legal if a["type"] == "convert"]
-            best = max(squares, key=lambda a: _value(_with(me, to, _square(a)), ocean), default=None)
-            if best is not None and _value(_with(me, to, _square(best)), ocean) > now:
+            best = max(squares, key=lambda a: self._worth(_with(me, to, _square(a)), ocean), default=None)
+            if best is not None and self._worth(_with(me, to, _square(best)), ocean) > now:
                 return best
             return {"type": "stop"}
         if kind == "pick":
@@ -79,7 +79,7 @@ class GreedyBot(Bot):
         block = BLOCK_INDEX[action["block"]]
         square = _square(action)
         after = _with(city, block, square)
-        value = _value(after, ocean)
+        value = self._worth(after, ocean)
         # where a block counts later: Culture and Commerce inside, Industry away from homes
         if block in (BLOCK_INDEX["culture"], BLOCK_INDEX["commerce"]) and square & INNER:
             value += 0.2
@@ -124,6 +124,10 @@ class GreedyBot(Bot):
             group |= best_square
             taken |= best_square
             city = _with(city, block, best_square)
+        return self._worth(city, ocean)
+
+    def _worth(self, city: City, ocean: bool) -> float:
+        """How good this seat's own city looks (the search bot adds the bonus cards)."""
         return _value(city, ocean)
 
     _terrain = 0  # the mountains, read from each view

@@ -1,0 +1,107 @@
+"""``parlour bench rl GAME``: PettingZoo environment steps per second next to the engine's own
+moves per second, on one core, and where a step's time goes; the median of several runs.
+
+Each run plays uniformly random games twice, in turn so that both share the machine's load: once
+through the engine as ``parlour bench engine`` does (``random_action``, ``apply``), once through the
+PettingZoo AEC environment (``env.last()``: the observation tensor and the mask; ``env.step``).
+Then it replays the moves the environment made, through the engine alone, doing the engine's part
+of each step: who acts, the acting seat's view, its legal actions (for the mask), applying the action. The
+wrapper's part is the rest of a step: tokens, mask, observation tensor, PettingZoo's bookkeeping.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from .bench_engine import random_game_arguments, random_games
+
+def register(targets: argparse._SubParsersAction) -> None:
+    parser = targets.add_parser("rl", help="PettingZoo environment steps per second, next to the engine's",
+                                description="PettingZoo environment steps per second on one core, next to"
+                                            " the engine's own moves per second (needs the rl extra).")
+    random_game_arguments(parser, games=20, runs=3)
+    parser.set_defaults(run=run)
+
+
+def environment_steps(env: Any, games: int, seed: int) -> tuple[float, int, list[tuple[Any, int, Any]]]:
+    """(CPU seconds, steps, each move as (state, seat, action)) of random games through a
+    PettingZoo AEC environment."""
+    rng = random.Random(seed)
+    steps = 0
+    moves: list[tuple[Any, int, Any]] = []
+    table = env.table
+    started = time.process_time()
+    env.reset(seed=seed)
+    for _ in range(games):
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            state = table.state
+            env.step(rng.choice(observation["action_mask"].nonzero()[0]))
+            if table.state is not state:
+                moves.append((state, *table.last_move))
+            steps += 1
+        env.reset()
+    return time.process_time() - started, steps, moves
+
+
+def engine_part(game: Any, moves: list[tuple[Any, int, Any]]) -> float:
+    """CPU seconds of the engine's part of the steps that made ``moves``: who acts, the acting
+    seat's view, its legal actions (for the mask) and applying the action it chose."""
+    started = time.process_time()
+    for state, seat, action in moves:
+        game.to_act(state)
+        game.view(state, seat)
+        game.legal_actions(state, seat)
+        game.apply(state, seat, action)
+    return time.process_time() - started
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..core import ParlourError
+    from ..games import get
+    from .bench import machine
+
+    try:
+        from ..rl import pettingzoo
+    except ImportError as missing:
+        raise ParlourError(f"parlour bench rl needs the rl extra (pip install -e '.[rl]'): {missing}") from None
+    if args.games < 1 or args.runs < 1:
+        raise ParlourError("--games and --runs must be at least 1")
+    game = get(args.game)
+    players = max(2, game.min_players) if args.players is None else args.players
+    game.check_players(players)
+    env = pettingzoo.env(args.game, players=players)
+    environment_steps(env, 2, args.seed)  # warm up
+    console = Console()
+    table = Table(title=f"{game.name}, {players} players: {args.games} uniformly random games per loop and run,"
+                        " one core, per CPU second")
+    for column in ("run", "engine moves/s", "PettingZoo steps/s", "engine's part µs/step", "wrapper's part µs/step",
+                   "wrapper / engine"):
+        table.add_column(column, justify="right")
+    rows = []
+    for number in range(args.runs):
+        seed = args.seed + number * args.games
+        cpu, _, engine_moves = random_games(game, players, args.games, seed)
+        cpu_env, steps, moves = environment_steps(env, args.games, seed)
+        step = cpu_env / steps * 1e6
+        engine = engine_part(game, moves) / steps * 1e6
+        row = (engine_moves / cpu, steps / cpu_env, engine, step - engine, (step - engine) / engine)
+        rows.append(row)
+        table.add_row(str(number + 1), f"{row[0]:,.0f}", f"{row[1]:,.0f}", f"{row[2]:.1f}", f"{row[3]:.1f}",
+                      f"{row[4]:.2f}")
+    console.print(table)
+    engine_rate, steps_per_second, _, _, ratio = (statistics.median(r[i] for r in rows) for i in range(5))
+    console.print(f"median: [bold]{steps_per_second:,.0f} PettingZoo steps/s[/bold] ({engine_rate:,.0f} engine"
+                  f" moves/s on its own); the wrapper's part of a step is {ratio:.2f} times the engine's")
+    console.print(machine(), style="dim")
+    return 0

@@ -1,0 +1,225 @@
+"""What every game's encoding for learning agents is made of: integer actions and fixed-shape
+observations, both read from a seat's view only.
+
+An action is one or more integers ("tokens") of a fixed range ``0 .. size - 1``. Most actions are
+one token; a choice too large for one (three cards to discard at once) is a short sequence, and
+the sequences are prefix-free: no action's tokens begin another's, so an agent picks token after
+token and the action is done when its sequence is complete. The legal tokens at each point come
+from the game's ``legal_actions``::
+
+    codec = ActionCodec(...)
+    choices = Choices.of(codec, view, game.legal_actions(state, seat))
+    choices.mask(())            # the first tokens of every legal action
+    choices.action((12,))       # the action whose tokens are (12,), None while incomplete
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core import Action, View
+
+Tokens = tuple[int, ...]
+
+
+class EncodingError(ValueError):
+    """An action or token that the encoding does not know, said in words."""
+
+
+def action_key(action: Action) -> tuple:
+    """One key per action, whatever the order of its fields (lists are compared as tuples)."""
+    return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in action.items()))
+
+
+def action_text(action: Action) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+class ActionCodec(ABC):
+    """A game's actions as token sequences over ``range(size)``; ``names[i]`` says what token ``i``
+    means, in words."""
+
+    size: int
+    names: tuple[str, ...]
+
+    @abstractmethod
+    def encode(self, view: View, action: Action) -> Tokens:
+        """The tokens of ``action`` for the seat whose ``view`` this is."""
+
+    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+        """The tokens of each of ``actions`` (a game may do it faster than one by one)."""
+        return [self.encode(view, action) for action in actions]
+
+
+class CatalogueCodec(ActionCodec):
+    """One token per action of a fixed list: the list is the encoding."""
+
+    def __init__(self, actions: Iterable[Action], names: Iterable[str] | None = None) -> None:
+        self.actions = tuple(actions)
+        self.index = {action_key(a): i for i, a in enumerate(self.actions)}
+        if len(self.index) != len(self.actions):
+            raise EncodingError("the catalogue lists an action twice")
+        # per type whose actions all have the same one field (or none): (fields, that field, its
+        # values' tokens), lists as tuples
+        shapes: dict[str, set[tuple[str, ...]]] = {}
+        for a in self.actions:
+            shapes.setdefault(a["type"], set()).add(tuple(sorted(a)))
+        self.by_field: dict[str, tuple[int, str | None, dict[Any, int]]] = {}
+        for kind, keys in shapes.items():
+            if len(keys) == 1 and len(fields := [k for k in next(iter(keys)) if k != "type"]) <= 1:
+                field = fields[0] if fields else None
+                values = {}
+                for i, a in enumerate(self.actions):
+                    if a["type"] == kind:
+                        value = a.get(field) if field else None
+                        values[tuple(value) if type(value) is list else value] = i
+                self.by_field[kind] = (1 + len(fields), field, values)
+        self.size = len(self.actions)
+        self.names = tuple(names) if names is not None else tuple(action_text(a) for a in self.actions)
+
+    def token(self, action: Action) -> int:
+        entry = self.by_field.get(action.get("type"))  # the quick way, for most actions
+        if entry is not None and len(action) == entry[0]:
+            value = action.get(entry[1])
+            i = entry[2].get(tuple(value) if type(value) is list else value)
+            if i is not None:
+                return i
+        try:
+            return self.index[action_key(action)]
+        except KeyError:
+            raise EncodingError(f"the encoding has no token for {action_text(action)}") from None
+
+    def encode(self, view: View, action: Action) -> Tokens:
+        return (self.token(action),)
+
+    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+        """As :meth:`encode` for each action, with :meth:`token`'s quick way written in line (when
+        :meth:`encode` is this class's: a game's own encode may first rewrite the action)."""
+        if type(self).encode is not CatalogueCodec.encode:
+            return super().encode_all(view, actions)
+        by_field, out = self.by_field, []
+        for action in actions:
+            entry = by_field.get(action["type"])
+            if entry is not None and len(action) == entry[0]:
+                value = action.get(entry[1])
+                i = entry[2].get(tuple(value) if type(value) is list else value)
+                if i is not None:
+                    out.append((i,))
+                    continue
+            out.append(self.encode(view, action))
+        return out
+
+
+class Choices:
+    """The legal actions of one decision, by their tokens.
+
+    Built at every step, so it does the least it can: when every action is one token and no two
+    share it (the usual case), the table of tokens to actions is made only if it is asked for.
+    """
+
+    def __init__(self, encoded: list[Tokens], legal: Sequence[Action], size: int) -> None:
+        self.encoded, self.legal, self.size = encoded, legal, size
+        self.heads = [t[0] for t in encoded]
+        self.firsts = np.zeros(size, dtype=np.int8)  # the mask of first tokens: asked for at every step
+        self.firsts[self.heads] = 1
+        self.single = all(len(t) == 1 for t in encoded) and int(np.count_nonzero(self.firsts)) == len(encoded)
+        self._by_tokens: dict[Tokens, Action] | None = None
+        if not self.single:
+            self.by_tokens  # noqa: B018  (checks that no two actions share their tokens)
+
+    @staticmethod
+    def of(codec: ActionCodec, view: View, legal: Sequence[Action]) -> "Choices":
+        return Choices(codec.encode_all(view, legal), legal, codec.size)
+
+    @property
+    def by_tokens(self) -> dict[Tokens, Action]:
+        if self._by_tokens is None:
+            by_tokens: dict[Tokens, Action] = {}
+            for tokens, action in zip(self.encoded, self.legal):
+                if tokens in by_tokens:
+                    raise EncodingError(f"{action_text(action)} and {action_text(by_tokens[tokens])} have the"
+                                        f" same tokens {tokens}")
+                by_tokens[tokens] = action
+            self._by_tokens = by_tokens
+        return self._by_tokens
+
+    def mask(self, prefix: Tokens) -> np.ndarray:
+        """1 for each token that continues ``prefix`` towards a legal action, else 0."""
+        if not prefix:
+            return self.firsts
+        mask = np.zeros(self.size, dtype=np.int8)
+        k = len(prefix)
+        for tokens in self.by_tokens:
+            if len(tokens) > k and tokens[:k] == prefix:
+                mask[tokens[k]] = 1
+        return mask
+
+    def action(self, tokens: Tokens) -> Action | None:
+        """The legal action these tokens complete, or None if they only begin one."""
+        if self.single:
+            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.firsts[tokens[0]] else None
+        return self.by_tokens.get(tokens)
+
+
+class Layout:
+    """A fixed-shape observation: a flat float32 vector made of named blocks ("channels").
+
+    ``blocks`` are (name, length, what it holds); ``layout[name]`` is the block's slice.
+    """
+
+    def __init__(self, blocks: Sequence[tuple[str, int, str]]) -> None:
+        self.blocks = tuple(blocks)
+        self.slices: dict[str, slice] = {}
+        start = 0
+        for name, length, _ in self.blocks:
+            if name in self.slices:
+                raise ValueError(f"the layout has two blocks called {name!r}")
+            self.slices[name] = slice(start, start + length)
+            start += length
+        self.size = start
+
+    def __getitem__(self, name: str) -> slice:
+        return self.slices[name]
+
+    def zeros(self) -> np.ndarray:
+        return np.zeros(self.size, dtype=np.float32)
+
+    def table(self) -> str:
+        """The layout as a Markdown table, for docs/rl.md."""
+        rows = ["| offset | length | block | what it holds |", "|---|---|---|---|"]
+        for name, length, what in self.blocks:
+            rows.append(f"| {self.slices[name].start} | {length} | `{name}` | {what} |")
+        return "\n".join(rows)
+
+
+class ObservationEncoder(ABC):
+    """A game's observation tensor for a seat, from that seat's view alone. One ``layout`` for
+    every player count and option of the game: seats missing in smaller games are zeros."""
+
+    layout: Layout
+
+    @abstractmethod
+    def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
+        """The tensor; ``chosen`` are the tokens the seat has chosen so far of an action under way."""
+
+
+def relative(seat: int, other: int, players: int) -> int:
+    """Where ``other`` sits counting from ``seat``: 0 is the seat itself, 1 the next one..."""
+    return (other - seat) % players
+
+
+def one_hot(out: np.ndarray, block: slice, index: int | None) -> None:
+    """Set the ``index``-th value of ``block`` of ``out`` to 1 (nothing when ``index`` is None)."""
+    if index is not None:
+        out[block.start + index] = 1.0
+
+
+def counts(out: np.ndarray, block: slice, indices: Iterable[int]) -> None:
+    """Add 1 to ``block``'s value at each of ``indices`` (a multiset becomes counts)."""
+    for i in indices:
+        out[block.start + i] += 1.0

@@ -1,0 +1,128 @@
+"""Palace for learning agents.
+
+A play is one token: the value it is played as, how many natural cards and how many jokers it
+puts down (suits never matter, and the engine lists one play per such choice). Other actions are
+one token each; seats in a Cardinal swap are counted from the seat (0 the seat itself).
+Cards are counted by face: ``2H`` .. ``AS`` (0-51, rank-major), joker, rules, social, cardinal.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from ...core import Action, View
+from ...games.palace.cards import AS_VALUES, FACE_BY_CODE, FACES, VALUE, VALUE_BY_NAME, value_name
+from ..encoding import CatalogueCodec, EncodingError, Layout, ObservationEncoder, Tokens, one_hot, relative
+
+MAX_PLAYERS = 6
+TABLE_CARDS = 3
+MOST_NATURALS = 8  # two packs: eight cards of a rank
+MOST_JOKERS = 4  # two packs, two jokers each
+PLAYS = len(AS_VALUES) * (MOST_NATURALS + 1) * (MOST_JOKERS + 1)
+
+
+# the first token of each value a play may count as
+PLAY_TOKENS = {v: k * (MOST_NATURALS + 1) * (MOST_JOKERS + 1) for k, v in enumerate(AS_VALUES)}
+
+
+class PalaceActions(CatalogueCodec):
+    """Tokens ``0 .. 719`` are plays, ``(value index * 9 + naturals) * 5 + jokers``; then take, no_swap,
+    flip of face-down 0-2, and swaps of two seats counted from the seat."""
+
+    def __init__(self) -> None:
+        others: list[Action] = [{"type": "take"}, {"type": "no_swap"}]
+        others += [{"type": "flip", "index": i} for i in range(TABLE_CARDS)]
+        others += [{"type": "swap", "seats": list(p)} for p in combinations(range(MAX_PLAYERS), 2)]
+        plays = [f"play {n} {value_name(v)}{'s' if n != 1 else ''} and {j} joker{'s' if j != 1 else ''}"
+                 for v in AS_VALUES for n in range(MOST_NATURALS + 1) for j in range(MOST_JOKERS + 1)]
+        super().__init__([{"type": "play", "token": i} for i in range(PLAYS)] + others,
+                         plays + [json_name(a) for a in others])
+
+    def encode(self, view: View, action: Action) -> Tokens:
+        if action.get("type") == "play":
+            cards = action["cards"]
+            jokers = cards.count("joker")
+            if "as" in action:  # a play with jokers names its value
+                value = VALUE_BY_NAME[action["as"]]
+            elif jokers:
+                raise EncodingError(f"a play with jokers names their value ('as'): {action}")
+            else:
+                value = VALUE[FACE_BY_CODE[cards[0]]]
+            return (PLAY_TOKENS[value] + (len(cards) - jokers) * (MOST_JOKERS + 1) + jokers,)
+        if action.get("type") == "swap":
+            seat, n = view["seat"], len(view["players"])
+            action = {"type": "swap", "seats": sorted(relative(seat, s, n) for s in action["seats"])}
+        return (self.token(action),)
+
+
+def json_name(action: Action) -> str:
+    return " ".join(str(v) for v in action.values())
+
+
+PLAYER = 6
+VALUES = 18  # what a card counts as: 0 (a joker not yet played) to 17 (cardinal)
+LAYOUT = Layout([
+    ("hand", FACES, "the seat's hand: how many of each face"),
+    ("known_hands", MAX_PLAYERS * FACES, "per player from the seat (0 the seat): the faces the seat"
+                                         " knows to be in that hand (picked up in sight, swapped)"),
+    ("face_ups", MAX_PLAYERS * FACES, "per player from the seat: its face-up cards, by face"),
+    ("players", MAX_PLAYERS * PLAYER, "per player from the seat: in the game, to act now, hand cards / 20,"
+                                      " face-downs / 3, cards left / 30, finished (0/1)"),
+    ("pile", FACES, "the play pile, by face"),
+    ("pile_top", 4 * VALUES, "the top four cards of the play pile, one-hot of the value each counts as"),
+    ("counts", VALUES, "one-hot: the value the next play must follow"),
+    ("pile_state", 3, "cards in the play pile / 20, capped by a 9, a Rules card on top"),
+    ("burned", FACES, "the burn pile, by face"),
+    ("table", 6, "cards to draw / 60, direction (1 or -1), Cardinal swaps left / 2, swap with own hand"
+                 " only, a turned-over joker waits to be named, players finished / 6"),
+    ("swapped", 15, "pairs of seats (from the seat) already swapped this turn"),
+])
+PAIRS = tuple(combinations(range(MAX_PLAYERS), 2))
+
+
+def _faces(codes: list[str]) -> np.ndarray:
+    """How many cards of each face ``codes`` hold."""
+    return np.bincount([FACE_BY_CODE[c] for c in codes], minlength=FACES)
+
+
+class PalaceObservation(ObservationEncoder):
+    layout = LAYOUT
+
+    def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
+        out = LAYOUT.zeros()
+        players = view["players"]
+        n = len(players)
+        out[LAYOUT["hand"]] = _faces(players[seat]["hand"])
+        known, ups, numbers = (LAYOUT[b].start for b in ("known_hands", "face_ups", "players"))
+        for i, p in enumerate(players):
+            r = relative(seat, i, n)
+            if p["known_hand"]:
+                out[known + r * FACES:known + (r + 1) * FACES] = _faces(p["known_hand"])
+            if p["face_ups"]:
+                out[ups + r * FACES:ups + (r + 1) * FACES] = _faces(p["face_ups"])
+            out[numbers + r * PLAYER:numbers + (r + 1) * PLAYER] = (
+                1.0, i in view["to_act"], p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
+                p["place"] is not None)
+        pile = view["play_pile"]
+        if pile:
+            out[LAYOUT["pile"]] = _faces([p["card"] for p in pile])
+        top = LAYOUT["pile_top"].start
+        for k, p in enumerate(reversed(pile[-4:])):
+            out[top + k * VALUES + VALUE_BY_NAME.get(p["as"], 0)] = 1.0
+        if view["counts"] is not None:
+            one_hot(out, LAYOUT["counts"], VALUE_BY_NAME[view["counts"]])
+        out[LAYOUT["pile_state"]] = (len(pile) / 20, view["capped"], view["rules_on_top"])
+        if view["burn_pile"]:
+            out[LAYOUT["burned"]] = _faces(view["burn_pile"])
+        out[LAYOUT["table"]] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2,
+                                view["swap_own"], view["revealed"] is not None, len(view["finished"]) / 6)
+        swapped = LAYOUT["swapped"].start
+        for pair in view["swapped"]:
+            out[swapped + PAIRS.index(tuple(sorted(relative(seat, s, n) for s in pair)))] = 1.0
+        return out
+
+
+ACTIONS = PalaceActions()
+OBSERVATION = PalaceObservation()

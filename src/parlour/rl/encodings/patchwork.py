@@ -1,0 +1,132 @@
+"""Patchwork for learning agents: one token per action, the offer's patches named by their place.
+
+A placement is one token: which patch (the first, second or third of the offer, or the special
+patch the seat must place), how it is laid (rotation and flip), and where its top-left corner
+goes. Patch ids move around the circle, so a token names the patch by its place in the offer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...core import Action, View
+from ...games.patchwork.engine import LAST_SPACE, PATCHES, SIZE, SPECIAL_TIMES, SQUARES
+from ..encoding import ActionCodec, EncodingError, Layout, ObservationEncoder, Tokens
+
+SLOTS = ("offer 1", "offer 2", "offer 3", "special patch")
+LAYS = 8  # rotation 0-3, then the same flipped
+PER_SLOT = LAYS * SQUARES
+SKIP = 0
+SHAPE = 5  # every patch fits in 5x5
+
+
+class PatchworkActions(ActionCodec):
+    """``0`` skip; ``1 + slot * 648 + (4 * flip + rotation) * 81 + y * 9 + x`` a placement."""
+
+    size = 1 + len(SLOTS) * PER_SLOT
+
+    def __init__(self) -> None:
+        names = ["skip"]
+        for slot in SLOTS:
+            for lay in range(LAYS):
+                for square in range(SQUARES):
+                    names.append(f"play {slot} rotation {lay % 4}{' flipped' if lay >= 4 else ''}"
+                                 f" at x={square % SIZE}, y={square // SIZE}")
+        self.names = tuple(names)
+
+    def encode(self, view: View, action: Action) -> Tokens:
+        kind = action.get("type")
+        if kind == "skip":
+            return (SKIP,)
+        if kind != "play":
+            raise EncodingError(f"Patchwork has no action {kind!r}")
+        patch = action["patch"]
+        if patch < 0:
+            slot = 3
+        elif patch in view["offer"]:
+            slot = view["offer"].index(patch)
+        else:
+            raise EncodingError(f"patch {patch} is not on offer")
+        lay = 4 * bool(action.get("flip", False)) + action.get("rotation", 0)
+        return (1 + slot * PER_SLOT + lay * SQUARES + action["y"] * SIZE + action["x"],)
+
+    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+        """As :meth:`encode`, for the engine's own listing (every field there, flip a bool)."""
+        base = {pid: 1 + k * PER_SLOT for k, pid in enumerate(view["offer"])}
+        out = []
+        for a in actions:
+            if a["type"] == "skip":
+                out.append((SKIP,))
+            else:
+                pid = a["patch"]
+                start = base[pid] if pid >= 0 else 1 + 3 * PER_SLOT
+                out.append((start + (4 * a["flip"] + a["rotation"]) * SQUARES + a["y"] * SIZE + a["x"],))
+        return out
+
+
+PLAYER = 7
+LAYOUT = Layout([
+    ("quilt_self", SQUARES, "the seat's quilt, square (x, y) at y * 9 + x: 1 patched, 0 empty"),
+    ("quilt_opponent", SQUARES, "the opponent's quilt, the same way"),
+    ("self", PLAYER, "the seat: buttons / 50, time / 53, income / 30, empty squares / 81, holds the"
+                     " 7x7 bonus (0/1), special patches to place, score / 200"),
+    ("opponent", PLAYER, "the opponent, the same seven numbers"),
+    ("turn", 3, "the seat acts now, it moved last, the opponent moved last (0/1 each)"),
+    ("first_home", 2, "the seat, the opponent reached the last space first (0/1 each)"),
+    ("offer_ids", 3 * len(PATCHES), "for each of the 3 offered patches, one-hot of its id (33)"),
+    ("offer_numbers", 3 * 4, "for each offered patch: price / 10, time / 6, income / 3, squares / 8"),
+    ("offer_shapes", 3 * SHAPE * SHAPE, "for each offered patch, its shape unturned in a 5x5 grid"),
+    ("circle", len(PATCHES), "per patch id: 1 - place in the circle / 33 while it is there, else 0"),
+    ("specials_left", len(SPECIAL_TIMES), "per special patch space (20, 26, 32, 44, 50): still there"),
+])
+
+
+def _shape_grid(pid: int) -> np.ndarray:
+    grid = np.zeros((SHAPE, SHAPE), dtype=np.float32)
+    for y, row in enumerate(PATCHES[pid].orientations[0].rows):
+        for x, ch in enumerate(row):
+            grid[y, x] = ch == "O"
+    return grid.ravel()
+
+
+SHAPES = tuple(_shape_grid(p.id) for p in PATCHES)
+NUMBERS = tuple(np.array([p.price / 10, p.time / 6, p.income / 3, p.size / 8], dtype=np.float32) for p in PATCHES)
+# Each of the 512 rows of a quilt as the view writes it ('O' patched), as nine 0/1 values.
+ROW_BITS = {"".join("O" if bits >> x & 1 else "." for x in range(SIZE)):
+            np.array([bits >> x & 1 for x in range(SIZE)], dtype=np.float32) for bits in range(1 << SIZE)}
+
+
+class PatchworkObservation(ObservationEncoder):
+    layout = LAYOUT
+
+    def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
+        out = LAYOUT.zeros()
+        me, other = view["players"][seat], view["players"][1 - seat]
+        for block, player in (("quilt_self", me), ("quilt_opponent", other)):
+            start = LAYOUT[block].start
+            out[start:start + SQUARES] = np.concatenate([ROW_BITS[row] for row in player["quilt"]])
+        for block, player in (("self", me), ("opponent", other)):
+            out[LAYOUT[block]] = (player["buttons"] / 50, player["time"] / LAST_SPACE, player["income"] / 30,
+                                  player["empty"] / SQUARES, player["bonus"], len(player["special_patches"]),
+                                  player["score"] / 200)
+        out[LAYOUT["turn"]] = (seat in view["to_act"], view["last_mover"] == seat, view["last_mover"] == 1 - seat)
+        home = view["first_home"]
+        out[LAYOUT["first_home"]] = (home == seat, home is not None and home != seat)
+        ids, numbers, shapes = (LAYOUT[b].start for b in ("offer_ids", "offer_numbers", "offer_shapes"))
+        for k, pid in enumerate(view["offer"]):
+            out[ids + k * len(PATCHES) + pid] = 1.0
+            out[numbers + 4 * k:numbers + 4 * k + 4] = NUMBERS[pid]
+            out[shapes + k * SHAPE * SHAPE:shapes + (k + 1) * SHAPE * SHAPE] = SHAPES[pid]
+        circle = LAYOUT["circle"].start
+        for place, pid in enumerate(view["circle"]):
+            out[circle + pid] = 1 - place / len(PATCHES)
+        left = LAYOUT["specials_left"].start
+        for t in view["specials_left"]:
+            out[left + SPECIAL_TIMES.index(t)] = 1.0
+        return out
+
+
+ACTIONS = PatchworkActions()
+OBSERVATION = PatchworkObservation()

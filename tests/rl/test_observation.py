@@ -1,0 +1,67 @@
+"""Observations: one fixed shape per game whatever the player count and options, built from the
+seat's view alone; resampling what the seat cannot know changes neither its observation nor its
+legal tokens."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from rlkit import CONFIGS, config_id, random_tokens
+
+from parlour.games import get
+from parlour.rl.table import Table
+
+HIDDEN = [c for c in CONFIGS if get(c[0]).hidden_information]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_observations_have_the_game_s_one_shape(config: tuple) -> None:
+    game_id, players, options = config
+    table = Table(game_id, players, options, seed=7)
+    size = table.encoder.layout.size
+    seen = set()
+    for _ in random_tokens(table, 7, 300):
+        for other in range(players):
+            obs = table.observe(other)
+            assert obs.shape == (size,) and obs.dtype == np.float32 and np.isfinite(obs).all()
+            seen.add(obs.tobytes())
+    assert len(seen) > 1  # the tensor follows the game
+
+
+@pytest.mark.parametrize("config", HIDDEN, ids=config_id)
+def test_resampling_what_a_seat_cannot_know_leaves_its_observation_alone(config: tuple) -> None:
+    """The game's ``sample`` deals anew what ``seat`` cannot see; the seat's observation tensor and
+    its legal tokens are the same in the resampled state."""
+    game_id, players, options = config
+    game = get(game_id)
+    rng = random.Random(5)
+    checked = changed = 0
+    for seed in range(30):
+        if checked >= 24:
+            break
+        table = Table(game_id, players, options, seed=seed)
+        for k, _ in enumerate(random_tokens(table, seed, 400)):
+            if table.prefix or k % 5:
+                continue
+            for who in range(players):
+                resampled = Table(game_id, players, options, seed=seed)
+                resampled.set_state(game.sample(table.view(who), who, rng))
+                np.testing.assert_array_equal(resampled.observe(who), table.observe(who))
+                np.testing.assert_array_equal(resampled.mask(who), table.mask(who))
+                changed += game.state_to_json(resampled.state) != game.state_to_json(table.state)
+                checked += 1
+    assert checked >= 24
+    assert changed, "no resampling changed anything hidden: the test has no teeth"
+
+
+def test_the_layout_of_every_game_is_documented_in_docs_rl_md() -> None:
+    """docs/rl.md shows each game's observation layout as the code has it."""
+    from pathlib import Path
+
+    from parlour.rl.encodings import encoding
+
+    text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text()
+    for game_id in ("patchwork", "empire", "dinosaurs", "prestige_cities", "palace"):
+        assert encoding(game_id).observation.layout.table() in text, f"docs/rl.md is out of date for {game_id}"
