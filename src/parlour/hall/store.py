@@ -94,6 +94,34 @@ room_players_table = sa.Table(
     sa.Column("change", sa.Float, nullable=True),                 # the rating it gave, if rated
 )
 
+# -- the table (hall/table.py): each room's chat, system lines included ---------------------------
+chat_table = sa.Table(
+    "chat_lines", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),  # 0 for the room's first line
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),    # player | spectator | system
+    sa.Column("seat", sa.Integer, nullable=True),        # the writer's seat; None: a spectator, the hall
+    sa.Column("name", sa.String(64), nullable=True),     # the writer's name as shown then
+    sa.Column("text", sa.Text, nullable=False),
+)
+
+
+@dataclass
+class ChatLine:
+    """One line of a room's chat, as stored and as sent (``to_json``)."""
+
+    n: int
+    at: float
+    kind: str
+    seat: int | None
+    name: str | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "at": self.at, "kind": self.kind, "seat": self.seat, "name": self.name,
+                "text": self.text}
+
 
 @dataclass
 class ActionRecord:
@@ -165,6 +193,13 @@ class Store(ABC):
     async def write(self, writes: list[Write]) -> None:
         """``writes`` in one committed transaction."""
 
+    @abstractmethod
+    def load_chat(self, code: str, last: int) -> list[ChatLine]:
+        """The room's ``last`` newest chat lines, oldest first."""
+
+    @abstractmethod
+    async def append_chat(self, code: str, line: ChatLine) -> None: ...
+
     def close(self) -> None:
         """Finish pending writes and let go of resources."""
 
@@ -204,6 +239,7 @@ _PLAYER_AT = (room_players_table.c.code == sa.bindparam("room")) & (room_players
 INSERT_PLAYER = room_players_table.insert()
 FORFEIT_PLAYER = room_players_table.update().where(_PLAYER_AT).values(forfeit=True)
 DELETE_PLAYER = room_players_table.delete().where(_PLAYER_AT)
+INSERT_CHAT = chat_table.insert()
 
 
 def holding(code: str, seat: int, account: int | None) -> list[Write]:
@@ -299,6 +335,17 @@ class SqlStore(Store):
         """``query(connection)``'s answer, on a connection of its own (reads see committed rows)."""
         with self.engine.connect() as connection:
             return query(connection)
+
+    def load_chat(self, code: str, last: int) -> list[ChatLine]:
+        rows = (sa.select(chat_table).where(chat_table.c.code == code)
+                .order_by(chat_table.c.n.desc()).limit(last))
+        with self.engine.connect() as conn:
+            lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text) for row in conn.execute(rows)]
+        return lines[::-1]
+
+    async def append_chat(self, code: str, line: ChatLine) -> None:
+        await self.write([(INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat,
+                                             name=line.name, text=line.text))])
 
     async def write(self, writes: list[Write]) -> None:
         """``writes`` in one transaction, committed (with others queued meanwhile) by the writer."""
