@@ -152,11 +152,35 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return hall.room(code).status_json()
 
     @app.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
-    async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
+    async def join(code: str, body: Join, request: Request,
+                   authorization: str | None = Header(None, description="Bearer <your seat token in the last"
+                                                      " game>, to take the seat a rematch keeps for you")
+                   ) -> dict[str, Any]:
         """Take a seat by name; keep the seat token, it is the only way back into the seat."""
         guard.take("joins", client_address(request.scope))
-        seat, token = await hall.room(code).join(body.name, body.seat)
+        seat, token = await hall.room(code).join(body.name, body.seat, bearer(authorization))
         return {"seat": seat, "seat_token": token}
+
+    @app.post("/api/rooms/{code}/rematch", response_model=RoomCreated, status_code=201, responses=ERRORS,
+              tags=["rooms"])
+    async def rematch(code: str, request: Request,
+                      authorization: str | None = Header(None, description="Bearer <seat token>")
+                      ) -> dict[str, Any]:
+        """Once the game is over, a player offers to play again: a new room with the same game,
+        options, bots and turn timer, the seats turned by one, the caller seated (and its host),
+        every other player's seat kept for them for a while (they join with their seat token).
+        It counts as a new room (and a room with bots, if it has some) against the caller's quotas."""
+        old = hall.room(code)
+        old.seat_for_token(bearer(authorization))
+        address = client_address(request.scope)
+        with_bots = any(s.kind == "bot" for s in old.seats)
+        if with_bots:
+            guard.check_bot_room(address)
+        guard.take("rooms", address)
+        room, host_token, seat, seat_token = await table.rematch(old, bearer(authorization))
+        if with_bots:
+            guard.add_bot_room(address, room.code, lambda: bots_busy(room))
+        return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
     @app.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     async def give_to_bot(code: str, seat: int, body: GiveToBot, request: Request,
@@ -181,20 +205,27 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return room.status_json()
 
     @app.get("/api/rooms/{code}/replay", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
-    def room_replay(code: str) -> dict[str, Any]:
-        """The finished game's replay, seed included, with the spectator's frames."""
-        return hall.room(code).replay_json()
+    def room_replay(code: str, seat: int | None = Query(None, description="the frames as this seat saw the"
+                                                            " game, its hand and all (default: a spectator's)")
+                    ) -> dict[str, Any]:
+        """The finished game's replay, seed included, with its frames as a spectator or a seat saw it."""
+        return hall.room(code).replay_json(seat)
 
     @app.post("/api/replays/frames", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
-    def replay_frames(body: ReplayIn) -> dict[str, Any]:
+    def replay_frames(body: ReplayIn, seat: int | None = Query(None, description="the frames as this seat saw"
+                                                                " the game (default: a spectator's)")
+                      ) -> dict[str, Any]:
         """The frames of a replay file (from the arena), for the replay page."""
         game = hall.game(body.game)
         replay = body.model_dump()
         replay["names"] = (replay["names"] + [f"seat {i + 1}" for i in range(body.players)])[:body.players]
+        if seat is not None and not 0 <= seat < body.players:
+            raise HallError("unknown_seat", f"this replay has seats 0 to {body.players - 1}, not {seat}")
         try:
             game.check_players(body.players)
             replay["options"] = game.resolve_options(game.stored_options(body.options))
-            replay["frames"] = frames(game, replay)
+            replay["seen_by"] = seat
+            replay["frames"] = frames(game, replay, seat)
         except IllegalAction as error:
             raise HallError("bad_request", f"this replay does not replay: {error}") from None
         except ParlourError as error:

@@ -17,7 +17,6 @@ import hmac
 import logging
 import random
 import secrets
-import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Coroutine, Iterable, Mapping
@@ -28,9 +27,9 @@ from ..games import all_games
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
-from .limits import NAME_MAX
+from .limits import NAME_MAX, text_field
 from .store import ActionRecord, RoomRecord, Store, StoreError
-from .table import expired
+from .table import Chat, expired
 from .thinkers import Thinkers
 from .wire import dumps_bytes
 
@@ -81,14 +80,19 @@ def clean_name(name: Any) -> str:
     characters. It stays plain text: clients show it as text, never as HTML."""
     if not isinstance(name, str):
         raise HallError("bad_request", "a name must be text")
-    name = " ".join(name.split())
-    if not name:
-        raise HallError("bad_request", "a name cannot be empty")
-    if len(name) > NAME_MAX:
-        raise HallError("bad_request", f"a name can have at most {NAME_MAX} characters, not {len(name)}")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise HallError("bad_request", "a name cannot hold control characters")
-    return name
+    return typed_text(" ".join(name.split()), "a name", NAME_MAX)
+
+
+def typed_text(text: str, what: str, limit: int, code: str = "bad_request") -> str:
+    """``text`` a person typed, as it is if it has 1 to ``limit`` characters and no control
+    characters (:func:`~parlour.hall.limits.text_field`); else :class:`HallError` (``code``)
+    saying which, about ``what``."""
+    if not text:
+        raise HallError(code, f"{what} cannot be empty")
+    try:
+        return text_field(text, what, limit)
+    except ValueError as problem:
+        raise HallError(code, str(problem)) from None
 
 
 def distinct_name(name: str, taken: Iterable[str | None]) -> str:
@@ -110,9 +114,21 @@ class Seat:
     bot: str | None = None
     token: str | None = None  # sha256 of the seat token
     connections: int = 0
+    # an open seat a rematch keeps for a player of the last game: {name, token (the sha256 of
+    # their seat token there), until (epoch seconds)}
+    reserved: dict[str, Any] | None = None
 
     def record(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        record = {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        if self.reserved is not None:
+            record["reserved"] = self.reserved
+        return record
+
+    def kept_for(self, now: float) -> str | None:
+        """The name of the player this open seat is kept for, until its time runs out."""
+        if self.kind == "open" and self.reserved is not None and now < self.reserved["until"]:
+            return self.reserved["name"]
+        return None
 
     @property
     def connected(self) -> bool:
@@ -135,7 +151,8 @@ class Room:
         self.created = record.created
         self.watchers = 0  # connections, spectators' included
         self.touched = hall.clock.now()  # when it last changed (or was read back from the store)
-        self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
+        self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token"), reserved=s.get("reserved"))
+                      for s in record.seats]
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
         self.records: list[ActionRecord] = []
@@ -149,9 +166,11 @@ class Room:
         self._shared: tuple[bytes, float | None] | None = None  # the status and deadline as shown
         self.shared_revision = 0  # goes up when the status or the deadline changes
         self._texts: dict[tuple[int | None, bool, int], str] = {}  # state messages, until the next change
-        self._replay: dict[str, Any] | None = None
+        self._replays: dict[int | None, dict[str, Any]] = {}  # by the seat whose view the frames show
         self._thinking: dict[int, int | None] = {}  # seat -> its waiting_since when a bot began choosing
         self._bots: dict[tuple[int, str], Bot] = {}
+        self.chat = Chat(self)
+        self.rematch: str | None = None  # the code of the room its players were invited to next
         if self.status != "waiting":
             self._begin()
             for action in map(self._cleaned, record.actions):
@@ -175,8 +194,9 @@ class Room:
         return [s.name for i, s in enumerate(self.seats) if i != seat]
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected}
-                for i, s in enumerate(self.seats)]
+        now = self.hall.clock.now()
+        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected,
+                 "kept_for": s.kept_for(now)} for i, s in enumerate(self.seats)]
 
     def status_json(self, seat: int | None = None) -> dict[str, Any]:
         """The room's status; its ``turn`` is the turns ``seat`` has seen (None: a spectator)."""
@@ -184,7 +204,8 @@ class Room:
 
     def _status(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
-                "seats": self.seats_json(), "turn_timer": self.turn_timer, "created": self.created}
+                "seats": self.seats_json(), "turn_timer": self.turn_timer, "created": self.created,
+                "rematch": self.rematch}
 
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.state is None else self.game.to_act(self.state)
@@ -280,19 +301,24 @@ class Room:
         view = None if state is None else self.game.view(state, seat)
         return dumps_bytes({"view": view, "to_act": to_act, "result": result})
 
-    def replay_json(self) -> dict[str, Any]:
+    def replay_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The finished game's replay, its frames as ``seat`` saw the game (None: a spectator);
+        refused while the game runs, when nothing of it may be revealed."""
         if self.status != "over":
             raise HallError("conflict", "the replay is shown once the game is over"
                             " (its seed stays secret until then)")
+        if seat is not None:
+            self.check_seat(seat)
         result = self.game.result(self.state)
         replay = {"format": "parlour-replay/1", "game": self.game.id, "players": self.players,
                   "options": self.options, "seed": self.seed, "names": self.names(),
                   "actions": [[record.seat, record.action] for record in self.records],
                   "result": result.to_json(self.names()) if result else None, "ended": "normal"}
-        if self._replay is None:  # a finished game never changes again
-            replay["frames"] = frames(self.game, replay)
-            self._replay = replay
-        return self._replay
+        if seat not in self._replays:  # a finished game never changes again
+            replay["seen_by"] = seat
+            replay["frames"] = frames(self.game, replay, seat)
+            self._replays[seat] = replay
+        return self._replays[seat]
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -313,18 +339,30 @@ class Room:
             raise HallError("unknown_seat", f"this room has seats 0 to {self.players - 1}, not {seat!r}")
         return seat
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None = None, token: str | None = None) -> tuple[int, str]:
+        """Take ``seat`` (None: the first one free). A seat a rematch keeps for a player goes to
+        no one else until its time is up; that player claims it with ``token``, their seat token
+        in the last game."""
         name = clean_name(name)
         async with self.lock:
             if self.status != "waiting":
                 raise HallError("conflict", "the game has started: there is no seat left to join")
+            now, digest = self.hall.clock.now(), token_hash(token) if token else None
+            kept = [s.reserved["token"] if s.kept_for(now) else None for s in self.seats]
             if seat is None:
-                seat = next((i for i, s in enumerate(self.seats) if s.kind == "open"), None)
+                free = [i for i, s in enumerate(self.seats) if s.kind == "open" and kept[i] in (None, digest)]
+                seat = next((i for i in free if kept[i] is not None), free[0] if free else None)
                 if seat is None:
-                    raise HallError("conflict", "every seat is taken")
+                    waiting = ", ".join(s.kept_for(now) or "" for s in self.seats if s.kept_for(now))
+                    raise HallError("conflict", f"every open seat is kept for {waiting} (a rematch) a while longer"
+                                    if waiting else "every seat is taken")
             self.check_seat(seat)
             if self.seats[seat].kind != "open":
                 raise HallError("conflict", f"seat {seat} is taken by {self.names()[seat]}")
+            if kept[seat] is not None and not (digest and hmac.compare_digest(kept[seat], digest)):
+                wait = round(self.seats[seat].reserved["until"] - now)
+                raise HallError("conflict", f"seat {seat} is kept for {self.seats[seat].kept_for(now)} (a rematch)"
+                                f" for {wait} more seconds")
             name = distinct_name(name, self._other_names(seat))
             token = new_token()
             seats = [s.record() for s in self.seats]
@@ -332,6 +370,7 @@ class Room:
             await self._save(seats=seats)
             self.seats[seat] = Seat("human", name, None, seats[seat]["token"])
         self._changed()
+        await self.chat.tell(f"{name} took seat {seat + 1}")
         return seat, token
 
     async def give_to_bot(self, seat: int, bot: str, name: str | None = None) -> None:
@@ -357,6 +396,8 @@ class Room:
             await self._save(seats=seats)
             self.seats[seat] = Seat("bot", name, bot, None)
         self._changed()
+        await self.chat.tell(f"a bot ({bot}) took over {current.name}'s seat" if current.kind == "human"
+                             else f"{name} (bot) took seat {seat + 1}")
 
     async def start(self) -> None:
         async with self.lock:
@@ -370,11 +411,13 @@ class Room:
             self.status = "playing"
             self._begin()
         self._changed()
+        await self.chat.tell("the game started")
 
     def connect(self, seat: int | None) -> None:
         self.watchers += 1
         if seat is not None:
             self.seats[seat].connections += 1
+            self.chat.arrived(seat)
             self._changed(game=False)
 
     def disconnect(self, seat: int | None) -> None:
@@ -382,6 +425,8 @@ class Room:
         self.touched = self.hall.clock.now()
         if seat is not None:
             self.seats[seat].connections -= 1
+            if self.seats[seat].kind == "human" and self.seats[seat].connections == 0:
+                self.chat.departed(seat)
             self._changed(game=False)
 
     async def _save(self, **changes: Any) -> None:
@@ -480,6 +525,10 @@ class Room:
                 self.waiting_since[seat] = self.turn
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
+    def changed_status(self) -> None:
+        """The room's status changed (not its game): its watchers are told."""
+        self._changed(game=False)
+
     def _changed(self, action_seen_by_all: bool | None = None, game: bool = True) -> None:
         """After any change; ``action_seen_by_all`` after an action: whether every audience saw it;
         ``game`` False when only the status changed (a connection came or went)."""
@@ -572,17 +621,18 @@ class Room:
                                          self.game.legal_actions(state, seat))
 
 
-def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The spectator's view and the log lines it may read after each action of ``replay``
-    (``frames[0]`` is the start). Raises :class:`IllegalAction` for a replay that does not replay."""
+def frames(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = None) -> list[dict[str, Any]]:
+    """The view of ``seen_by`` (None: a spectator) and the log lines it may read after each action
+    of a finished ``replay`` (``frames[0]`` is the start). Raises :class:`IllegalAction` for a
+    replay that does not replay."""
     names = list(replay["names"])
     state = game.start(replay["players"], replay["options"], replay["seed"])
-    out = [{"turn": 0, "view": game.view(state, None), "to_act": sorted(game.to_act(state)), "log": []}]
+    out = [{"turn": 0, "view": game.view(state, seen_by), "to_act": sorted(game.to_act(state)), "log": []}]
     for turn, (seat, action) in enumerate(replay["actions"], start=1):
         entries: list[LogEntry] = []
         state = game.apply(state, seat, game.normalise(action), entries)
-        out.append({"turn": turn, "view": game.view(state, None), "to_act": sorted(game.to_act(state)),
-                    "log": [e.render(names) for e in entries if e.visible_to(None)]})
+        out.append({"turn": turn, "view": game.view(state, seen_by), "to_act": sorted(game.to_act(state)),
+                    "log": [e.render(names) for e in entries if e.visible_to(seen_by)]})
     return out
 
 
@@ -693,8 +743,10 @@ class Hall:
 
     async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: list[Mapping[str, Any]],
                           turn_timer: float | None = None, host_name: str | None = None,
-                          take_seat: int | None = None) -> tuple[Room, str, int | None, str | None]:
-        """A new room: (room, host token, the host's seat, its seat token)."""
+                          take_seat: int | None = None, reserved: Mapping[int, dict[str, Any]] | None = None
+                          ) -> tuple[Room, str, int | None, str | None]:
+        """A new room: (room, host token, the host's seat, its seat token); ``reserved``: open
+        seats kept for players of a last game (:attr:`Seat.reserved`)."""
         game = self.game(game_id)
         try:
             game.check_players(len(seats))
@@ -711,6 +763,8 @@ class Hall:
                 records.append({"kind": "bot", "name": name, "bot": spec["bot"], "token": None})
             else:
                 records.append({"kind": "open", "name": None, "bot": None, "token": None})
+                if reserved and i in reserved:
+                    records[-1]["reserved"] = dict(reserved[i])
         seat_token = None
         if take_seat is not None:
             if not 0 <= take_seat < len(seats) or records[take_seat]["kind"] != "open":
@@ -735,4 +789,6 @@ class Hall:
         except StoreError as error:
             raise HallError("store", str(error)) from None
         room = self.rooms[code] = Room(self, record, game)
+        if take_seat is not None:
+            await room.chat.tell(f"{records[take_seat]['name']} took seat {take_seat + 1}")
         return room, host_token, take_seat, seat_token

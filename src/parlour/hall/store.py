@@ -53,6 +53,34 @@ actions_table = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+# -- the table (hall/table.py): each room's chat, system lines included ---------------------------
+chat_table = sa.Table(
+    "chat_lines", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),  # 0 for the room's first line
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),    # player | spectator | system
+    sa.Column("seat", sa.Integer, nullable=True),        # the writer's seat; None: a spectator, the hall
+    sa.Column("name", sa.String(64), nullable=True),     # the writer's name as shown then
+    sa.Column("text", sa.Text, nullable=False),
+)
+
+
+@dataclass
+class ChatLine:
+    """One line of a room's chat, as stored and as sent (``to_json``)."""
+
+    n: int
+    at: float
+    kind: str
+    seat: int | None
+    name: str | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "at": self.at, "kind": self.kind, "seat": self.seat, "name": self.name,
+                "text": self.text}
+
 
 @dataclass
 class ActionRecord:
@@ -108,6 +136,13 @@ class Store(ABC):
     async def append_action(self, code: str, action: ActionRecord, status: str | None = None) -> None:
         """Store one accepted action (and the room's new status with it, in the same transaction)."""
 
+    @abstractmethod
+    def load_chat(self, code: str, last: int) -> list[ChatLine]:
+        """The room's ``last`` newest chat lines, oldest first."""
+
+    @abstractmethod
+    async def append_chat(self, code: str, line: ChatLine) -> None: ...
+
     def close(self) -> None:
         """Finish pending writes and let go of resources."""
 
@@ -143,6 +178,7 @@ UPDATE_SEATS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("ro
 UPDATE_STATUS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("room")).values(
     status=sa.bindparam("new_status"))
 INSERT_ACTION = actions_table.insert()
+INSERT_CHAT = chat_table.insert()
 
 Write = tuple[Any, dict[str, Any]]  # (statement, parameters)
 
@@ -218,6 +254,17 @@ class SqlStore(Store):
         if status is not None:
             writes.append((UPDATE_STATUS, {"room": code, "new_status": status}))
         await self._write(writes)
+
+    def load_chat(self, code: str, last: int) -> list[ChatLine]:
+        rows = (sa.select(chat_table).where(chat_table.c.code == code)
+                .order_by(chat_table.c.n.desc()).limit(last))
+        with self.engine.connect() as conn:
+            lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text) for row in conn.execute(rows)]
+        return lines[::-1]
+
+    async def append_chat(self, code: str, line: ChatLine) -> None:
+        await self._write([(INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat,
+                                              name=line.name, text=line.text))])
 
     async def _write(self, writes: list[Write]) -> None:
         future = asyncio.get_running_loop().create_future()
