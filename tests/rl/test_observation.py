@@ -8,8 +8,8 @@ import random
 
 import numpy as np
 import pytest
+from rlkit import CONFIGS, config_id, random_tokens
 
-from conftest import CONFIGS, config_id, random_tokens
 from parlour.games import get
 from parlour.rl.table import Table
 

@@ -11,7 +11,7 @@ WebSocket traffic to it and back.
 
 from __future__ import annotations
 
-import re
+import html
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -46,15 +46,17 @@ def game_folder(game: Game[Any]) -> Path:
     return Path(sys.modules[type(game).__module__].__file__ or ".").parent
 
 
-# The rules documents come from small web apps' templates: their title blocks and template tags
-# are the apps' page furniture, not rules, and would show as text.
-_TEMPLATE_TITLE = re.compile(r"{%\s*block title\s*%}.*?{%\s*endblock\s*%}", re.S)
-_TEMPLATE_TAG = re.compile(r"{%.*?%}|{{.*?}}", re.S)
+RULES_MARK = "<!--rules-->"
 
 
-def rules_document(text: str) -> str:
-    """A game's rules document as HTML to show, without its template furniture."""
-    return _TEMPLATE_TAG.sub("", _TEMPLATE_TITLE.sub("", text)).strip()
+def rules_page(shell: str, game: Game[Any], text: str) -> str:
+    """The hall's rules page (``static/rules.html``) around a game's rules written for players.
+
+    The game's package holds them as ``rules.html``; its ``spec.html`` is the rules document the
+    engine implements, kept as the specification and never shown to players.
+    """
+    return (shell.replace("<title>Parlour — rules</title>", f"<title>{html.escape(game.name)} rules — Parlour</title>")
+            .replace('data-game=""', f'data-game="{html.escape(game.id)}"').replace(RULES_MARK, text))
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -72,10 +74,12 @@ def bots_busy(room: Room) -> bool:
 
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
-               on_ready: Callable[[], None] | None = None, limits: Limits | None = None) -> FastAPI:
+               on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
+               bot_workers: int = 1) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
-    ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`)."""
-    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit)
+    ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
+    the processes where bots that think choose, each move within ``bot_time_limit`` seconds."""
+    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers)
     guard = Guard(limits or Limits())
 
     @asynccontextmanager
@@ -231,7 +235,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         document = game_file(game_id, "", "rules.html")
         if not isinstance(document, FileResponse):
             return document
-        return HTMLResponse(rules_document(Path(document.path).read_text(encoding="utf-8")))
+        shell = (STATIC / "rules.html").read_text(encoding="utf-8")
+        return HTMLResponse(rules_page(shell, hall.games[game_id], Path(document.path).read_text(encoding="utf-8")))
 
     @app.get("/games/{game_id}/static/{path:path}", include_in_schema=False)
     def game_static(game_id: str, path: str) -> Response:

@@ -19,17 +19,19 @@ import random
 import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Coroutine, Iterable, Mapping
 
 from .. import bots as bot_registry
-from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
+from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed, normalise_action
+from ..games import all_games
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
 from .limits import NAME_MAX
 from .store import ActionRecord, RoomRecord, Store, StoreError
 from .table import expired
+from .thinkers import Thinkers
 from .wire import dumps_bytes
 
 log = logging.getLogger(__name__)
@@ -152,8 +154,18 @@ class Room:
         self._bots: dict[tuple[int, str], Bot] = {}
         if self.status != "waiting":
             self._begin()
-            for action in record.actions:
+            for action in map(self._cleaned, record.actions):
                 self._advance(action, self.game.apply(self.state, action.seat, action.action, []), [])
+
+    def _cleaned(self, record: ActionRecord) -> ActionRecord:
+        """A stored action as the game's fields have it: one stored before actions were checked
+        may carry fields the game never read (padding), which are left out so that its replay
+        can always be served."""
+        try:
+            action = normalise_action(self.game.action_fields, record.action, lenient=True)
+        except IllegalAction:
+            return record  # the game applied it as it is
+        return record if action == record.action else replace(record, action=action)
 
     # -- what anyone may see ----------------------------------------------------------------
     def names(self) -> list[str]:
@@ -396,6 +408,7 @@ class Room:
             self._check_turn(seat, turn)
             entries: list[LogEntry] = []
             try:
+                action = self.game.normalise(action)  # what is applied and stored: never the raw message
                 state = self.game.apply(self.state, seat, action, entries)
             except IllegalAction as error:
                 raise HallError("illegal", str(error)) from None
@@ -527,8 +540,12 @@ class Room:
             bot = self._bots[seat, name] = bot_registry.create(
                 self.game, name, seed=fresh_seed(), time_limit=self.hall.bot_time_limit)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(
-                self.hall.executor, self._choose, bot, state, seat)
+            if bot.thinks and self.game.id in self.hall.registry:
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.hall.thinking, self._choose_apart, name, state, seat)
+            else:
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.hall.executor, self._choose, bot, state, seat)
         except Exception:
             log.exception("bot %s failed in room %s; playing a random legal action", name, self.code)
             action = self.game.random_action(state, seat, random.Random())
@@ -549,6 +566,11 @@ class Room:
     def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
 
+    def _choose_apart(self, name: str, state: Any, seat: int) -> Action:
+        """A thinking bot's move, made in a worker process (:mod:`parlour.hall.thinkers`)."""
+        return self.hall.thinkers.choose(self.game.id, name, fresh_seed(), self.game.view(state, seat), seat,
+                                         self.game.legal_actions(state, seat))
+
 
 def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The spectator's view and the log lines it may read after each action of ``replay``
@@ -558,7 +580,7 @@ def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
     out = [{"turn": 0, "view": game.view(state, None), "to_act": sorted(game.to_act(state)), "log": []}]
     for turn, (seat, action) in enumerate(replay["actions"], start=1):
         entries: list[LogEntry] = []
-        state = game.apply(state, seat, action, entries)
+        state = game.apply(state, seat, game.normalise(action), entries)
         out.append({"turn": turn, "view": game.view(state, None), "to_act": sorted(game.to_act(state)),
                     "log": [e.render(names) for e in entries if e.visible_to(None)]})
     return out
@@ -568,13 +590,18 @@ class Hall:
     """Every room, with what they share: the store, the broadcast, the clock, the bots' threads."""
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
-                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4) -> None:
+                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
+                 bot_workers: int = 1) -> None:
         self.store = store
         self.games = dict(games)
         self.clock = clock
         self.broadcast = broadcast or LocalBroadcast()
         self.bot_time_limit = bot_time_limit
         self.executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="parlour-bot")
+        # bots that think choose in worker processes; a thread waits for each worker's answer
+        self.thinkers = Thinkers(bot_workers, bot_time_limit)
+        self.thinking = ThreadPoolExecutor(max_workers=self.thinkers.workers, thread_name_prefix="parlour-think")
+        self.registry = set(all_games())  # the games a worker process can build by id
         self.rooms: dict[str, Room] = {}
         self.timed: set[Room] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -607,6 +634,8 @@ class Hall:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.thinking.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.close()
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

@@ -625,6 +625,8 @@ class PrestigeCities(Game[State]):
     pitch = "Everyone builds a city at once from the same era card and dice; the best-balanced city wins."
     min_players = 1
     max_players = 6
+    action_fields = {"build": {"block": "str", "row": "int", "col": "int"}, "remove": {"row": "int", "col": "int"},
+                     "blight": {"row": "int", "col": "int"}, "convert": {"row": "int", "col": "int"}, "stop": {}}
     hidden_information = True  # each seat's choice of the era is secret until all have chosen
     options = OPTIONS
 

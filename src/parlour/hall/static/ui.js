@@ -338,9 +338,9 @@ export function header(...extra) {
     el("div", { class: "topbar-extra" }, ...extra));
 }
 
-/** The hall's page showing a game's rules document. */
+/** The page of a game's rules written for players. */
 export function rulesPage(game) {
-  return `/static/rules.html?game=${encodeURIComponent(game.id)}`;
+  return game.rules_url;
 }
 
 /** A seat's display name: its player's name, its bot, or "open seat". */
