@@ -352,7 +352,10 @@ export function mount(root, ctx) {
   }
 
   function hover(r, c) {
-    if (!task()) return;
+    const t = task();
+    if (!t) return;
+    // the Golden Age question stays until it is answered: a redrawn square under the pointer must not hide it
+    if (t.kind === "golden" && askedGolden === pending.length) return;
     // a square just chosen, or a group already complete, is no refusal: say so without the red
     const chosenHere = pending.some((p) => p.row === r && p.col === c);
     const why = chosenHere ? "" : refusal(r, c);
