@@ -61,6 +61,7 @@ class Limits:
     sockets: int = 32  # WebSocket connections open at once
     messages: str = "200/second"  # WebSocket messages, all of an address's connections together
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
+    chat: str = "5/10second;40/minute"  # chat lines said on one connection
     flood: int = 100  # messages refused for rate on one connection before it is closed
 
     @classmethod
@@ -107,7 +108,7 @@ class RateLimited(ParlourError):
 
 # What each rate counts, in the words of a refusal.
 COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
-           "connection_messages": "messages on this connection"}
+           "connection_messages": "messages on this connection", "chat": "chat lines"}
 
 
 class Guard:
