@@ -20,7 +20,7 @@ let chosen = null;
 
 app.append(
   header(el("a", { href: "/replay", class: "topbar-link" }, "Watch a replay file"),
-    el("a", { href: "/leaderboard", class: "topbar-link" }, "Leaderboards"), accountCorner()),
+    el("a", { href: "/leaderboard", class: "topbar-link topbar-wide" }, "Leaderboards"), accountCorner()),
   el("main", { class: "lobby" },
     el("section", { class: "lobby-intro" },
       el("h1", {}, "Pull up a chair."),

@@ -12,7 +12,7 @@ const ROUTES = [
   [/^\/signin\/?$/, () => signInPage()],
   [/^\/me\/?$/, () => myGamesPage()],
   [/^\/players\/([^/]+)$/, (m) => profilePage(decodeURIComponent(m[1]))],
-  [/^\/leaderboard(?:\/([^/]+))?\/?$/, (m) => leaderboardPage(m[1] && decodeURIComponent(m[1]))],
+  [/^\/leaderboard(?:\/([^/]+))?\/?$/, (m, catalogue) => leaderboardPage(m[1] && decodeURIComponent(m[1]), catalogue)],
 ];
 
 let gameNames = {};
