@@ -94,6 +94,15 @@ room_players_table = sa.Table(
     sa.Column("change", sa.Float, nullable=True),                 # the rating it gave, if rated
 )
 
+# -- the cluster (hall/cluster/leases.py): which hall process applies a room ---------------------
+room_leases_table = sa.Table(
+    "room_leases", metadata,
+    sa.Column("code", sa.String(16), primary_key=True),   # a room's code (no foreign key: a lease may come first)
+    sa.Column("owner", sa.String(64), nullable=False),    # the hall process that holds it
+    sa.Column("token", sa.BigInteger, nullable=False),    # the fencing token: +1 each time it changes hands
+    sa.Column("expires", sa.Float, nullable=False),       # unless renewed before (the hall's clock)
+)
+
 # -- the table (hall/table.py): each room's chat, system lines included ---------------------------
 chat_table = sa.Table(
     "chat_lines", metadata,

@@ -1,0 +1,155 @@
+"""Room leases on the store's database (SQLite and PostgreSQL): one owner at a time, a token that
+goes up each time the room changes hands, and a fencing check that stops a commit by a process
+that lost the room."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+import sqlalchemy as sa
+from test_postgres import empty_database
+
+from parlour.hall.cluster.leases import Lease, LeaseLost, Leases, check_fence, fence
+from parlour.hall.store import ActionRecord, RoomRecord, SqlStore, StoreError, actions_table
+
+LENGTH = 5.0
+WITHIN = 20.0  # seconds a test waits for what must happen before it calls it lost
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SqlStore]:
+    url = (f"sqlite:///{tmp_path / 'hall.sqlite3'}" if request.param == "sqlite"
+           else empty_database(request.getfixturevalue("postgres_url")))
+    store = SqlStore(url)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def leases(store: SqlStore, clock) -> Leases:
+    return Leases(store.engine, clock.now, LENGTH)
+
+
+def room(code: str) -> RoomRecord:
+    return RoomRecord(code=code, game="patchwork", players=2, options={}, seed=1, status="playing",
+                      turn_timer=None, host_token="0" * 64, seats=[], created=0.0)
+
+
+def turns(store: SqlStore, code: str) -> list[int]:
+    return store.read(lambda connection: list(connection.execute(
+        sa.select(actions_table.c.turn).where(actions_table.c.code == code).order_by(actions_table.c.turn)
+    ).scalars()))
+
+
+def test_a_room_has_one_owner_until_its_lease_expires_then_the_next_with_a_higher_token(leases, clock):
+    first = leases.acquire("ROOM1", "hall-1")
+    assert first == Lease("ROOM1", "hall-1", 1, clock.now() + LENGTH)
+    assert leases.acquire("ROOM1", "hall-2") is None
+    assert leases.acquire("ROOM1", "hall-1") == first  # holding it already: the same lease
+    assert leases.acquire("ROOM2", "hall-2").token == 1  # another room is another lease
+    clock.advance(LENGTH)
+    second = leases.acquire("ROOM1", "hall-2")
+    assert (second.owner, second.token) == ("hall-2", 2)
+    assert leases.renew(first) is None  # lost: cannot be renewed
+    assert leases.holder("ROOM1") == second
+
+
+def test_a_renewed_lease_runs_a_full_length_from_the_renewal(leases, clock):
+    lease = leases.acquire("ROOM1", "hall-1")
+    clock.advance(LENGTH - 1)
+    renewed = leases.renew(lease)
+    assert renewed == Lease("ROOM1", "hall-1", 1, clock.now() + LENGTH)
+    clock.advance(LENGTH - 1)  # past the first expiry, within the renewed one
+    assert leases.acquire("ROOM1", "hall-2") is None
+    clock.advance(1)
+    assert leases.acquire("ROOM1", "hall-2").token == 2
+
+
+def test_a_released_lease_is_taken_at_once(leases):
+    lease = leases.acquire("ROOM1", "hall-1")
+    leases.release(lease)
+    assert leases.acquire("ROOM1", "hall-2").token == 2
+    leases.release(lease)  # no longer ours: releasing it again changes nothing
+    assert leases.holder("ROOM1").owner == "hall-2"
+
+
+def test_the_fencing_check_fails_a_transaction_of_the_old_owner_and_passes_the_new_one(store, leases, clock):
+    old = leases.acquire("ROOM1", "hall-1")
+    clock.advance(LENGTH)
+    new = leases.acquire("ROOM1", "hall-2")
+    with store.engine.connect() as connection:
+        with pytest.raises(LeaseLost, match="no longer hall-1's"):
+            with connection.begin():
+                check_fence(connection, old)
+        with connection.begin():
+            check_fence(connection, new)
+    with pytest.raises(LeaseLost):
+        with store.engine.begin() as connection:
+            check_fence(connection, Lease("ROOM9", "hall-1", 1, 0.0))  # a room never leased
+
+
+def test_a_store_commit_fenced_by_a_lost_lease_saves_nothing_and_others_commit(store, leases, clock):
+    async def play() -> None:
+        await store.create_room(room("ROOM1"))
+        await store.create_room(room("ROOM2"))
+        old, other = leases.acquire("ROOM1", "hall-1"), leases.acquire("ROOM2", "hall-1")
+        await store.append_action("ROOM1", ActionRecord(0, 0, {"pass": True}, "player", 1.0), also=[fence(old)])
+        clock.advance(LENGTH)
+        new = leases.acquire("ROOM1", "hall-2")
+        other = leases.renew(other)
+        late = store.append_action("ROOM1", ActionRecord(1, 1, {"pass": True}, "player", 2.0), also=[fence(old)])
+        elsewhere = store.append_action("ROOM2", ActionRecord(0, 0, {"pass": True}, "player", 2.0),
+                                        also=[fence(other)])
+        results = await asyncio.gather(late, elsewhere, return_exceptions=True)
+        assert isinstance(results[0], StoreError) and "no longer hall-1's" in str(results[0])
+        assert results[1] is None
+        await store.append_action("ROOM1", ActionRecord(1, 0, {"pass": True}, "player", 3.0), also=[fence(new)])
+
+    asyncio.run(play())
+    assert turns(store, "ROOM1") == [0, 1]
+    assert store.load_room("ROOM1").actions[1].at == 3.0  # the new owner's, not the old one's
+    assert turns(store, "ROOM2") == [0]
+
+
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)  # SQLite has one writer at a time
+def test_on_postgresql_a_takeover_waits_for_the_old_owners_commit_under_way_and_sees_its_action(
+        store, leases, clock):
+    """The race forced: the old owner has passed its fencing check and not yet committed when its
+    lease expires and another process takes the room; the takeover waits for that commit, so the
+    new owner rebuilds the room with the action in it, and the old owner's next commit fails."""
+    asyncio.run(store.create_room(room("ROOM1")))
+    old = leases.acquire("ROOM1", "hall-1")
+    clock.advance(LENGTH)
+    taken: list[Lease | None] = []
+    with store.engine.connect() as connection:
+        transaction = connection.begin()
+        check_fence(connection, old)
+        connection.execute(actions_table.insert().values(code="ROOM1", turn=0, seat=0, action="{}", by="player",
+                                                         at=1.0))
+        takeover = threading.Thread(target=lambda: taken.append(leases.acquire("ROOM1", "hall-2")))
+        takeover.start()
+        wait_until_blocked_on_a_lock(store.engine)
+        assert taken == []
+        transaction.commit()
+    takeover.join(timeout=WITHIN)
+    assert [(lease.owner, lease.token) for lease in taken] == [("hall-2", 2)]
+    assert turns(store, "ROOM1") == [0]  # what the new owner rebuilds from
+    with pytest.raises(LeaseLost):
+        with store.engine.begin() as connection:
+            check_fence(connection, old)
+
+
+def wait_until_blocked_on_a_lock(engine: sa.Engine) -> None:
+    waiting = sa.text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                      " AND datname = current_database()")
+    deadline = time.monotonic() + WITHIN
+    with engine.connect() as watcher:
+        while watcher.execute(waiting).scalar() == 0:
+            assert time.monotonic() < deadline, "the takeover never waited for the lease's row"
+            time.sleep(0.01)
+            watcher.commit()  # pg_stat_activity is a snapshot per transaction
