@@ -154,6 +154,9 @@ def test_sign_out_ends_the_session_and_a_stolen_or_expired_cookie_is_worth_nothi
     assert client.get("/api/me").status_code == 200
     clock.advance(31 * 86400)
     assert client.get("/api/me").status_code == 401
+    assert sign_in(client).status_code == 200  # a new session; the expired ones are let go
+    sessions = client.app.state.hall.store.read(lambda c: c.execute(sa.text("SELECT count(*) FROM sessions")).scalar())
+    assert sessions == 1
 
 
 def test_change_password_needs_the_current_one_and_ends_the_other_sessions(client):

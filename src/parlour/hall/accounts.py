@@ -161,8 +161,11 @@ class Accounts:
     async def new_session(self, account: Account) -> str:
         token = secrets.token_urlsafe(32)
         now = self.clock.now()
-        await self._save([(sessions_table.insert(), dict(
-            token=session_hash(token), account=account.id, created=now, expires=now + SESSION_DAYS * 86400))])
+        await self._save([  # the account's expired sessions go as a new one comes
+            (sessions_table.delete().where(sessions_table.c.account == sa.bindparam("who"),
+                                           sessions_table.c.expires <= sa.bindparam("now")), {"who": account.id, "now": now}),
+            (sessions_table.insert(), dict(
+                token=session_hash(token), account=account.id, created=now, expires=now + SESSION_DAYS * 86400))])
         return token
 
     async def sign_out(self, token: str) -> None:
