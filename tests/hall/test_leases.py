@@ -12,6 +12,7 @@ from typing import Iterator
 
 import pytest
 import sqlalchemy as sa
+from test_limits import run_apart
 from test_postgres import empty_database
 
 from parlour.hall.cluster.leases import Lease, LeaseLost, Leases, check_fence, fence
@@ -110,7 +111,7 @@ def test_a_store_commit_fenced_by_a_lost_lease_saves_nothing_and_others_commit(s
         assert results[1] is None
         await store.append_action("ROOM1", ActionRecord(1, 0, {"pass": True}, "player", 3.0), also=[fence(new)])
 
-    asyncio.run(play())
+    run_apart(play())
     assert turns(store, "ROOM1") == [0, 1]
     assert store.load_room("ROOM1").actions[1].at == 3.0  # the new owner's, not the old one's
     assert turns(store, "ROOM2") == [0]
@@ -122,7 +123,7 @@ def test_on_postgresql_a_takeover_waits_for_the_old_owners_commit_under_way_and_
     """The race forced: the old owner has passed its fencing check and not yet committed when its
     lease expires and another process takes the room; the takeover waits for that commit, so the
     new owner rebuilds the room with the action in it, and the old owner's next commit fails."""
-    asyncio.run(store.create_room(room("ROOM1")))
+    run_apart(store.create_room(room("ROOM1")))
     old = leases.acquire("ROOM1", "hall-1")
     clock.advance(LENGTH)
     taken: list[Lease | None] = []
