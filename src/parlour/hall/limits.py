@@ -10,7 +10,7 @@ takes its caps from the same constants and its rates from the same limiter::
 
 The fixed caps are constants; the rates and quotas are :class:`Limits`, one value per hall,
 set by ``parlour serve --limit NAME=VALUE`` (docs/protocol.md lists them all). Rates are counted
-by the maintained ``limits`` library (moving windows in memory), per client address and per
+by the maintained ``limits`` library (fixed windows in memory), per client address and per
 connection.
 """
 
@@ -25,7 +25,7 @@ from typing import Any, Awaitable, Callable, MutableMapping
 import orjson
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.strategies import FixedWindowRateLimiter
 
 from ..core import ParlourError
 
@@ -120,7 +120,7 @@ class Guard:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._rates = {name: parse_many(getattr(limits, name)) for name in COUNTED}
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._limiter = FixedWindowRateLimiter(MemoryStorage())  # a moving window cost twice the CPU per message
         self.exempt = frozenset(a.strip() for a in limits.exempt.split(",") if a.strip())
         self.sockets: dict[str, int] = {}  # open WebSocket connections by address
         self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
