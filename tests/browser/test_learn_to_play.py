@@ -54,12 +54,12 @@ def test_rules_page_for_players(open_page, screenshot, game):
     assert not console, console
 
 
-def seated(hall: str, browser, game: str, seats: list[dict], options: dict | None = None):
-    """A started room of `game` with me in seat 0, and a phone page (touch screen) open on it."""
+def seated(hall: str, browser, game: str, seats: list[dict], viewport: dict = PHONE):
+    """A started room of `game` with me in seat 0, and a page open on it (a phone: a touch screen)."""
     room = httpx.post(f"{hall}/api/rooms", json={
-        "game": game, "options": options or {}, "host_name": "Ana", "take_seat": 0,
+        "game": game, "options": {}, "host_name": "Ana", "take_seat": 0,
         "seats": [{"kind": "open"}] + seats}).json()
-    context = browser.new_context(viewport=PHONE, has_touch=True, base_url=hall)
+    context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE, base_url=hall)
     context.set_default_timeout(10_000)
     context.add_init_script(f"localStorage.setItem({json.dumps('parlour.room.' + room['code'])}, "
                             f"{json.dumps(json.dumps({'seat': 0, 'seat_token': room['seat_token'], 'host_token': room['host_token'], 'name': 'Ana'}))})")
@@ -96,6 +96,7 @@ def test_a_card_explains_itself_on_hover_and_on_tap(hall, browser, screenshot, g
         page.mouse.move(1, 1)  # the mouse leaves: the explanation goes
         expect(tip).to_have_count(0)
         if game == "dinosaurs":
+            expect(page.locator("#hld-disaster")).to_contain_text("Before the first round")  # no "Round 0"
             first.click()
         piece = page.locator(tap)
         expect(piece).to_have_attribute("data-explain", re.compile("."))
@@ -109,6 +110,36 @@ def test_a_card_explains_itself_on_hover_and_on_tap(hall, browser, screenshot, g
         screenshot(page, f"explain-{game}")
         page.get_by_role("heading", name="Players").tap()  # a tap elsewhere puts it away
         expect(tip).to_have_count(0)
+        walk_through(page, game)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def walk_through(page, game: str) -> None:
+    """What the browser walk-through of issue 17 found, checked on the same phone page."""
+    if game == "patchwork":  # the time track says it scrolls
+        expect(page.locator(".pw-track-note")).to_be_visible()
+        assert page.evaluate("() => { const s = document.querySelector('.pw-track-scroll');"
+                             " return s.scrollWidth > s.clientWidth; }")
+    if game == "prestige_cities":  # an accepted click is no error
+        page.locator(".pc-choice").first.click()
+        square = page.locator(".pc-ok").first
+        square.click()
+        expect(page.locator(".pc-pending")).to_have_count(1)
+        page.locator(".pc-pending").hover()
+        expect(page.locator("#pc-hint")).to_contain_text("chosen")
+        expect(page.locator("#pc-hint")).not_to_have_class(re.compile("pc-hint-bad"))
+
+
+def test_empire_extras_and_accusation_on_a_laptop_s_first_screen(hall, browser, screenshot):
+    context, page, errors = seated(hall, browser, "empire", [{"kind": "bot", "bot": "detective"}], {"width": 1280, "height": 800})
+    try:
+        expect(page.locator(".em-action-row")).to_have_count(3)
+        for row in page.locator(".em-action-row").all():  # main, extras, accuse
+            box = row.bounding_box()
+            assert box["y"] + box["height"] <= 800, row.inner_text()
+        screenshot(page, "empire-1280-first-screen")
         assert not errors, errors
     finally:
         context.close()

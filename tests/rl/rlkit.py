@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from parlour.rl.encodings import GAMES  # noqa: F401  (for the tests)
+
 # Every game, every player count, and the options that change what is played. Each row is a
 # (game, players, options) the tests play a few bounded random games of.
 CONFIGS = [
@@ -27,7 +29,6 @@ CONFIGS = [
     ("palace", 5, {}),
     ("palace", 6, {}),
 ]
-GAMES = ("patchwork", "empire", "dinosaurs", "prestige_cities", "palace")
 
 
 def config_id(config: tuple) -> str:

@@ -61,6 +61,7 @@ class Limits:
     sockets: int = 32  # WebSocket connections open at once
     messages: str = "200/second"  # WebSocket messages, all of an address's connections together
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
+    chat: str = "5/10second;40/minute"  # chat lines said on one connection
     flood: int = 100  # messages refused for rate on one connection before it is closed
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
 
@@ -110,8 +111,8 @@ class RateLimited(ParlourError):
 
 # What each rate counts, in the words of a refusal.
 COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
-           "connection_messages": "messages on this connection"}
-PER_CONNECTION = {"connection_messages"}  # every other rate counts per client address
+           "connection_messages": "messages on this connection", "chat": "chat lines"}
+PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
 
 
 class Guard:

@@ -82,6 +82,8 @@ class SeatOut(BaseModel):
     name: str | None
     bot: str | None
     connected: bool
+    profile: str | None = Field(None, description="a signed-in player's account name (their profile)")
+    kept_for: str | None = Field(None, description="an open seat a rematch keeps for this player a while")
 
 
 class RoomOut(BaseModel):
@@ -93,6 +95,7 @@ class RoomOut(BaseModel):
     turn_timer: float | None
     turn: int = Field(description="how many actions the spectators have seen (each seat counts the ones it saw)")
     created: float
+    rematch: str | None = Field(None, description="once the game is over: the room its players are invited to next")
 
 
 class LobbyRoomOut(BaseModel):
@@ -143,6 +146,7 @@ class Frame(BaseModel):
 
 
 class ReplayOut(ReplayIn):
+    seen_by: int | None = Field(None, description="the seat whose view the frames show (null: a spectator's)")
     frames: list[Frame] = Field(description="frames[0] is the start, frames[k] follows action k")
 
 

@@ -14,13 +14,16 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .accounts import Account
 from .limits import (CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, ID_MAX, MAX_MESSAGE, OUTBOX_MAX, BadJson,
                      Guard, RateLimited, clip, read_json, reason)
 from .rooms import Hall, HallError, Room
+from .table import chat_key
 from .wire import dumps
 
 CLOSE_UNKNOWN_ROOM = 4404
 _STATE = object()
+_CHAT = object()
 
 
 def error(code: str, message: str, message_id: Any = None) -> dict[str, Any]:
@@ -38,12 +41,15 @@ class Connection:
         self.refused = 0  # messages refused for rate in a row
         self.state_queued = False
         self.room: Room | None = None
+        self.account: Account | None = None  # the player signed in on this connection, if any
         self.seat: int | None = None
         self.greeted = False
         self.legal = True
         self.shown: tuple[int, int] | None = None  # the room's and the seat's revisions last sent
         self.log_epoch = 0  # the log this connection holds: its edition and how many lines
         self.log_lines = 0
+        self.chat_queued = False
+        self.chat_next = 0  # the number of the next chat line to send
 
     def push(self, message: dict[str, Any]) -> None:
         if self.outbox.qsize() >= OUTBOX_MAX:
@@ -57,10 +63,29 @@ class Connection:
             self.state_queued = True
             self.outbox.put_nowait(_STATE)
 
+    def chatted(self) -> None:
+        if not self.chat_queued:
+            self.chat_queued = True
+            self.outbox.put_nowait(_CHAT)
+
+    def chat_lines(self) -> str | None:
+        """The chat lines this connection has not had yet, as one message; None if none."""
+        assert self.room is not None
+        self.chat_queued = False
+        lines = self.room.chat.since(self.chat_next)
+        if not lines:
+            return None
+        self.chat_next = lines[-1].n + 1
+        return dumps({"type": "chat", "lines": [line.to_json() for line in lines]})
+
     async def send_loop(self) -> None:
         while True:
             item = await self.outbox.get()
-            if item is _STATE:
+            if item is _CHAT:
+                item = self.chat_lines()
+                if item is None:
+                    continue
+            elif item is _STATE:
                 self.state_queued = False
                 item = self.newest_state()
                 if item is None:
@@ -128,11 +153,13 @@ class Connection:
                 self.hello(message)
             elif kind == "act":
                 await self.act(message, message_id)
+            elif kind == "chat":
+                await self.chat(message)
             elif kind == "ping":
                 self.push({"type": "pong"})
             else:
                 self.push(error("bad_message", f"unknown message type {clip(kind)!r}: the types are hello,"
-                                " act and ping", message_id))
+                                " act, chat and ping", message_id))
         except HallError as refused:
             self.push(error(refused.code, str(refused), message_id))
 
@@ -143,13 +170,31 @@ class Connection:
         token = message.get("token")
         if token is not None and not isinstance(token, str):
             raise HallError("bad_message", '"token" must be a seat token (text) or null')
-        seat = self.room.seat_for_token(token) if token else None
+        # no token: a signed-in player's seat follows them (hall/accounts.py); else a spectator
+        seat = self.room.seat_for_token(token) if token else self.room.seat_of(self.account)
         self.legal = message.get("legal", True) is not False
         self.greeted, self.seat = True, seat
         self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
         self.room.hall.broadcast.subscribe(self.room.code, self.changed)
         self.changed()
+        if message.get("chat") is True:  # the chat so far (its newest lines), then each new line
+            self.chat_next = next((line.n for line in self.room.chat.lines()), 0)
+            self.room.hall.broadcast.subscribe(chat_key(self.room.code), self.chatted)
+            self.chatted()
         self.room.connect(seat)
+
+    async def chat(self, message: dict[str, Any]) -> None:
+        assert self.room is not None
+        if not self.greeted:
+            raise HallError("not_a_player", "say hello first")
+        name = message.get("name")
+        if name is not None and not isinstance(name, str):
+            raise HallError("bad_message", '"name" must be text')
+        try:
+            self.guard.take("chat", self.key)
+        except RateLimited as refused:
+            raise HallError("rate_limited", f"{refused}; nothing was said") from None
+        await self.room.chat.say(self.seat, message.get("text"), name)
 
     async def act(self, message: dict[str, Any], message_id: Any) -> None:
         assert self.room is not None
@@ -163,7 +208,9 @@ class Connection:
                             on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
 
 
-async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str) -> None:
+async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None
+                      ) -> None:
+    """``account``: the player the connection's session cookie signs in, if any."""
     await websocket.accept()
     address = websocket.client.host if websocket.client else "unknown"
     if not guard.open_socket(address):
@@ -172,7 +219,9 @@ async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str)
         await websocket.close(CLOSE_TOO_MANY_SOCKETS, words)
         return
     try:
-        await serve_connection(Connection(websocket, guard, address), hall, code)
+        connection = Connection(websocket, guard, address)
+        connection.account = account
+        await serve_connection(connection, hall, code)
     finally:
         guard.close_socket(address)
 
@@ -196,6 +245,7 @@ async def serve_connection(connection: Connection, hall: Hall, code: str) -> Non
         sender.cancel()
         if connection.greeted:
             hall.broadcast.unsubscribe(room.code, connection.changed)
+            hall.broadcast.unsubscribe(chat_key(room.code), connection.chatted)
             room.disconnect(connection.seat)
     if ended is not None:
         drop(connection.outbox)

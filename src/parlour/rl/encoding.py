@@ -7,8 +7,8 @@ the sequences are prefix-free: no action's tokens begin another's, so an agent p
 token and the action is done when its sequence is complete. The legal tokens at each point come
 from the game's ``legal_actions``::
 
-    codec = ActionCodec(...)
-    choices = Choices.of(codec, view, game.legal_actions(state, seat))
+    codec = parlour.rl.encodings.encoding("patchwork").actions
+    choices = Choices.of(codec, game.view(state, seat), game.legal_actions(state, seat))
     choices.mask(())            # the first tokens of every legal action
     choices.action((12,))       # the action whose tokens are (12,), None while incomplete
 """

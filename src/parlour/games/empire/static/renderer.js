@@ -186,7 +186,7 @@ export function mount(root, ctx) {
       dataset: { seat }, "aria-label": `${who(seat)}: ${plural(view.coins[seat], "coin")}` },
     el("div", { class: "em-player-head" },
       el("span", { class: "seat-dot", style: { background: `var(--seat-${seat})` }, "aria-hidden": "true" }),
-      el("strong", { class: "em-player-name" }, mine ? `You (${names()[seat]})` : names()[seat] || `Player ${seat + 1}`),
+      el("strong", { class: "em-player-name", title: names()[seat] }, mine ? `You (${names()[seat]})` : names()[seat] || `Player ${seat + 1}`),
       coins(view.coins[seat], `${whose(seat)} coins`),
       active ? el("span", { class: "badge" }, "turn") : null),
     el("div", { class: "em-hand" }, cards),

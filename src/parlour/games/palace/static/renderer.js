@@ -41,7 +41,7 @@ function cardText(code, as = null) {
   const value = valueOf(code);
   if (value === "joker") {
     return "Joker: plays as any card you name, and played alone goes on anything; it does what the card it plays as does. "
-      + "It counts toward a burn as the card it plays." + (as ? ` This one plays as ${SCHOOL[as] || NAMED[as] || as}: ${cardText(as === "rules" || as === "social" || as === "cardinal" ? as : `${as}H`).replace(/^[^:]*: /, "")}` : "");
+      + "It counts toward a burn as the card it plays." + (as ? ` This one plays as ${asText(as)}` : "");
   }
   const anything = "goes on any card except a Rules card";
   const invisible = "and is invisible: the card beneath it still counts";
@@ -63,6 +63,19 @@ function cardText(code, as = null) {
   if (value === "9") return `${base} While it counts, only a 9 or lower may follow, or a card that goes on anything.`;
   if (value === "10") return `${base} It burns the whole play pile, and its player plays again.`;
   return `${base} Four cards of one value on top of the pile burn it.`;
+}
+
+/** What a joker played as `as` does, in words: "a 7: it is invisible, and play turns back for one turn". */
+function asText(as) {
+  const name = SCHOOL[as] || NAMED[as] || as;
+  const effect = {
+    2: "anything may follow it", 3: "it is invisible: the card beneath still counts",
+    7: "it is invisible, and play turns back for one turn", 8: "the next player misses a turn",
+    9: "only a 9 or lower may follow it", 10: "it burns the play pile, and its player plays again",
+    rules: "it is invisible, and no 2, 3, 7 or Rules card may follow it while it is on top",
+    social: "it is invisible, and it reverses the order of play", cardinal: "it is invisible, and its player may swap hands",
+  }[as] || `it counts as ${/^[AE8]/.test(name) ? "an" : "a"} ${name} for what may follow and for a burn`;
+  return `${SCHOOL[as] ? "the" : /^[AE8]/.test(name) ? "an" : "a"} ${name}: ${effect}.`;
 }
 
 /** A card for the rules page (hall/static/rules.js): {piece: "card", code}. */
@@ -205,8 +218,8 @@ export function mount(root, ctx) {
     const parts = [];
     if (last.kind === "play" || (last.kind === "flip" && last.cards)) {
       const shown = (last.cards || []).map(label).join(" ");
-      const asText = (last.cards || []).includes("joker") ? ` as ${SCHOOL[last.value] || last.value}` : "";
-      parts.push(`${p} played ${shown}${asText}${last.kind === "flip" ? " from a face-down" : ""}.`);
+      const asWord = (last.cards || []).includes("joker") ? ` as ${SCHOOL[last.value] || last.value}` : "";
+      parts.push(`${p} played ${shown}${asWord}${last.kind === "flip" ? " from a face-down" : ""}.`);
     } else if (last.kind === "flip" && last.picked_up) {
       parts.push(`${p} turned over ${label(last.flipped)}, which could not go, and took the pile (${plural(last.picked_up, "card")}).`);
     } else if (last.kind === "flip") {
@@ -338,7 +351,8 @@ export function mount(root, ctx) {
     if (v.revealed) {
       const options = plays();
       bar.append(el("p", { class: "pa-prompt" }, "You turned over a joker: what does it play as?"),
-        el("div", { class: "pa-choices" }, options.map((a) => button(SCHOOL[a.as] || a.as, () => send(a), { class: "pa-as-choice" }))));
+        el("div", { class: "pa-choices" }, options.map((a) => explain(button(SCHOOL[a.as] || a.as, () => send(a), { class: "pa-as-choice" }),
+          `Played alone, a joker goes on anything. Here it plays as ${asText(a.as)}`))));
       return bar;
     }
     const flips = legal().filter((a) => a.type === "flip");
@@ -360,7 +374,8 @@ export function mount(root, ctx) {
       : "Pick cards of one value to play (click them, or Tab and Enter)."));
     if (needsAs) {
       const asValues = options.map((a) => a.as).sort((a, b) => AS_ORDER.indexOf(a) - AS_ORDER.indexOf(b));
-      bar.append(el("div", { class: "pa-choices" }, asValues.map((as) => button(SCHOOL[as] || as, () => playSelection(as), { class: "pa-as-choice" }))));
+      bar.append(el("div", { class: "pa-choices" }, asValues.map((as) => explain(button(SCHOOL[as] || as, () => playSelection(as), { class: "pa-as-choice" }),
+        `The joker plays as ${asText(as)}`))));
     } else {
       bar.append(button("Play", () => playSelection(), { kind: "primary", key: "P", disabled: !options.length, class: "pa-play" }));
     }

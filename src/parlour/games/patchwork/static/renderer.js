@@ -129,7 +129,7 @@ function miniPatch(patch, unit) {
 /** What a patch does, in words: its price, its time and its income. */
 function patchText(patch) {
   if (patch.special) return "A special patch: a single square, free, sewn at once anywhere on your quilt. It takes no time.";
-  return `Costs ${plural(patch.price, "button")} and moves your token ${plural(patch.time, "space")} on the time track. ` +
+  return `Patch ${patch.id} costs ${plural(patch.price, "button")} and moves your token ${plural(patch.time, "space")} on the time track. ` +
     (patch.income ? `Its ${plural(patch.income, "button")} ${patch.income === 1 ? "pays" : "pay"} you ${patch.income} more at every button income space you reach after sewing it.`
       : "It has no buttons: it earns nothing at button income.") + ` Covers ${plural(cellsOf(patch.rows).length, "square")}.`;
 }
@@ -502,6 +502,7 @@ export function mount(root, ctx) {
     const text = patchText(patch) + (dear ? ` You have ${plural(mine().buttons, "button")}: too few.` : "")
       + (noRoom ? " It fits nowhere on your quilt now, however it is turned." : "");
     const body = [
+      el("span", { class: "pw-id", "aria-hidden": "true" }, `#${id}`),
       el("span", { class: "pw-offer-shape" }, miniPatch(patch, 16)),
       el("span", { class: "pw-offer-stats" }, stat("button", patch.price, "price in buttons"), stat("time", patch.time, "time spaces"),
         patch.income ? stat("income", patch.income, "income at each button income space") : null),
@@ -511,7 +512,7 @@ export function mount(root, ctx) {
     if (!playing) return explain(el("div", { class: "pw-offer unable", dataset: { patch: id } }, ...body), text);
     return explain(el("button", {
       type: "button", class: ["pw-offer", picked && "picked", !can && "unable"], "aria-pressed": picked ? "true" : "false",
-      dataset: { patch: id }, "aria-label": `Patch ${n + 1} on offer: ${text}`, "aria-keyshortcuts": String(n + 1),
+      dataset: { patch: id }, "aria-label": `On offer, key ${n + 1}: ${text}`, "aria-keyshortcuts": String(n + 1),
       onclick: () => (picked ? cancel() : choose(id)),
     }, el("kbd", { class: "key" }, String(n + 1)), ...body), text);
   }
@@ -586,7 +587,7 @@ export function mount(root, ctx) {
       const patch = patchOf(id);
       items.push(explain(el("div", { class: ["pw-circle-patch", i < 3 && "on-offer"], dataset: { patch: id } },
       miniPatch(patch, 9),
-      el("span", { class: "pw-circle-stats" }, stat("button", patch.price, "price"), stat("time", patch.time, "time"),
+      el("span", { class: "pw-circle-stats" }, el("span", { class: "pw-id" }, `#${id}`), stat("button", patch.price, "price"), stat("time", patch.time, "time"),
         patch.income ? stat("income", patch.income, "income") : null)),
       `${i < 3 ? "On offer now. " : `Comes on offer once the token passes ${plural(i - 2, "more patch", "more patches")}. `}${patchText(patch)}`));
     });

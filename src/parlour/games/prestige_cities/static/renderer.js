@@ -255,6 +255,11 @@ export function mount(root, ctx) {
     draw();
   }
 
+  /** Whether Confirm has just asked about a short Golden Age, and nothing changed since. */
+  function asking() {
+    return pending.length > 0 && askedGolden === pending.length;
+  }
+
   /** In the Golden Age, whether a block not yet chosen still has a free square. */
   function goldenShort() {
     const taken = new Set(pending.map((p) => key(p.row, p.col)));
@@ -316,6 +321,8 @@ export function mount(root, ctx) {
 
   async function send(actions) {
     sending = true;
+    note = "";
+    noteBad = false;
     draw();
     try {
       for (const action of actions) {
@@ -352,7 +359,7 @@ export function mount(root, ctx) {
   }
 
   function hover(r, c) {
-    if (!task()) return;
+    if (!task() || asking()) return;  // the Golden Age's question stays until it is answered
     // a square just chosen, or a group already complete, is no refusal: say so without the red
     const chosenHere = pending.some((p) => p.row === r && p.col === c);
     const why = chosenHere ? "" : refusal(r, c);
@@ -428,7 +435,7 @@ export function mount(root, ctx) {
     if (t && ["pick", "build", "golden", "remove"].includes(t.kind)) {
       parts.push(el("div", { class: "pc-actions" },
         button("Undo", undo, { key: "U", disabled: !pending.length || sending, class: "pc-undo" }),
-        button("Confirm", confirm, { key: "Enter", kind: "primary", class: "pc-confirm",
+        button(asking() ? `Confirm ${pending.length} of ${t.blocks.length}` : "Confirm", confirm, { key: "Enter", kind: "primary", class: "pc-confirm",
           disabled: sending || !pending.length || (t.kind !== "golden" && pending.length < needed()) }),
         button("Clear", clear, { key: "Esc", kind: "ghost", disabled: !pending.length || sending })));
     }
