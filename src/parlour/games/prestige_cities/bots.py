@@ -144,13 +144,15 @@ class GreedyBot(Bot):
 
 
 class PlannerlessBot(GreedyBot):
-    """Lays each block where it raises its score most right now, first die that looks best, with
-    no plan for the rest of the group, and never converts: a first city."""
+    """Takes any die it may use, lays each block where it raises its score most right now, with no
+    plan for the rest of the group, and never converts: a first city."""
 
     name = "plannerless"
 
     def _pick(self, city: City, task: dict[str, Any], legal: list[Action], ocean: bool) -> Action:
-        return max(legal, key=lambda a: (self._gain(city, a, ocean), -a["row"], -a["col"]))
+        block = self.rng.choice(sorted({a["block"] for a in legal}))
+        return max((a for a in legal if a["block"] == block),
+                   key=lambda a: (self._gain(city, a, ocean), -a["row"], -a["col"]))
 
     def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
         task = view["task"] or {}
