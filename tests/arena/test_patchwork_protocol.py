@@ -77,6 +77,7 @@ def test_a_special_patch_turn_shows_one_patch_with_its_negative_id():
     ("PLAY 3 1 1 6 5", {"type": "play", "patch": 3, "rotation": 1, "flip": True, "x": 6, "y": 5}),
     ("PLAY 3 2 0 6 5\r", {"type": "play", "patch": 3, "rotation": 2, "flip": False, "x": 6, "y": 5}),
     ("PLAY -20 0 0 4 4", {"type": "play", "patch": -20, "rotation": 0, "flip": False, "x": 4, "y": 4}),
+    ("PLAY +3 1 1 6 5", {"type": "play", "patch": 3, "rotation": 1, "flip": True, "x": 6, "y": 5}),
 ])
 def test_outputs_parse_to_actions(line, action):
     assert parse_output(line) == action
@@ -86,15 +87,21 @@ def test_outputs_parse_to_actions(line, action):
 @pytest.mark.parametrize("line, words", [
     ("", "empty"), ("skip", "unknown command 'skip'"), ("MOVE 1 2", "unknown command 'MOVE'"),
     ("PLAY 3 1 1 6", "five numbers"), ("PLAY 3 one 1 6 5", "whole numbers"),
+    ("PLAY 1_0 0 0 0 0", "'1_0' is not one"), ("PLAY \u0663 0 0 0 0", "digits 0-9"), ("PLAY 3 0 0 6 5.0", "'5.0'"),
+    ("PLAY 3 0 0 6 \uff15", "digits 0-9"),
 ])
 def test_unknown_commands_are_refused_in_words(line, words):
     with pytest.raises(ValueError, match=words):
         parse_output(line)
 
 
-def test_a_flip_other_than_0_or_1_reaches_the_engine_and_is_illegal():
-    action = parse_output("PLAY 3 0 2 0 0")
-    assert action["flip"] == 2
+def test_the_documents_example_is_read_as_its_referee_reads_it():
+    """`PLAY 3 1 2 6 5`: the fields in the order the document defines them (id, rotations, flip, x,
+    y) and a flip of 2, which is not the 1 that mirrors: patch 3 turned once, unmirrored, at 6 5, as the
+    CodinGame referee plays it (the sentence under the example reads the two numbers the other way)."""
+    assert parse_output("PLAY 3 1 2 6 5") == {"type": "play", "patch": 3, "rotation": 1, "flip": False, "x": 6, "y": 5}
+    assert parse_output("PLAY 3 0 -1 0 0")["flip"] is False and parse_output("PLAY 3 0 7 0 0")["flip"] is False
     state = replay(GAME, 2, {}, 1, [])
-    with pytest.raises(Exception, match="flip"):
-        GAME.check(state, 0, action)
+    patch = GAME.view(state, 0)["offer"][0]
+    action = parse_output(f"PLAY {patch} 1 2 0 0")
+    assert action == {**parse_output(f"PLAY {patch} 1 0 0 0"), "flip": False}

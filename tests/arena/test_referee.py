@@ -127,3 +127,33 @@ def test_program_that_cannot_run_is_a_crash(tmp_path):
     with pytest.raises(BotFailure) as caught:
         Program([str(tmp_path / "missing")])
     assert caught.value.kind == "crash"
+
+
+def test_a_programs_start_up_is_not_counted_in_its_first_turn():
+    """The first turn's clock starts once the program begins to read its input (its start-up, up to
+    ``start_up`` seconds, is not counted); from then on the turn's limit holds."""
+    starts_slowly = "import sys, time\ntime.sleep(1.0)\nfor l in sys.stdin: print(l.strip(), flush=True)"
+    with Program([sys.executable, "-c", starts_slowly]) as p:
+        assert p.exchange(b"up\n", 0.5, start_up=20) == "up"
+    thinks_slowly = "import sys, time\nsys.stdin.readline()\ntime.sleep(3)\nprint('late', flush=True)"
+    with Program([sys.executable, "-c", thinks_slowly]) as p:
+        with pytest.raises(BotFailure, match="within 500 ms"):
+            p.exchange(b"up\n", 0.5, start_up=20)
+    with Program([sys.executable, "-c", "import time\ntime.sleep(30)"]) as p:  # never reads: the allowance ends
+        with pytest.raises(BotFailure, match="within 100 ms"):
+            p.exchange(b"up\n", 0.1, start_up=0.2)
+
+
+def test_a_leading_python_is_the_referees_interpreter(tmp_path, monkeypatch):
+    """`json:python -m parlour.arena.serve ...` works as docs/bots.md writes it, whatever python is
+    first on the PATH (here none is)."""
+    from parlour.arena.match import program_argv
+
+    assert program_argv("python3 -m parlour.arena.serve patchwork greedy")[0] == sys.executable
+    assert program_argv("python bot.py")[:2] == [sys.executable, "bot.py"]
+    assert program_argv("/usr/bin/python3 bot.py")[0] == "/usr/bin/python3"
+    monkeypatch.setenv("PATH", str(tmp_path))
+    served = Entrant("served", "json:python -m parlour.arena.serve patchwork random")
+    record = play_match(MatchTask(0, "patchwork", (served, Entrant("g", "builtin:greedy")), seed=3,
+                                  time_scale=ROOMY, logs=str(tmp_path)))
+    assert record.ended == "normal" and record.moves > 10

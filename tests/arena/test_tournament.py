@@ -151,3 +151,38 @@ def test_replay_files_hold_resolved_options_and_old_files_replay_by_legacy_value
     assert states[-1][1].edition == 2 and get("palace").is_over(states[-1][1])
     old = dict(record.replay, options={}, actions=[])
     assert next(replays.frames(get("palace"), old))[1].edition == 1
+
+
+def test_arena_tables_are_whole_on_a_pipe_and_come_as_csv_or_json(tmp_path, capsys, monkeypatch):
+    """Standard output that is no terminal (here captured) gets the table at its natural width, not
+    cut to 80 columns; --format csv and json put the results on standard output as data."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    bots = ["--bot", "greedy=builtin:greedy", "--bot", "random=builtin:random", "--games", "2", "--seed", "3",
+            "--logs", str(tmp_path)]
+    assert main(["arena", "patchwork", *bots]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if "win rate (95%)" in line)
+    for column in ("bot", "games", "wins", "draws", "losses", "avg score", "rating", "failed", "ms/move", "late"):
+        assert f" {column} " in header, header
+    assert "…" not in out and len(header) > 80
+    assert main(["arena", "patchwork", *bots, "--format", "csv"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("bot,games,wins,draws,losses,win_rate,") and len(lines) == 3
+    assert {line.split(",")[0] for line in lines[1:]} == {"greedy", "random"} and "Patchwork" in captured.err
+    assert main(["arena", "patchwork", *bots, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["options"] == {} and {row["bot"] for row in data["standings"]} == {"greedy", "random"}
+    assert sum(row["wins"] + row["draws"] / 2 for row in data["standings"]) == 2
+
+
+def test_arena_takes_game_options_checked_in_words(tmp_path, capsys):
+    bots = ["--bot", "a=builtin:random", "--bot", "b=builtin:random", "--games", "2", "--logs", str(tmp_path),
+            "--format", "json"]
+    assert main(["arena", "palace", *bots, "--option", "edition=1", "--replays", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["options"] == {"edition": 1}
+    assert replays.read(tmp_path / "palace-0000.json")["options"] == {"edition": 1}
+    for option, words in (("edition=3", "at most 2"), ("edition=two", "whole number"), ("colour=red", "no option 'colour'"),
+                          ("edition", "NAME=VALUE")):
+        assert main(["arena", "palace", *bots, "--option", option]) == 2
+        assert words in capsys.readouterr().err

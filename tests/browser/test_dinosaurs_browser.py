@@ -84,17 +84,22 @@ def test_three_player_game_against_two_bots(open_page, hall, screenshot):
     assert [int(t) for t in page.locator(".seat-score").all_inner_texts()] == scores
     screenshot(page, "dinosaurs-final")
 
-    # the replay draws the same board read-only, step by step
+    # the replay draws the same board read-only, step by step: once the game is over, with every
+    # seat's board and hand ("everything"), or as the table saw it, nobody's hand
     page.click("#replay-link")
     moves = len(replay["actions"])
     expect(page.locator("#step-counter")).to_have_text(f"start · {moves} moves")
     for _ in range(12):
         page.keyboard.press("ArrowRight")
+    expect(page.locator(".replay-seat")).to_have_count(3)
+    expect(page.locator("#hld-hand")).to_have_count(3)
+    expect(page.locator(".hld-choice")).to_have_count(0)
+    screenshot(page, "dinosaurs-replay")
+    page.select_option("#replay-view", "table")
     expect(page.locator(".hld-player")).to_have_count(3)
     expect(page.locator(".hld-choice")).to_have_count(0)
-    expect(page.locator("#hld-hand")).to_have_count(0)  # a replay shows nobody's hand
-    screenshot(page, "dinosaurs-replay")
-    page.keyboard.press("End")
+    expect(page.locator("#hld-hand")).to_have_count(0)  # as the table saw it: nobody's hand
+    page.get_by_role("button", name="Last").click()
     expect(page.locator("#hld-result")).to_contain_text(winners[0])
 
 

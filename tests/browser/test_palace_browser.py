@@ -89,5 +89,8 @@ def test_four_player_palace_against_three_sharks(open_page, hall, screenshot):
     shown = [t.strip().split(" — ")[0] for t in page.locator(".pa-final-place").all_inner_texts()]
     named = lambda s: "You" if s == 0 else names[s] + (f" {s + 1}" if names.count(names[s]) > 1 else "")  # noqa: E731
     assert shown == [named(s) for s in order]
+    # the finished game says what the number beside each name counts
+    expect(page.locator("#pa-final th").nth(2)).to_have_text("Cards left")
+    expect(page.locator("#pa-final")).to_contain_text("counts the cards that player still holds")
     assert moves > 3
     screenshot(page, "palace-final")

@@ -3,6 +3,7 @@ connection-lost banner). Screenshots: lobby-live, connection-lost-390."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -109,3 +110,108 @@ def test_my_turn_chimes_unless_muted_and_a_lost_connection_says_so(open_page, ha
     expect(banner).to_be_hidden()
     expect(page.locator("#turn-status")).to_contain_text("Your turn")
     expect(page.locator("body")).not_to_have_class(re.compile("offline"))
+
+
+def seat_in(page, code: str, room: dict, seat_token: str, host_token: str | None = None) -> None:
+    """Opens room `code` in `page` as the player of `seat_token` (the browser keeps it, as after a join)."""
+    page.goto("/")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [f"parlour.room.{code}", json.dumps({"seat_token": seat_token, "host_token": host_token})])
+    page.goto(f"/r/{code}")
+
+
+def test_two_people_chat_and_the_chat_is_there_after_a_reload(open_page, hall, screenshot):
+    room = httpx.post(f"{hall}/api/rooms", json={
+        "game": "patchwork", "host_name": "Ana", "take_seat": 0, "seats": [{"kind": "open"}] * 2}).json()
+    code = room["code"]
+    ana = open_page("/")
+    seat_in(ana, code, room, room["seat_token"], room["host_token"])
+    bo = open_page(f"/r/{code}")
+    bo.fill("#join-name", "Bo")
+    bo.click('.seat-row[data-seat="1"] button:has-text("Take this seat")')
+    expect(ana.locator("#chat .chat-system").last).to_have_text("Bo took seat 2")  # the hall's lines, set apart
+    ana.fill("#chat-text", "<b>hello</b> Bo, ready?")
+    ana.keyboard.press("Enter")
+    said = bo.locator("#chat .chat-said").last
+    expect(said).to_contain_text("Ana")
+    expect(said.locator(".chat-text")).to_have_text("<b>hello</b> Bo, ready?")  # text, never HTML
+    bo.fill("#chat-text", "ready!")
+    bo.click("#chat button[type=submit]")
+    expect(ana.locator("#chat .chat-said").last).to_contain_text("Bo ready!")
+    ana.click("#start")
+    expect(bo.locator("#chat .chat-system").last).to_have_text("the game started")
+    bo.reload()  # the chat comes back from the room, in the order it was said
+    expect(bo.locator("#chat li")).to_have_text(["Ana took seat 1", "Bo took seat 2", "Ana <b>hello</b> Bo, ready?",
+                                                 "Bo ready!", "the game started"])
+    expect(bo.locator(".pw-quilt").first).to_be_visible()
+    bo.locator("#chat").scroll_into_view_if_needed()
+    screenshot(bo, "chat")
+
+
+END_BY_ACCUSING = """async ([code, token]) => new Promise((done) => {
+    const ws = new WebSocket(`ws://${location.host}/ws/rooms/${code}`);
+    ws.onopen = () => ws.send(JSON.stringify({type: "hello", token}));
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "state") ws.send(JSON.stringify({type: "act", id: "end", turn: msg.turn, action: {type: "accuse", role: 1}}));
+      if (msg.id === "end") { ws.close(); done(msg.type); }
+    };
+})"""
+
+
+def test_a_rematch_offered_by_one_player_and_accepted_by_the_other(open_page, hall, screenshot):
+    room = httpx.post(f"{hall}/api/rooms", json={
+        "game": "empire", "host_name": "Ana", "take_seat": 0, "turn_timer": 60, "seats": [{"kind": "open"}] * 2}).json()
+    code = room["code"]
+    bo_token = httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Bo"}).json()["seat_token"]
+    httpx.post(f"{hall}/api/rooms/{code}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
+    ana, bo = open_page("/"), open_page("/")
+    seat_in(ana, code, room, room["seat_token"], room["host_token"])
+    seat_in(bo, code, room, bo_token)
+    expect(ana.locator(".em-board")).to_be_visible()
+    assert ana.evaluate(END_BY_ACCUSING, [code, room["seat_token"]]) == "ack"  # Ana's accusation ends the game
+    expect(bo.locator("#rematch")).to_have_text("Play again")
+    bo.click("#rematch")
+    expect(bo).not_to_have_url(re.compile(f"/r/{code}$"))
+    again = bo.url.rsplit("/", 1)[1]
+    expect(bo.locator('.seat-row[data-seat="0"] .seat-name')).to_have_text("Bo")  # seat 2 moved to seat 1
+    expect(bo.locator('.seat-row[data-seat="1"]')).to_contain_text("kept for Ana")
+    expect(bo.locator(".options-list")).to_contain_text("60 seconds")  # the same turn timer
+    join = ana.locator("#rematch")
+    expect(join).to_have_text("Join the rematch")  # the old room is invited: one click
+    screenshot(ana, "rematch-offered")
+    join.click()
+    expect(ana).to_have_url(re.compile(f"/r/{again}$"))
+    expect(ana.locator(".seat-row.mine .seat-name")).to_have_text("Ana")
+    expect(bo.locator('.seat-row[data-seat="1"] .seat-name')).to_have_text("Ana")
+    bo.click("#start")  # who offered the rematch hosts it
+    expect(ana.locator(".em-board")).to_be_visible()
+    expect(ana.locator("#turn-status")).to_contain_text(re.compile("Your turn|Bo to play"))
+    screenshot(bo, "rematch-started")
+
+
+def test_a_finished_games_replay_shows_every_seats_hand_or_one_seats_view(open_page, hall, screenshot):
+    room = httpx.post(f"{hall}/api/rooms", json={
+        "game": "empire", "host_name": "Ana", "take_seat": 0, "seats": [{"kind": "open"}, {"kind": "open"}]}).json()
+    code = room["code"]
+    httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Bo"})
+    httpx.post(f"{hall}/api/rooms/{code}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
+    page = open_page("/")
+    page.goto("/")
+    assert page.evaluate(END_BY_ACCUSING, [code, room["seat_token"]]) == "ack"
+    page.goto(f"/r/{code}/replay")
+    # everything, from the first move: both players' roles, each on its own board
+    expect(page.locator(".replay-seat")).to_have_count(2)
+    expect(page.locator("#step-counter")).to_have_text("start · 1 move")
+    expect(page.locator(".replay-seat-title")).to_have_text(["Ana’s view", "Bo’s view"])
+    expect(page.locator(".replay-seat").nth(1)).to_contain_text("You (Bo)")
+    expect(page.locator(".replay-result")).to_be_hidden()  # the winner only at the end
+    screenshot(page, "replay-everything")
+    page.select_option("#replay-view", "table")  # as the table saw it: one board, no one's role
+    expect(page.locator(".replay-seat")).to_have_count(0)
+    expect(page.locator("#board")).not_to_contain_text("your role")
+    page.select_option("#replay-view", "1")  # as Bo saw it
+    expect(page.locator("#board")).to_contain_text("You (Bo)")
+    expect(page.locator("#board")).not_to_contain_text("You (Ana)")
+    page.keyboard.press("End")
+    expect(page.locator(".replay-result")).to_contain_text("Bo won")

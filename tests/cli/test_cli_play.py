@@ -105,3 +105,61 @@ def test_the_reason_at_the_end_names_the_players(monkeypatch, capsys):
     lines = itertools.chain.from_iterable(("skip", "skip", f"sp {k % 9} {k // 9}") for k in range(200))
     code, out = play(monkeypatch, capsys, list(lines), "--vs", "random", "--seed", "3")
     assert code == 0 and "random outsewed You [bold]" in out
+
+
+def test_options_are_checked_against_the_games(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, [], "--option", "blight=true")
+    assert code == 2 and "Patchwork has no option 'blight'; its options: none" in out
+
+
+# --- the other games: a whole game each, moves by number and in words --------------------------------
+
+def play_game(monkeypatch, capsys, game: str, lines, *argv: str) -> tuple[int, str]:
+    monkeypatch.setenv("COLUMNS", "110")
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    code = main(["play", game, *argv])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+@pytest.mark.parametrize("game,words,understood,refused", [
+    ("empire", ["claim 9", "guess nobody"], "claim 2, 3 or 4 coins", "no role is called 'nobody'"),
+    ("dinosaurs", ["play 9", "dance"], "type a move's number", "your hand has cards 1 to 0"),
+    ("palace", ["play 1x", "play joker as joker"], "play joker as 10", "'1x' is not a card"),
+    ("prestige_cities", ["build q 3 4", "cards"], "build r 3 4", "'q' is not a block"),
+])
+def test_a_whole_game_in_the_terminal(monkeypatch, capsys, game, words, understood, refused):
+    # the first listed move every time: a number picks from the list under the board
+    lines = ["help", *words, "0", *["1"] * 2500]
+    code, out = play_game(monkeypatch, capsys, game, lines, "--seed", "3")
+    assert code == 0
+    assert understood in out  # the help
+    assert refused in out
+    assert "there is no move 0: choose 1 to" in out
+    assert "   1. " in out  # the moves, listed by number
+    assert "no more input" not in out  # the game ended before the input did
+    assert "wins" in out or "shared win" in out
+    if game == "prestige_cities":
+        assert "Deck 1, " in out  # 'cards': the bonus cards in full
+
+
+def test_moves_in_words_are_the_engine_s_actions():
+    from parlour.games.dinosaurs.terminal import parse_move as dinosaur
+    from parlour.games.empire.terminal import parse_move as empire
+    from parlour.games.palace.terminal import parse_move as palace
+    from parlour.games.prestige_cities.terminal import parse_move as prestige
+
+    view = {"roles": [{"number": 7, "name": "Captain"}], "revelatory": [{"name": n} for n in "ABCD"]}
+    assert empire("Accuse captain", view, 0) == {"type": "accuse", "role": 7}
+    assert empire("reveal d a", view, 0) == {"type": "reveal", "slots": [0, 3]}
+    assert empire("keep drawn", view, 0) == {"type": "keep", "card": "drawn"}
+    assert empire("collect 2", view, 0) == {"type": "collect", "from_opponent": 2}
+    assert dinosaur("play 2", {"hand": [53, 26]}, 0) == {"type": "play", "card": 26}
+    assert dinosaur("play 1", {"hand": [53, 26]}, 0) == {"type": "instant", "card": 53}
+    assert palace("play 10s QH", {}, 0) == {"type": "play", "cards": ["10S", "QH"]}
+    assert palace("swap 1 3", {}, 0) == {"type": "swap", "seats": [0, 2]}
+    assert palace("flip 2", {}, 0) == {"type": "flip", "index": 1}
+    assert prestige("remove 2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 2, "col": 5}
+    assert prestige("2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 2, "col": 5}
+    with pytest.raises(ValueError, match="which block"):
+        prestige("2 5", {"task": {"kind": "pick"}}, 0)

@@ -8,17 +8,21 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from parlour.games import all_games  # noqa: E402
 from parlour.hall import create_app  # noqa: E402
+from parlour.hall.limits import Limits  # noqa: E402
 from parlour.hall.store import SqlStore  # noqa: E402
 from postgres_server import throwaway_postgres, why_not  # noqa: E402
 from secret_game import SECRETS  # noqa: E402
 
 pytestmark = pytest.mark.timeout(30)
+# Argon2id still, at a cost the small shared test machine can pay dozens of times a test
+CHEAP_ARGON2ID = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
 class FakeClock:
@@ -55,9 +59,9 @@ def make_client(db_url: str, games: dict[str, Any], clock: FakeClock) -> Iterato
     as after a restart."""
     opened: list[tuple[TestClient, SqlStore]] = []
 
-    def make() -> TestClient:
+    def make(limits: Limits | None = None) -> TestClient:
         store = SqlStore(db_url)
-        client = TestClient(create_app(store, games, clock))
+        client = TestClient(create_app(store, games, clock, limits=limits, password_hasher=CHEAP_ARGON2ID))
         client.__enter__()
         opened.append((client, store))
         return client

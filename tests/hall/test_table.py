@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from hallkit import OPEN, Socket, bot, host, new_room, started_room
 
-from parlour.hall.table import WAITING_TTL
+from parlour.hall import table
+from parlour.hall.limits import Limits
+from parlour.hall.table import RESERVE_SEATS, WAITING_TTL
 
 
 def test_the_lobby_lists_games_in_progress_newest_first_with_how_far_along(client, clock):
@@ -50,4 +52,164 @@ def test_a_seat_a_bot_takes_over_keeps_its_players_name(client):
     code, tokens, host_token = started_room(client)
     taken = client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "greedy"}, headers=host(host_token))
     assert taken.json()["seats"][1] == {"seat": 1, "kind": "bot", "name": "Bo (bot)", "bot": "greedy",
-                                        "connected": True}
+                                        "connected": True, "kept_for": None,
+                                        "profile": None}
+
+
+def chat_lines(socket: Socket, count: int) -> list[dict]:
+    """The chat lines ``socket`` has received, once it holds ``count`` of them."""
+    lines: list[dict] = []
+    while len(lines) < count:
+        message = socket.receive()
+        if message["type"] == "chat":
+            lines += message["lines"]
+        assert message["type"] != "error", message
+    return lines
+
+
+def test_players_and_spectators_chat_and_the_chat_is_kept_with_the_room(make_client):
+    client = make_client()
+    room = new_room(client)
+    code = room["code"]
+    ana = client.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()
+    with Socket(client, code) as seat, Socket(client, code) as watcher:
+        seat.send({"type": "hello", "token": ana["seat_token"], "chat": True})
+        watcher.send({"type": "hello", "token": None, "chat": True})
+        assert [line["text"] for line in chat_lines(seat, 1)] == ["Ana took seat 1"]
+        chat_lines(watcher, 1)
+        seat.send({"type": "chat", "text": "  <b>hello</b>  "})
+        watcher.send({"type": "chat", "text": "hi from the rail", "name": "Carl"})
+        said = chat_lines(watcher, 2)
+        assert [(line["kind"], line["seat"], line["name"], line["text"]) for line in said] == [
+            ("player", 0, "Ana", "<b>hello</b>"), ("spectator", None, "Carl", "hi from the rail")]
+        assert chat_lines(seat, 2) == said
+        for bad, words in (("", "empty"), ("x" * 501, "at most 500"), ("a\x07b", "control"), (7, "text")):
+            seat.send({"type": "chat", "text": bad})
+            refused = seat.expect("error")
+            assert refused["code"] == "bad_message" and words in refused["message"], refused
+    again = make_client()  # a restart: the lines come back from the store
+    with Socket(again, code) as late:
+        late.send({"type": "hello", "chat": True})
+        kept = chat_lines(late, 3)
+    assert [(line["n"], line["kind"], line["text"]) for line in kept] == [
+        (0, "system", "Ana took seat 1"), (1, "player", "<b>hello</b>"), (2, "spectator", "hi from the rail")]
+
+
+def test_a_rematch_turns_the_seats_keeps_them_a_while_and_invites_the_old_room(client, clock):
+    room = new_room(client, "empire", [OPEN, OPEN], turn_timer=60)
+    code = room["code"]
+    ana = client.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()
+    bo = client.post(f"/api/rooms/{code}/join", json={"name": "Bo"}).json()
+    too_soon = client.post(f"/api/rooms/{code}/rematch", headers=host(ana["seat_token"]))
+    assert too_soon.status_code == 409 and "over" in too_soon.json()["detail"]
+    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
+    with Socket(client, code) as watcher:
+        watcher.hello()
+        with Socket(client, code) as player:
+            player.hello(ana["seat_token"])
+            assert player.act({"type": "accuse", "role": 1})["type"] == "ack"  # the game ends at once
+        assert client.post(f"/api/rooms/{code}/rematch").status_code == 403  # no seat token: no rematch
+        offered = client.post(f"/api/rooms/{code}/rematch", headers=host(bo["seat_token"]))
+        assert offered.status_code == 201, offered.text
+        again = offered.json()
+        assert watcher.until(lambda s: s["room"]["rematch"] == again["code"])  # the old room is told
+    twice = client.post(f"/api/rooms/{code}/rematch", headers=host(ana["seat_token"]))
+    assert twice.status_code == 409 and again["code"] in twice.json()["detail"]
+    status = client.get(f"/api/rooms/{again['code']}").json()
+    assert (status["game"], status["turn_timer"], status["status"]) == ("empire", 60, "waiting")
+    assert [(s["kind"], s["name"], s["kept_for"]) for s in status["seats"]] == [
+        ("human", "Bo", None), ("open", None, "Ana")]  # Bo sat at seat 2, Ana at seat 1: turned by one
+    taken = client.post(f"/api/rooms/{again['code']}/join", json={"name": "Cy"})
+    assert taken.status_code == 409 and "kept for Ana" in taken.json()["detail"]
+    assert client.get("/api/rooms").json()[0]["seats"][1]["kept_for"] == "Ana"
+    accepted = client.post(f"/api/rooms/{again['code']}/join", json={"name": "Ana"}, headers=host(ana["seat_token"]))
+    assert accepted.json()["seat"] == 1
+    started = client.post(f"/api/rooms/{again['code']}/start", headers=host(again["host_token"]))
+    assert started.status_code == 200
+
+
+def test_a_rematch_keeps_the_bots_and_a_kept_seat_is_anyones_once_its_time_is_up(client, clock):
+    room = new_room(client, "empire", [OPEN, bot("detective")])
+    code = room["code"]
+    ana = client.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()
+    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
+    with Socket(client, code) as player:
+        player.hello(ana["seat_token"])
+        assert player.act({"type": "accuse", "role": 1})["type"] == "ack"
+    again = client.post(f"/api/rooms/{code}/rematch", headers=host(ana["seat_token"])).json()
+    seats = client.get(f"/api/rooms/{again['code']}").json()["seats"]
+    assert [(s["kind"], s["name"], s["bot"]) for s in seats] == [("bot", "detective", "detective"), ("human", "Ana", None)]
+    assert again["seat"] == 1
+
+    code, tokens, _ = started_room(client, "empire")
+    with Socket(client, code) as player:
+        player.hello(tokens[0])
+        assert player.act({"type": "accuse", "role": 1})["type"] == "ack"
+    again = client.post(f"/api/rooms/{code}/rematch", headers=host(tokens[0])).json()
+    assert client.post(f"/api/rooms/{again['code']}/join", json={"name": "Cy"}).status_code == 409
+    clock.advance(RESERVE_SEATS)
+    assert client.get(f"/api/rooms/{again['code']}").json()["seats"][0]["kept_for"] is None
+    assert client.post(f"/api/rooms/{again['code']}/join", json={"name": "Cy"}).json()["seat"] == 0
+
+
+def test_the_chat_says_who_left_unless_they_came_back_at_once_and_when_a_bot_took_over(client, monkeypatch):
+    monkeypatch.setattr(table, "LEFT_GRACE", 0.0)
+    code, tokens, host_token = started_room(client)
+    with Socket(client, code) as watcher:
+        watcher.send({"type": "hello", "chat": True})
+        assert [line["text"] for line in chat_lines(watcher, 3)] == [
+            "Ana took seat 1", "Bo took seat 2", "the game started"]
+        with Socket(client, code) as bo:
+            bo.hello(tokens[1])
+        assert chat_lines(watcher, 1)[0]["text"] == "Bo left"
+        with Socket(client, code) as bo:
+            bo.hello(tokens[1])
+            assert chat_lines(watcher, 1)[0]["text"] == "Bo is back"
+        assert chat_lines(watcher, 1)[0]["text"] == "Bo left"
+        client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "greedy"}, headers=host(host_token))
+        line = chat_lines(watcher, 1)[0]
+    assert (line["kind"], line["seat"], line["text"]) == ("system", None, "a bot (greedy) took over Bo's seat")
+
+
+def test_a_finished_games_replay_shows_what_each_seat_saw_and_nothing_while_it_runs(client):
+    room = new_room(client, "secrets", [OPEN, bot("random"), bot("random")], host_name="Ana", take_seat=0)
+    code = room["code"]
+    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
+    for seat in (None, 0, 2):
+        running = client.get(f"/api/rooms/{code}/replay", params={} if seat is None else {"seat": seat})
+        assert running.status_code == 409 and "once the game is over" in running.json()["detail"]
+    with Socket(client, code) as ana:
+        ana.hello(room["seat_token"])
+        for _ in range(2):
+            if 0 not in ana.sync()["to_act"]:  # the bots' picks are hidden: only a new round shows
+                ana.until(lambda s: 0 in s["to_act"])
+            assert ana.act({"type": "pick", "number": 3})["type"] == "ack"
+        if ana.sync()["result"] is None:
+            ana.until(lambda s: s["result"] is not None)
+    secrets = client.app.state.hall.room(code).state.secrets
+    public = client.get(f"/api/rooms/{code}/replay").json()
+    assert public["seen_by"] is None and not any("secret" in f["view"] for f in public["frames"])
+    for seat in (0, 2):
+        seen = client.get(f"/api/rooms/{code}/replay", params={"seat": seat}).json()
+        assert seen["seen_by"] == seat and len(seen["frames"]) == len(public["frames"])
+        assert {f["view"]["secret"] for f in seen["frames"]} == {secrets[seat]}  # its hand, move by move
+        assert any(f"holding {secrets[seat]}" in line for f in seen["frames"] for line in f["log"])
+    bad = client.get(f"/api/rooms/{code}/replay", params={"seat": 3})
+    assert bad.status_code == 404 and "seats 0 to 2" in bad.json()["detail"]
+    uploaded = client.post("/api/replays/frames", params={"seat": 1}, json={k: public[k] for k in (
+        "format", "game", "players", "options", "seed", "names", "actions")}).json()
+    assert {f["view"]["secret"] for f in uploaded["frames"]} == {secrets[1]}
+
+
+def test_chat_lines_are_held_to_the_halls_chat_rate(client):
+    code = new_room(client)["code"]
+    limit = int(Limits().chat.split("/")[0])
+    with Socket(client, code) as talker:
+        talker.send({"type": "hello", "chat": True})
+        for n in range(limit):
+            talker.send({"type": "chat", "text": f"line {n}"})
+        assert len(chat_lines(talker, limit)) == limit
+        talker.send({"type": "chat", "text": "one too many"})
+        refused = talker.expect("error")
+    assert refused["code"] == "rate_limited" and "chat lines" in refused["message"]
+    assert "one too many" not in [line.text for line in client.app.state.hall.room(code).chat.lines()]

@@ -7,8 +7,8 @@ import random
 
 import numpy as np
 import pytest
+from rlkit import CONFIGS, GAMES, config_id, random_tokens
 
-from conftest import CONFIGS, GAMES, config_id, random_tokens
 from parlour.rl.encoding import Choices, EncodingError
 from parlour.rl.encodings import encoding
 from parlour.rl.table import Table

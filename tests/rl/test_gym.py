@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from rlkit import GAMES
 
-from conftest import GAMES
 from parlour import bots
 from parlour.games import get
 from parlour.rl import gym

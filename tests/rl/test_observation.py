@@ -8,8 +8,8 @@ import random
 
 import numpy as np
 import pytest
+from rlkit import CONFIGS, GAMES, config_id, random_tokens
 
-from conftest import CONFIGS, config_id, random_tokens
 from parlour.games import get
 from parlour.rl.table import Table
 
@@ -56,6 +56,13 @@ def test_resampling_what_a_seat_cannot_know_leaves_its_observation_alone(config:
     assert changed, "no resampling changed anything hidden: the test has no teeth"
 
 
+def test_every_game_of_the_registry_has_an_encoding() -> None:
+    from parlour.games import all_games
+
+    assert set(GAMES) == set(all_games())
+    assert {c[0] for c in CONFIGS} == set(GAMES)
+
+
 def test_the_layout_of_every_game_is_documented_in_docs_rl_md() -> None:
     """docs/rl.md shows each game's observation layout as the code has it."""
     from pathlib import Path
@@ -63,5 +70,16 @@ def test_the_layout_of_every_game_is_documented_in_docs_rl_md() -> None:
     from parlour.rl.encodings import encoding
 
     text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text()
-    for game_id in ("patchwork", "empire", "dinosaurs", "prestige_cities", "palace"):
+    for game_id in GAMES:
         assert encoding(game_id).observation.layout.table() in text, f"docs/rl.md is out of date for {game_id}"
+
+
+def test_the_quick_start_of_docs_rl_md_runs() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text()
+    snippets = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(snippets) == 3
+    for snippet in snippets:
+        exec(compile(snippet, "docs/rl.md", "exec"), {})

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from rlkit import CONFIGS, GAMES, config_id
 
-from conftest import CONFIGS, GAMES, config_id
 from parlour.rl import pettingzoo as pz
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")

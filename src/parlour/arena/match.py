@@ -11,6 +11,8 @@ and every program's process group is killed when the match ends, whatever it did
 from __future__ import annotations
 
 import re
+import shlex
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +113,15 @@ def check_entrant(game: Game[Any], entrant: Entrant) -> None:
         bots.create(game, entrant.builtin)
 
 
+def program_argv(command: str) -> list[str]:
+    """The command line of a program, a leading bare ``python`` or ``python3`` being the interpreter
+    that runs the referee: ``python -m parlour.arena.serve ...`` then finds Parlour, venv or not."""
+    argv = shlex.split(command)
+    if argv and argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    return argv
+
+
 def _log_path(logs: str, number: int, seat: int, name: str) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "bot"
     return Path(logs) / f"match-{number:04d}-seat{seat + 1}-{safe}.log"
@@ -122,7 +133,7 @@ class _Seat:
     def __init__(self, game: Game[Any], task: MatchTask, seat: int, opening: dict[str, Any]) -> None:
         from .. import bots
         from ..bots.json_protocol import JsonProtocol
-        from ..bots.program import Program, ProgramBot
+        from ..bots.program import START_UP, Program, ProgramBot
 
         entrant = task.entrants[seat]
         self.name = entrant.name
@@ -144,8 +155,9 @@ class _Seat:
             command = command[len(JSON):].strip()
         protocol = module.make_protocol(opening, seat) if module else JsonProtocol(game.id)
         log = _log_path(task.logs, task.number, seat, entrant.name) if task.logs else None
-        self.program = Program(command, log=log)
-        self.bot = ProgramBot(game, self.program, protocol, self.limit, self.first_limit)
+        self.program = Program(program_argv(command), log=log)
+        self.bot = ProgramBot(game, self.program, protocol, self.limit, self.first_limit,
+                              start_up=START_UP * task.time_scale)
         self.needs_legal = protocol.needs_legal
 
     def choose(self, view: dict[str, Any], seat: int, legal: list[Action] | None) -> Action:

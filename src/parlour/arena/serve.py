@@ -5,14 +5,14 @@ to the time limits like any other program::
         --bot mcts='json:python -m parlour.arena.serve patchwork mcts --turn-ms 50'
 
 ``--first-ms`` and ``--turn-ms`` tell the bot the limits it is given (default: the game's own);
-the time spent reading each message (and starting, on the first turn) is taken off its budget.
+the time spent reading each message is taken off its budget. (Its start-up, before it first reads,
+is not counted by the referee: docs/bots.md.)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 
@@ -20,18 +20,7 @@ import time
 SHARE = 0.75  # of what is left of a turn's limit, the share the bot is told it has (margin for the pipes)
 
 
-def process_age() -> float:
-    """Seconds since this process started (Linux: /proc; elsewhere a guess of 0.1 s)."""
-    try:
-        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
-            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
-            return max(0.0, float(uptime.read().split()[0]) - ticks / os.sysconf("SC_CLK_TCK"))
-    except (OSError, ValueError, IndexError):
-        return 0.1
-
-
 def main(argv: list[str] | None = None) -> int:
-    started = time.perf_counter() - process_age()
     from .. import bots
     from ..games import get
     from .match import time_limits
@@ -52,10 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in sys.stdin:
         began = time.perf_counter()
         message = json.loads(line)
-        # The referee's clock started when it wrote the input: on the first turn, while this
-        # program was still starting, so the start-up is taken off that turn's budget too.
-        since = started if message["first"] else began
-        left = (first if message["first"] else later) - (time.perf_counter() - since)
+        left = (first if message["first"] else later) - (time.perf_counter() - began)
         bot.time_limit = max(0.001, SHARE * left)
         action = bot.choose(message["view"], message["seat"], message["legal"])
         sys.stdout.write(json.dumps(action) + "\n")

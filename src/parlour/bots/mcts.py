@@ -129,6 +129,7 @@ class MctsBot(Bot):
     """UCT with progressive widening; the game's search hooks (``game.search``) guide it."""
 
     name = "mcts"
+    thinks = True  # the hall runs it in worker processes
     widening = 1.5  # a node with n visits may have about widening * sqrt(n) + 1 children
     max_iterations: int | None = None  # stop early after this many (reproducible tests); None: the clock only
 

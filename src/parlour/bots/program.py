@@ -13,11 +13,14 @@ the caller gets either a line or a :class:`BotFailure` saying which of these hap
 
 from __future__ import annotations
 
+import fcntl
 import os
 import selectors
 import shlex
 import signal
+import struct
 import subprocess
+import termios
 import time
 from pathlib import Path
 from typing import Any, Protocol as TypingProtocol, Sequence
@@ -27,6 +30,8 @@ from ..core import Action, Bot, Game, View
 MAX_LINE = 1 << 16  # a longer answer is not an action but a flood
 STDERR_LIMIT = 8 << 20  # bytes of standard error a program may write to its log (RLIMIT_FSIZE)
 _CHUNK = 1 << 16
+START_UP = 5.0  # seconds a program may take to start before its first turn's clock runs anyway
+_POLL = 0.002  # seconds between looks at whether a starting program has begun to read
 
 
 class BotFailure(Exception):
@@ -91,15 +96,23 @@ class Program:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def exchange(self, text: bytes, timeout: float) -> str:
+    def exchange(self, text: bytes, timeout: float, start_up: float = 0.0) -> str:
         """Write ``text`` to the program and return its next line of output (without the line
-        ending), all within ``timeout`` seconds; :class:`BotFailure` otherwise."""
-        deadline = time.perf_counter() + timeout
+        ending), all within ``timeout`` seconds; :class:`BotFailure` otherwise.
+
+        With ``start_up`` (a program's first turn), the ``timeout`` starts only once the program
+        has begun to read ``text``, has answered or has ended, or else ``start_up`` seconds after
+        ``text`` was written: the program's start-up (an interpreter's, a JIT's) is not counted.
+        """
         pending = memoryview(text)
         if pending:
             if not self._input_open:
                 raise self._ended("before reading its input")
-            pending = pending[self._write(pending):]  # a turn's input mostly fits in the pipe at once
+            written = self._write(pending)  # a turn's input mostly fits in the pipe at once
+            pending = pending[written:]
+            if start_up and written:
+                self._await_start(written, start_up)
+        deadline = time.perf_counter() + timeout
         writing = bool(pending)
         if writing:
             self._selector.register(self._in, selectors.EVENT_WRITE)
@@ -134,6 +147,18 @@ class Program:
         finally:
             if writing:
                 self._selector.unregister(self._in)
+
+    def _await_start(self, written: int, limit: float) -> None:
+        """Wait, ``limit`` seconds at most, until the program has read some of the ``written`` bytes
+        in its input pipe, or its output (or the end of it) has come."""
+        end = time.perf_counter() + limit
+        while time.perf_counter() < end:
+            try:
+                unread = struct.unpack("i", fcntl.ioctl(self._in, termios.FIONREAD, b"\0\0\0\0"))[0]
+            except OSError:  # this system cannot tell what is left in a pipe: the clock runs now
+                return
+            if unread < written or self._selector.select(_POLL):
+                return
 
     def _write(self, data: memoryview) -> int:
         """Write what the pipe takes now of ``data``; how many bytes that was."""
@@ -207,23 +232,28 @@ class LineProtocol(TypingProtocol):
 
 class ProgramBot(Bot):
     """A :class:`Program` as a :class:`Bot`: each ``choose`` is one exchange under ``time_limit``
-    (``first_time_limit`` on the first turn). Failures raise :class:`BotFailure`."""
+    (``first_time_limit`` on the first turn, whose clock starts once the program has started:
+    ``start_up`` seconds at most). Failures raise :class:`BotFailure`."""
 
     name = "program"
 
     def __init__(self, game: Game[Any], program: Program, protocol: LineProtocol, time_limit: float,
-                 first_time_limit: float | None = None, seed: int = 0) -> None:
+                 first_time_limit: float | None = None, seed: int = 0, start_up: float = START_UP) -> None:
         super().__init__(game, seed=seed, time_limit=time_limit)
         self.program = program
         self.protocol = protocol
         self.first_time_limit = time_limit if first_time_limit is None else first_time_limit
+        self.start_up = start_up
         self.turns = 0
 
     def choose(self, view: View, seat: int, legal: list[Action] | None) -> Action:
         first = self.turns == 0
         self.turns += 1
         text = self.protocol.turn_input(view, seat, legal, first).encode()
-        line = self.program.exchange(text, self.first_time_limit if first else self.time_limit or 0.0)
+        if first:
+            line = self.program.exchange(text, self.first_time_limit, self.start_up)
+        else:
+            line = self.program.exchange(text, self.time_limit or 0.0)
         try:
             return self.protocol.parse(line, view, seat)
         except ValueError as error:

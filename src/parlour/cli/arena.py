@@ -3,16 +3,23 @@
 Each bot is a built-in one (``builtin:greedy``) or a program (any command line) that the referee
 runs as a subprocess under the game's time limits. Seats are rotated (swapped, for two players),
 games are seeded and played in parallel processes; at the end a table of wins, draws, losses,
-average scores and ratings, and why any match ended early. ``docs/bots.md`` tells bot authors
+average scores and ratings, and why any match ended early (``--format csv`` or ``json`` for the
+table as data on standard output, the rest on standard error). ``docs/bots.md`` tells bot authors
 the rest.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import json
+import sys
 from typing import Any
 
+from .shared import add_option_argument, game_options, print_table
+
 DEFAULT_LOGS = "arena-logs"
+FORMATS = ("table", "csv", "json")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,6 +46,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--replays", default=None, metavar="DIR", help="write one replay file per game here")
     parser.add_argument("--logs", default=DEFAULT_LOGS, metavar="DIR",
                         help=f"the programs' standard error, one file per bot and match (default {DEFAULT_LOGS})")
+    parser.add_argument("--format", choices=FORMATS, default="table",
+                        help="the results as a table (default), or as CSV or JSON on standard output"
+                             " (progress and notes then go to standard error)")
+    add_option_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -54,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     game = get(args.game)
     players = args.players or max(2, game.min_players)
     game.check_players(players)
+    options = game_options(game, args.options, players)
     if args.games < 1 or args.jobs < 1:
         raise ParlourError("--games and -j must be at least 1")
     if not args.time_scale > 0:
@@ -61,9 +73,10 @@ def run(args: argparse.Namespace) -> int:
     entrants = [Entrant.parse(text) for text in args.bots]
     for entrant in entrants:
         check_entrant(game, entrant)
-    tasks = tournament.schedule(game.id, entrants, players, args.games, args.seed,
+    tasks = tournament.schedule(game.id, entrants, players, args.games, args.seed, options=options,
                                 time_scale=args.time_scale, logs=args.logs)
-    console = Console()
+    console = Console(stderr=args.format != "table")  # CSV and JSON keep standard output for the data
+    console.soft_wrap = not console.is_terminal  # a pipe or a file gets whole lines, never broken at 80
     first, later = time_limits(game, args.time_scale)
     console.print(f"[bold]{game.name}[/bold]: {len(tasks)} games, {len(entrants)} bots, seed {args.seed};"
                   f" time limits {first * 1000:g} ms for a bot's first turn, {later * 1000:g} ms later")
@@ -78,13 +91,17 @@ def run(args: argparse.Namespace) -> int:
 
         records = tournament.run(tasks, args.jobs, advance, cluster=args.cluster)
     standings = tournament.standings(entrants, records)
-    console.print(results_table(game.name, standings, len(records), args.seed))
     early = [r for r in records if r.forfeit is not None]
+    if args.format == "table":
+        print_table(console, results_table(game.name, standings, len(records), args.seed))
+    else:
+        write_results(args.format, game, standings, records, args.seed, options)
     if early:
         console.print(f"[bold]{len(early)} game(s) ended early[/bold] (the failing bot loses):")
         for record in early:
             where = f" (replay {game.id}-{record.number:04d}.json)" if args.replays else ""
-            console.print(f"  game {record.number}: {record.ended}{where}", markup=False, highlight=False)
+            console.print(f"  game {record.number}: {record.ended}{where}", markup=False, highlight=False,
+                          soft_wrap=True)  # one line per game, however narrow the output
     moves = sum(r.moves for r in records)
     if moves:
         overhead = sum(r.overhead for r in records) / moves
@@ -95,6 +112,36 @@ def run(args: argparse.Namespace) -> int:
     if args.replays:
         console.print(f"replays: {args.replays}/ (show one with 'parlour replay FILE')", style="dim")
     return 0
+
+
+def result_rows(standings: list[Any]) -> list[dict[str, Any]]:
+    """The results table as plain values, one dict per bot (the columns of CSV and JSON)."""
+    rows = []
+    for s in standings:
+        rate, low, high = s.win_rate_interval()
+        rows.append({"bot": s.name, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
+                     "win_rate": round(rate, 4), "win_rate_low": round(low, 4), "win_rate_high": round(high, 4),
+                     "average_score": None if s.average_score is None else round(s.average_score, 2),
+                     "rating": round(s.rating, 2), "mu": round(s.mu, 2), "sigma": round(s.sigma, 2),
+                     "failed": s.forfeits, "moves": s.moves,
+                     "ms_per_move": round(s.think_total / s.moves * 1000, 2) if s.moves else None,
+                     "max_ms": round(s.think_max * 1000, 1) if s.moves else None, "late": s.late})
+    return rows
+
+
+def write_results(form: str, game: Any, standings: list[Any], records: list[Any], seed: int,
+                  options: dict[str, Any]) -> None:
+    """The results on standard output as CSV (a header and a row per bot) or one JSON object."""
+    rows = result_rows(standings)
+    if form == "csv":
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    early = [{"game": r.number, "ended": r.ended, "forfeit": r.forfeit} for r in records if r.forfeit is not None]
+    json.dump({"game": game.id, "games": len(records), "seed": seed, "options": options, "standings": rows,
+               "ended_early": early}, sys.stdout, indent=1)
+    sys.stdout.write("\n")
 
 
 def results_table(game_name: str, standings: list[Any], games: int, seed: int) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 from .bench_engine import random_game_arguments, random_games
 
+
 def register(targets: argparse._SubParsersAction) -> None:
     parser = targets.add_parser("rl", help="PettingZoo environment steps per second, next to the engine's",
                                 description="PettingZoo environment steps per second on one core, next to"

@@ -1,21 +1,27 @@
 """``parlour play GAME``: a person plays in the terminal against bots.
 
 The game's package supplies the drawing and the move syntax in a ``terminal`` module
-(``render(view, seat, names)``, ``parse_move(text, view, seat)``, ``HELP``); this loop only asks,
-hands the action to the engine and tells what happened, so no rule is written here.
+(``render(view, seat, names)``, ``parse_move(text, view, seat)``, ``HELP``, and optionally
+``describe(action, view, seat, names)``: then the legal moves are listed by number under the board,
+when they are few, and a number typed picks one; and ``WORDS``, the game's own words such as
+Prestige Cities' ``cards``); this loop only asks, hands the action to the
+engine and tells what happened, so no rule is written here.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from types import ModuleType
 from typing import Any, Callable
 
 from ..core import Game, IllegalAction, LogEntry, ParlourError
+from .shared import add_option_argument, game_options
 
 QUIT_WORDS = {"quit", "q", "exit", "resign"}
 HELP_WORDS = {"help", "h", "?"}
 BOARD_WORDS = {"board", "show", "look", "b?"}
+MENU = 40  # the most moves listed by number under the board (a number typed still picks beyond it)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one)")
     parser.add_argument("--seat", type=int, default=1, help="your seat, 1 for the first player (default 1)")
     parser.add_argument("--players", type=int, default=None, help="number of players (default: the fewest)")
+    add_option_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -58,6 +65,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
     terminal = terminal_for(game)
     players = args.players or max(2, game.min_players)
     game.check_players(players)
+    options = game_options(game, getattr(args, "options", []), players)
     if not 1 <= args.seat <= players:
         raise ParlourError(f"--seat is 1 to {players}, not {args.seat}")
     me = args.seat - 1
@@ -68,7 +76,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
     names = ["You" if s == me else bot_name for s in range(players)]
     read = read or console.input
 
-    state = game.start(players, {}, seed)
+    state = game.start(players, options, seed)
     console.print(f"[bold]{game.name}[/bold], seed {seed}: you are player {me + 1} against {bot_name}."
                   " Type 'help' for the moves.")
     drawn = False
@@ -83,8 +91,15 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
             drawn = False
             continue
         view = game.view(state, me)
+        describe = getattr(terminal, "describe", None)
+        legal = game.legal_actions(state, me) if describe else []
         if not drawn:
             console.print(terminal.render(view, me, names))
+            if describe and len(legal) <= MENU:
+                for n, option in enumerate(legal, 1):
+                    console.print(f"  {n:>2}. {describe(option, view, me, names)}", markup=False)
+            elif describe:
+                console.print(f"  ({len(legal)} moves open: type one in words, or 'help')", markup=False)
             drawn = True
         try:
             text = read(f"[bold]player {me + 1}>[/bold] ").strip()
@@ -98,11 +113,19 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
         if word in HELP_WORDS:
             console.print(terminal.HELP, markup=False)
             continue
+        if word in getattr(terminal, "WORDS", {}):
+            console.print(terminal.WORDS[word](view), markup=False)
+            continue
         if word in BOARD_WORDS or not word:
             drawn = False
             continue
         try:
-            action = terminal.parse_move(text, view, me)
+            if describe and re.fullmatch(r"\d+", word):
+                if not 1 <= int(word) <= len(legal):
+                    raise ValueError(f"there is no move {word}: choose 1 to {len(legal)}, or type 'board' to see them")
+                action = legal[int(word) - 1]
+            else:
+                action = terminal.parse_move(text, view, me)
             log = []
             state = game.apply(state, me, action, log)
         except ValueError as error:

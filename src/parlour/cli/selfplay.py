@@ -10,6 +10,8 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
+from .shared import add_option_argument, game_options, print_table
+
 MAX_MOVES = 100_000  # a game longer than this is a bug in the game, not a long game
 
 
@@ -21,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="processes to play in (default 1)")
+    add_option_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -35,20 +38,20 @@ class GameRecord:
     moves: int
 
 
-def play_one(task: tuple[str, tuple[str, ...], int, int]) -> GameRecord:
+def play_one(task: tuple[str, tuple[str, ...], int, int, dict[str, Any]]) -> GameRecord:
     """Play game number ``number`` of a run; everything random in it comes from the run's seed."""
     from .. import bots
     from ..core import derive
     from ..games import get
 
-    game_id, names, seed, number = task
+    game_id, names, seed, number, options = task
     game = get(game_id)
     players = len(names)
     entries = tuple((seat + number) % players for seat in range(players))
     game_seed = derive(seed, "selfplay game", number).getrandbits(63)
     seated = [bots.create(game, names[entries[seat]], seed=derive(seed, "selfplay bot", number, seat).getrandbits(32))
               for seat in range(players)]
-    state = game.start(players, {}, game_seed)
+    state = game.start(players, options, game_seed)
     moves = 0
     while not game.is_over(state):
         if moves >= MAX_MOVES:
@@ -98,11 +101,12 @@ def run(args: argparse.Namespace) -> int:
     game = get(args.game)
     names = tuple(n.strip() for n in args.bots.split(",") if n.strip())
     game.check_players(len(names))
+    options = game_options(game, args.options, len(names))
     for name in names:
         bots.create(game, name)  # an unknown name fails here, in words, before anything runs
     if args.games < 1 or args.jobs < 1:
         raise ParlourError("--games and -j must be at least 1")
-    tasks = [(game.id, names, args.seed, number) for number in range(args.games)]
+    tasks = [(game.id, names, args.seed, number, options) for number in range(args.games)]
     console = Console()
     records: list[GameRecord] = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -127,7 +131,10 @@ def run(args: argparse.Namespace) -> int:
     for row in summary["rows"]:
         table.add_row(row["bot"], str(row["wins"]), str(row["draws"]), str(row["losses"]),
                       f"{row['wins'] / row['games']:.1%}", f"{row['average_score']:.1f}")
-    console.print(table)
+    print_table(console, table)
+    given = [text.split("=", 1)[0].strip() for text in args.options]
+    if given:
+        console.print("options: " + ", ".join(f"{name}={options[name]}" for name in given), highlight=False)
     console.print(f"first player's win rate: {summary['first_player_win_rate']:.1%};"
                   f" {summary['average_moves']:.1f} moves a game on average")
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 DEFAULT_DB = "sqlite:///var/parlour.sqlite3"
 WS_MAX_SIZE = 1024 * 1024  # the hall refuses messages over 64 KiB in words; past this the socket closes
@@ -19,6 +20,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-upgrade", dest="upgrade", action="store_false",
                         help="refuse to start on a store whose schema is older, rather than bring it up to date")
     parser.add_argument("--quiet", action="store_true", help="no access log")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one rate or quota, e.g. --limit rooms=20/minute --limit sockets=64"
+                             " (the names and defaults: docs/protocol.md, Limits)")
+    parser.add_argument("--bot-workers", type=int, default=max(1, (os.cpu_count() or 2) - 1),
+                        help="worker processes where search bots think, off the server's event loop"
+                             " (default: one fewer than the cores, at least 1)")
+    parser.add_argument("--bot-budget", type=float, default=1.0, metavar="SECONDS",
+                        help="how long a bot may think on one move in the hall (default 1)")
+    parser.add_argument("--no-client-quotas", action="store_true",
+                        help="no quota per client address (for load tests from one machine); sizes,"
+                             " per-connection rates and outgoing queues stay bounded")
     parser.set_defaults(run=run)
 
 
@@ -28,13 +40,19 @@ def run(args: argparse.Namespace) -> int:
     from ..games import all_games
     from ..hall import create_app
     from ..hall.clock import SystemClock
+    from ..hall.limits import Limits
     from ..hall.store import SqlStore
 
+    try:
+        limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
+    except ValueError as problem:
+        raise SystemExit(f"parlour serve: {problem}") from None
     ensure_folder(args.db)
     store = SqlStore(args.db, upgrade=args.upgrade)
     if store.upgraded:
         print(f"the store's schema was brought up to date: revision(s) {', '.join(store.upgraded)}", flush=True)
-    app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector)
+    app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
+                     bot_time_limit=args.bot_budget, bot_workers=args.bot_workers)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)
     try:
@@ -56,7 +74,6 @@ def settle_collector() -> None:
     counting, and without this the collector's full passes over the whole heap stalled every room
     for up to a second under load (docs/benchmarks.md). PARLOUR_GC=default keeps Python's own."""
     import gc
-    import os
 
     if os.environ.get("PARLOUR_GC") == "default":
         return

@@ -17,6 +17,9 @@ class Bot(ABC):
     """
 
     name: str = "bot"
+    # True for a bot that thinks for its whole time limit (a search): the hall runs its moves in
+    # worker processes, off the server's event loop.
+    thinks: bool = False
 
     def __init__(self, game: Game[Any], seed: int = 0, time_limit: float | None = None) -> None:
         self.game = game

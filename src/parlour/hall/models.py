@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+
+from .limits import NAME_MAX, TEXT_MAX
+
+# A name as it enters (seats, bots, replay files); the hall trims it and checks it again.
+Name = Annotated[str, StringConstraints(max_length=NAME_MAX)]
+# A short word the client chooses among known ones: a game's id, a bot's name.
+Word = Annotated[str, StringConstraints(max_length=64)]
 
 
 class Wire(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """What a client sends: no unknown key, and no type taken for another (``"seat": true``
+    is not seat 1, ``"3"`` is not 3)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class OptionOut(BaseModel):
@@ -43,19 +53,19 @@ class OpenSeat(Wire):
 
 class BotSeat(Wire):
     kind: Literal["bot"]
-    bot: str = Field(description="a bot name from the game's catalogue entry")
-    name: str | None = Field(None, description="the name shown for it (default: the bot's name)")
+    bot: Word = Field(description="a bot name from the game's catalogue entry")
+    name: Name | None = Field(None, description="the name shown for it (default: the bot's name)")
 
 
 SeatSpec = Annotated[Union[OpenSeat, BotSeat], Field(discriminator="kind")]
 
 
 class CreateRoom(Wire):
-    game: str
-    options: dict[str, Any] = Field(default_factory=dict)
+    game: Word
+    options: dict[Word, Any] = Field(default_factory=dict, max_length=32)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
     turn_timer: float | None = Field(None, description="seconds per turn; null: no timer")
-    host_name: str | None = Field(None, description="the creator's name, when taking a seat")
+    host_name: Name | None = Field(None, description="the creator's name, when taking a seat")
     take_seat: int | None = Field(None, description="an open seat the creator takes at once")
 
 
@@ -72,6 +82,8 @@ class SeatOut(BaseModel):
     name: str | None
     bot: str | None
     connected: bool
+    profile: str | None = Field(None, description="a signed-in player's account name (their profile)")
+    kept_for: str | None = Field(None, description="an open seat a rematch keeps for this player a while")
 
 
 class RoomOut(BaseModel):
@@ -83,6 +95,7 @@ class RoomOut(BaseModel):
     turn_timer: float | None
     turn: int = Field(description="how many actions the spectators have seen (each seat counts the ones it saw)")
     created: float
+    rematch: str | None = Field(None, description="once the game is over: the room its players are invited to next")
 
 
 class LobbyRoomOut(BaseModel):
@@ -96,7 +109,7 @@ class LobbyRoomOut(BaseModel):
 
 
 class Join(Wire):
-    name: str = Field(description="1 to 32 characters, kept as plain text")
+    name: Name = Field(description="1 to 32 characters, kept as plain text")
     seat: int | None = Field(None, description="null: the first open seat")
 
 
@@ -106,20 +119,23 @@ class Joined(BaseModel):
 
 
 class GiveToBot(Wire):
-    bot: str
-    name: str | None = None
+    bot: Word
+    name: Name | None = None
 
 
 class ReplayIn(BaseModel):
+    """A replay file. Unknown keys are let through (files may carry more than the hall reads),
+    but what it reads is checked like the rest: names capped like a seat's."""
+
     format: Literal["parlour-replay/1"]
-    game: str
-    players: int
-    options: dict[str, Any] = Field(default_factory=dict)
-    seed: int
-    names: list[str] = Field(default_factory=list)
-    actions: list[tuple[int, dict[str, Any]]] = Field(max_length=100_000)
+    game: Word
+    players: StrictInt = Field(ge=1, le=16)
+    options: dict[Word, Any] = Field(default_factory=dict, max_length=32)
+    seed: StrictInt
+    names: list[Name] = Field(default_factory=list, max_length=16)
+    actions: list[tuple[StrictInt, dict[str, Any]]] = Field(max_length=100_000)
     result: dict[str, Any] | None = None
-    ended: str | None = None
+    ended: Annotated[str, StringConstraints(max_length=TEXT_MAX)] | None = None
 
 
 class Frame(BaseModel):
@@ -130,6 +146,7 @@ class Frame(BaseModel):
 
 
 class ReplayOut(ReplayIn):
+    seen_by: int | None = Field(None, description="the seat whose view the frames show (null: a spectator's)")
     frames: list[Frame] = Field(description="frames[0] is the start, frames[k] follows action k")
 
 

@@ -17,25 +17,30 @@ import hmac
 import logging
 import random
 import secrets
-import unicodedata
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any, Callable, Coroutine, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Mapping
 
 from .. import bots as bot_registry
-from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed
+from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed, normalise_action
+from ..games import all_games
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
-from .store import ActionRecord, RoomRecord, Store, StoreError
-from .table import expired
+from .limits import NAME_MAX, text_field
+from .ratings import settle_writes
+from .store import ActionRecord, RoomRecord, Store, StoreError, forfeiting, holding
+from .table import Chat, expired
+from .thinkers import Thinkers
 from .wire import dumps_bytes
+
+if TYPE_CHECKING:
+    from .accounts import Account
 
 log = logging.getLogger(__name__)
 
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY"  # no I/L/1, O/0, B/8, S/5, Z/2 to mistake
 CODE_LENGTH = 6
-NAME_MAX = 32
 TOKEN_BYTES = 24  # 192 random bits
 TIMER_TICK = 0.1  # seconds between two looks at the turn timers
 KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (the store keeps it)
@@ -47,6 +52,7 @@ HTTP_STATUS = {
     "bad_request": 422, "unknown_room": 404, "unknown_seat": 404, "bad_token": 403,
     "not_host": 403, "conflict": 409, "not_started": 409, "over": 409, "not_a_player": 403,
     "not_your_turn": 409, "stale": 409, "illegal": 409, "store": 503,
+    "bad_credentials": 401, "signed_out": 401, "throttled": 429, "unknown_player": 404, "unknown_game": 404,
 }
 
 
@@ -79,14 +85,24 @@ def clean_name(name: Any) -> str:
     characters. It stays plain text: clients show it as text, never as HTML."""
     if not isinstance(name, str):
         raise HallError("bad_request", "a name must be text")
-    name = " ".join(name.split())
-    if not name:
-        raise HallError("bad_request", "a name cannot be empty")
-    if len(name) > NAME_MAX:
-        raise HallError("bad_request", f"a name can have at most {NAME_MAX} characters, not {len(name)}")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise HallError("bad_request", "a name cannot hold control characters")
-    return name
+    return typed_text(" ".join(name.split()), "a name", NAME_MAX)
+
+
+def typed_text(text: str, what: str, limit: int, code: str = "bad_request") -> str:
+    """``text`` a person typed, as it is if it has 1 to ``limit`` characters and no control
+    characters (:func:`~parlour.hall.limits.text_field`); else :class:`HallError` (``code``)
+    saying which, about ``what``."""
+    if not text:
+        raise HallError(code, f"{what} cannot be empty")
+    try:
+        return text_field(text, what, limit)
+    except ValueError as problem:
+        raise HallError(code, str(problem)) from None
+
+
+def holder(account: Account | None) -> dict[str, Any]:
+    """What a seat record says of the signed-in player who holds it."""
+    return {} if account is None else {"account": account.id, "profile": account.name}
 
 
 def distinct_name(name: str, taken: Iterable[str | None]) -> str:
@@ -108,9 +124,34 @@ class Seat:
     bot: str | None = None
     token: str | None = None  # sha256 of the seat token
     connections: int = 0
+    # A signed-in player's seat (hall/accounts.py): their account's id and name. A bot seat:
+    # ``replaced`` when it took a person's seat mid-game, ``rated_as`` the bot it took over from.
+    account: int | None = None
+    profile: str | None = None
+    replaced: bool = False
+    rated_as: str | None = None
+    # an open seat a rematch keeps for a player of the last game: {name, token (the sha256 of
+    # their seat token there), until (epoch seconds)}
+    reserved: dict[str, Any] | None = None
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> "Seat":
+        return cls(record["kind"], record.get("name"), record.get("bot"), record.get("token"),
+                   account=record.get("account"), profile=record.get("profile"),
+                   replaced=record.get("replaced", False), rated_as=record.get("rated_as"),
+                   reserved=record.get("reserved"))
 
     def record(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        record = {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        extra = {"account": self.account, "profile": self.profile, "replaced": self.replaced,
+                 "rated_as": self.rated_as, "reserved": self.reserved}
+        return {**record, **{key: value for key, value in extra.items() if value}}
+
+    def kept_for(self, now: float) -> str | None:
+        """The name of the player this open seat is kept for, until its time runs out."""
+        if self.kind == "open" and self.reserved is not None and now < self.reserved["until"]:
+            return self.reserved["name"]
+        return None
 
     @property
     def connected(self) -> bool:
@@ -133,7 +174,7 @@ class Room:
         self.created = record.created
         self.watchers = 0  # connections, spectators' included
         self.touched = hall.clock.now()  # when it last changed (or was read back from the store)
-        self.seats = [Seat(s["kind"], s.get("name"), s.get("bot"), s.get("token")) for s in record.seats]
+        self.seats = [Seat.of(s) for s in record.seats]
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
         self.records: list[ActionRecord] = []
@@ -147,13 +188,25 @@ class Room:
         self._shared: tuple[bytes, float | None] | None = None  # the status and deadline as shown
         self.shared_revision = 0  # goes up when the status or the deadline changes
         self._texts: dict[tuple[int | None, bool, int], str] = {}  # state messages, until the next change
-        self._replay: dict[str, Any] | None = None
+        self._replays: dict[int | None, dict[str, Any]] = {}  # by the seat whose view the frames show
         self._thinking: dict[int, int | None] = {}  # seat -> its waiting_since when a bot began choosing
         self._bots: dict[tuple[int, str], Bot] = {}
+        self.chat = Chat(self)
+        self.rematch: str | None = None  # the code of the room its players were invited to next
         if self.status != "waiting":
             self._begin()
-            for action in record.actions:
+            for action in map(self._cleaned, record.actions):
                 self._advance(action, self.game.apply(self.state, action.seat, action.action, []), [])
+
+    def _cleaned(self, record: ActionRecord) -> ActionRecord:
+        """A stored action as the game's fields have it: one stored before actions were checked
+        may carry fields the game never read (padding), which are left out so that its replay
+        can always be served."""
+        try:
+            action = normalise_action(self.game.action_fields, record.action, lenient=True)
+        except IllegalAction:
+            return record  # the game applied it as it is
+        return record if action == record.action else replace(record, action=action)
 
     # -- what anyone may see ----------------------------------------------------------------
     def names(self) -> list[str]:
@@ -163,8 +216,9 @@ class Room:
         return [s.name for i, s in enumerate(self.seats) if i != seat]
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected}
-                for i, s in enumerate(self.seats)]
+        now = self.hall.clock.now()
+        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected,
+                 "kept_for": s.kept_for(now), "profile": s.profile} for i, s in enumerate(self.seats)]
 
     def status_json(self, seat: int | None = None) -> dict[str, Any]:
         """The room's status; its ``turn`` is the turns ``seat`` has seen (None: a spectator)."""
@@ -172,7 +226,8 @@ class Room:
 
     def _status(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
-                "seats": self.seats_json(), "turn_timer": self.turn_timer, "created": self.created}
+                "seats": self.seats_json(), "turn_timer": self.turn_timer, "created": self.created,
+                "rematch": self.rematch}
 
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.state is None else self.game.to_act(self.state)
@@ -268,19 +323,24 @@ class Room:
         view = None if state is None else self.game.view(state, seat)
         return dumps_bytes({"view": view, "to_act": to_act, "result": result})
 
-    def replay_json(self) -> dict[str, Any]:
+    def replay_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The finished game's replay, its frames as ``seat`` saw the game (None: a spectator);
+        refused while the game runs, when nothing of it may be revealed."""
         if self.status != "over":
             raise HallError("conflict", "the replay is shown once the game is over"
                             " (its seed stays secret until then)")
+        if seat is not None:
+            self.check_seat(seat)
         result = self.game.result(self.state)
         replay = {"format": "parlour-replay/1", "game": self.game.id, "players": self.players,
                   "options": self.options, "seed": self.seed, "names": self.names(),
                   "actions": [[record.seat, record.action] for record in self.records],
                   "result": result.to_json(self.names()) if result else None, "ended": "normal"}
-        if self._replay is None:  # a finished game never changes again
-            replay["frames"] = frames(self.game, replay)
-            self._replay = replay
-        return self._replay
+        if seat not in self._replays:  # a finished game never changes again
+            replay["seen_by"] = seat
+            replay["frames"] = frames(self.game, replay, seat)
+            self._replays[seat] = replay
+        return self._replays[seat]
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -292,6 +352,14 @@ class Room:
                     return i
         raise HallError("bad_token", "this token holds no seat in this room (it may have been given to a bot)")
 
+    def seat_of(self, account: Account | None) -> int | None:
+        """The seat a signed-in player holds here, if any: their seat follows them."""
+        if account is not None:
+            for i, seat in enumerate(self.seats):
+                if seat.kind == "human" and seat.account == account.id:
+                    return i
+        return None
+
     def check_host(self, token: str | None) -> None:
         if not token or not hmac.compare_digest(token_hash(token), self.host_token):
             raise HallError("not_host", "only the room's host may do this (send the host token)")
@@ -301,25 +369,42 @@ class Room:
             raise HallError("unknown_seat", f"this room has seats 0 to {self.players - 1}, not {seat!r}")
         return seat
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        name = clean_name(name)
+    async def join(self, name: str, seat: int | None = None, token: str | None = None,
+                   account: Account | None = None) -> tuple[int, str]:
+        """Take ``seat`` (None: the first one free). A seat a rematch keeps for a player goes to
+        no one else until its time is up; that player claims it with ``token``, their seat token
+        in the last game. Signed in (``account``), the seat is the account's, under its name."""
+        name = clean_name(account.name if account is not None else name)
         async with self.lock:
+            held = self.seat_of(account)
+            if held is not None:
+                raise HallError("conflict", f"you hold seat {held} in this room already")
             if self.status != "waiting":
                 raise HallError("conflict", "the game has started: there is no seat left to join")
+            now, digest = self.hall.clock.now(), token_hash(token) if token else None
+            kept = [s.reserved["token"] if s.kept_for(now) else None for s in self.seats]
             if seat is None:
-                seat = next((i for i, s in enumerate(self.seats) if s.kind == "open"), None)
+                free = [i for i, s in enumerate(self.seats) if s.kind == "open" and kept[i] in (None, digest)]
+                seat = next((i for i in free if kept[i] is not None), free[0] if free else None)
                 if seat is None:
-                    raise HallError("conflict", "every seat is taken")
+                    waiting = ", ".join(s.kept_for(now) or "" for s in self.seats if s.kept_for(now))
+                    raise HallError("conflict", f"every open seat is kept for {waiting} (a rematch) a while longer"
+                                    if waiting else "every seat is taken")
             self.check_seat(seat)
             if self.seats[seat].kind != "open":
                 raise HallError("conflict", f"seat {seat} is taken by {self.names()[seat]}")
+            if kept[seat] is not None and not (digest and hmac.compare_digest(kept[seat], digest)):
+                wait = round(self.seats[seat].reserved["until"] - now)
+                raise HallError("conflict", f"seat {seat} is kept for {self.seats[seat].kept_for(now)} (a rematch)"
+                                f" for {wait} more seconds")
             name = distinct_name(name, self._other_names(seat))
             token = new_token()
             seats = [s.record() for s in self.seats]
-            seats[seat] = {"kind": "human", "name": name, "bot": None, "token": token_hash(token)}
-            await self._save(seats=seats)
-            self.seats[seat] = Seat("human", name, None, seats[seat]["token"])
+            seats[seat] = {"kind": "human", "name": name, "bot": None, "token": token_hash(token), **holder(account)}
+            await self._save(seats=seats, also=holding(self.code, seat, account and account.id))
+            self.seats[seat] = Seat.of(seats[seat])
         self._changed()
+        await self.chat.tell(f"{name} took seat {seat + 1}")
         return seat, token
 
     async def give_to_bot(self, seat: int, bot: str, name: str | None = None) -> None:
@@ -342,9 +427,14 @@ class Room:
             name = distinct_name(name, self._other_names(seat))
             seats = [s.record() for s in self.seats]
             seats[seat] = {"kind": "bot", "name": name, "bot": bot, "token": None}
-            await self._save(seats=seats)
-            self.seats[seat] = Seat("bot", name, bot, None)
+            if self.status == "playing" and current.kind != "open":  # rated as before (hall/ratings.py)
+                seats[seat].update(replaced=current.kind == "human" or current.replaced,
+                                   rated_as=current.rated_as or current.bot)
+            await self._save(seats=seats, also=forfeiting(self.code, seat, current.account, self.status))
+            self.seats[seat] = Seat.of(seats[seat])
         self._changed()
+        await self.chat.tell(f"a bot ({bot}) took over {current.name}'s seat" if current.kind == "human"
+                             else f"{name} (bot) took seat {seat + 1}")
 
     async def start(self) -> None:
         async with self.lock:
@@ -358,11 +448,13 @@ class Room:
             self.status = "playing"
             self._begin()
         self._changed()
+        await self.chat.tell("the game started")
 
     def connect(self, seat: int | None) -> None:
         self.watchers += 1
         if seat is not None:
             self.seats[seat].connections += 1
+            self.chat.arrived(seat)
             self._changed(game=False)
 
     def disconnect(self, seat: int | None) -> None:
@@ -370,9 +462,12 @@ class Room:
         self.touched = self.hall.clock.now()
         if seat is not None:
             self.seats[seat].connections -= 1
+            if self.seats[seat].kind == "human" and self.seats[seat].connections == 0:
+                self.chat.departed(seat)
             self._changed(game=False)
 
     async def _save(self, **changes: Any) -> None:
+        """Change the room in the store (``seats``, ``status``; ``also``: more writes with them)."""
         try:
             await self.hall.store.update_room(self.code, **changes)
         except StoreError as error:
@@ -396,6 +491,7 @@ class Room:
             self._check_turn(seat, turn)
             entries: list[LogEntry] = []
             try:
+                action = self.game.normalise(action)  # what is applied and stored: never the raw message
                 state = self.game.apply(self.state, seat, action, entries)
             except IllegalAction as error:
                 raise HallError("illegal", str(error)) from None
@@ -405,8 +501,11 @@ class Room:
                                 f" {error})") from None
             record = ActionRecord(self.turn, seat, action, by, self.hall.clock.now())
             over = self.game.is_over(state)
+            result = self.game.result(state) if over else None
+            rated = settle_writes(self.code, self.game.id, [s.record() for s in self.seats], result.ranks,
+                                  record.at) if result is not None else []
             try:
-                await self.hall.store.append_action(self.code, record, status="over" if over else None)
+                await self.hall.store.append_action(self.code, record, status="over" if over else None, also=rated)
             except StoreError as error:
                 raise HallError("store", str(error)) from None
             seen_by_all = self._advance(record, state, entries)
@@ -467,6 +566,10 @@ class Room:
                 self.waiting_since[seat] = self.turn
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
+    def changed_status(self) -> None:
+        """The room's status changed (not its game): its watchers are told."""
+        self._changed(game=False)
+
     def _changed(self, action_seen_by_all: bool | None = None, game: bool = True) -> None:
         """After any change; ``action_seen_by_all`` after an action: whether every audience saw it;
         ``game`` False when only the status changed (a connection came or went)."""
@@ -527,8 +630,12 @@ class Room:
             bot = self._bots[seat, name] = bot_registry.create(
                 self.game, name, seed=fresh_seed(), time_limit=self.hall.bot_time_limit)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(
-                self.hall.executor, self._choose, bot, state, seat)
+            if bot.thinks and self.game.id in self.hall.registry:
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.hall.thinking, self._choose_apart, name, state, seat)
+            else:
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.hall.executor, self._choose, bot, state, seat)
         except Exception:
             log.exception("bot %s failed in room %s; playing a random legal action", name, self.code)
             action = self.game.random_action(state, seat, random.Random())
@@ -549,18 +656,24 @@ class Room:
     def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
 
+    def _choose_apart(self, name: str, state: Any, seat: int) -> Action:
+        """A thinking bot's move, made in a worker process (:mod:`parlour.hall.thinkers`)."""
+        return self.hall.thinkers.choose(self.game.id, name, fresh_seed(), self.game.view(state, seat), seat,
+                                         self.game.legal_actions(state, seat))
 
-def frames(game: Game[Any], replay: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The spectator's view and the log lines it may read after each action of ``replay``
-    (``frames[0]`` is the start). Raises :class:`IllegalAction` for a replay that does not replay."""
+
+def frames(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = None) -> list[dict[str, Any]]:
+    """The view of ``seen_by`` (None: a spectator) and the log lines it may read after each action
+    of a finished ``replay`` (``frames[0]`` is the start). Raises :class:`IllegalAction` for a
+    replay that does not replay."""
     names = list(replay["names"])
     state = game.start(replay["players"], replay["options"], replay["seed"])
-    out = [{"turn": 0, "view": game.view(state, None), "to_act": sorted(game.to_act(state)), "log": []}]
+    out = [{"turn": 0, "view": game.view(state, seen_by), "to_act": sorted(game.to_act(state)), "log": []}]
     for turn, (seat, action) in enumerate(replay["actions"], start=1):
         entries: list[LogEntry] = []
-        state = game.apply(state, seat, action, entries)
-        out.append({"turn": turn, "view": game.view(state, None), "to_act": sorted(game.to_act(state)),
-                    "log": [e.render(names) for e in entries if e.visible_to(None)]})
+        state = game.apply(state, seat, game.normalise(action), entries)
+        out.append({"turn": turn, "view": game.view(state, seen_by), "to_act": sorted(game.to_act(state)),
+                    "log": [e.render(names) for e in entries if e.visible_to(seen_by)]})
     return out
 
 
@@ -568,13 +681,18 @@ class Hall:
     """Every room, with what they share: the store, the broadcast, the clock, the bots' threads."""
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
-                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4) -> None:
+                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
+                 bot_workers: int = 1) -> None:
         self.store = store
         self.games = dict(games)
         self.clock = clock
         self.broadcast = broadcast or LocalBroadcast()
         self.bot_time_limit = bot_time_limit
         self.executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="parlour-bot")
+        # bots that think choose in worker processes; a thread waits for each worker's answer
+        self.thinkers = Thinkers(bot_workers, bot_time_limit)
+        self.thinking = ThreadPoolExecutor(max_workers=self.thinkers.workers, thread_name_prefix="parlour-think")
+        self.registry = set(all_games())  # the games a worker process can build by id
         self.rooms: dict[str, Room] = {}
         self.timed: set[Room] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -607,6 +725,8 @@ class Hall:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.thinking.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.close()
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -664,8 +784,11 @@ class Hall:
 
     async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: list[Mapping[str, Any]],
                           turn_timer: float | None = None, host_name: str | None = None,
-                          take_seat: int | None = None) -> tuple[Room, str, int | None, str | None]:
-        """A new room: (room, host token, the host's seat, its seat token)."""
+                          take_seat: int | None = None, reserved: Mapping[int, dict[str, Any]] | None = None,
+                          account: Account | None = None) -> tuple[Room, str, int | None, str | None]:
+        """A new room: (room, host token, the host's seat, its seat token); ``reserved``: open
+        seats kept for players of a last game (:attr:`Seat.reserved`); signed in (``account``),
+        the host's seat is the account's, under its name."""
         game = self.game(game_id)
         try:
             game.check_players(len(seats))
@@ -682,15 +805,19 @@ class Hall:
                 records.append({"kind": "bot", "name": name, "bot": spec["bot"], "token": None})
             else:
                 records.append({"kind": "open", "name": None, "bot": None, "token": None})
+                if reserved and i in reserved:
+                    records[-1]["reserved"] = dict(reserved[i])
         seat_token = None
         if take_seat is not None:
             if not 0 <= take_seat < len(seats) or records[take_seat]["kind"] != "open":
                 raise HallError("bad_request", f"seat {take_seat} is not an open seat of this room")
+            if account is not None:
+                host_name = account.name
             if host_name is None:
                 raise HallError("bad_request", "to take a seat, give host_name")
             seat_token = new_token()
             records[take_seat] = {"kind": "human", "name": clean_name(host_name), "bot": None,
-                                  "token": token_hash(seat_token)}
+                                  "token": token_hash(seat_token), **holder(account)}
         for i, record in enumerate(records):
             if record["name"] is not None:
                 record["name"] = distinct_name(record["name"], [r["name"] for r in records[:i]])
@@ -702,8 +829,11 @@ class Hall:
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
                             seats=records, created=self.clock.now())
         try:
-            await self.store.create_room(record)
+            await self.store.create_room(
+                record, also=holding(code, take_seat, account and account.id) if take_seat is not None else [])
         except StoreError as error:
             raise HallError("store", str(error)) from None
         room = self.rooms[code] = Room(self, record, game)
+        if take_seat is not None:
+            await room.chat.tell(f"{records[take_seat]['name']} took seat {take_seat + 1}")
         return room, host_token, take_seat, seat_token

@@ -20,7 +20,7 @@ import queue
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence, Union
 
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
@@ -53,6 +53,75 @@ actions_table = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+# -- players (hall/players.py): accounts, their sessions, ratings, and who played where ----------
+accounts_table = sa.Table(
+    "accounts", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(32), nullable=False),             # as shown
+    sa.Column("name_key", sa.String(128), nullable=False, unique=True),  # casefolded: unique regardless of case
+    sa.Column("kind", sa.String(8), nullable=False),              # human | bot
+    sa.Column("password", sa.String(255), nullable=True),         # Argon2id hash; None for a bot
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+sessions_table = sa.Table(
+    "sessions", metadata,
+    sa.Column("token", sa.String(64), primary_key=True),          # sha256 hex of the cookie's value
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+ratings_table = sa.Table(
+    "ratings", metadata,
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),                # what is shown and ranked: mu - 3 sigma
+    sa.Column("games", sa.Integer, nullable=False),               # rated games
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Index("ratings_by_game", "game", "rating"),
+)
+
+room_players_table = sa.Table(
+    "room_players", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("forfeit", sa.Boolean, nullable=False),             # the seat went to a bot mid-game
+    sa.Column("rank", sa.Integer, nullable=True),                 # once the game is over; 1 won
+    sa.Column("change", sa.Float, nullable=True),                 # the rating it gave, if rated
+)
+
+# -- the table (hall/table.py): each room's chat, system lines included ---------------------------
+chat_table = sa.Table(
+    "chat_lines", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),  # 0 for the room's first line
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),    # player | spectator | system
+    sa.Column("seat", sa.Integer, nullable=True),        # the writer's seat; None: a spectator, the hall
+    sa.Column("name", sa.String(64), nullable=True),     # the writer's name as shown then
+    sa.Column("text", sa.Text, nullable=False),
+)
+
+
+@dataclass
+class ChatLine:
+    """One line of a room's chat, as stored and as sent (``to_json``)."""
+
+    n: int
+    at: float
+    kind: str
+    seat: int | None
+    name: str | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "at": self.at, "kind": self.kind, "seat": self.seat, "name": self.name,
+                "text": self.text}
+
 
 @dataclass
 class ActionRecord:
@@ -81,6 +150,11 @@ class RoomRecord:
     actions: list[ActionRecord] = field(default_factory=list)
 
 
+# One write: a statement with its parameters, or a function that reads and writes on the
+# transaction's connection (what must see the rows as they are, such as a rating update).
+Write = Union[tuple[Any, dict[str, Any]], Callable[[sa.Connection], None]]
+
+
 class StoreError(Exception):
     """The store could not write; the change it carried did not happen."""
 
@@ -98,15 +172,33 @@ class Store(ABC):
         """One room with its actions in order, or None if there is none by that code."""
 
     @abstractmethod
-    async def create_room(self, room: RoomRecord) -> None: ...
+    async def create_room(self, room: RoomRecord, also: Sequence[Write] = ()) -> None: ...
 
     @abstractmethod
     async def update_room(self, code: str, *, seats: list[dict[str, Any]] | None = None,
-                          status: str | None = None) -> None: ...
+                          status: str | None = None, also: Sequence[Write] = ()) -> None:
+        """Change a room; ``also``: more writes in the same transaction (who holds a seat)."""
 
     @abstractmethod
-    async def append_action(self, code: str, action: ActionRecord, status: str | None = None) -> None:
-        """Store one accepted action (and the room's new status with it, in the same transaction)."""
+    async def append_action(self, code: str, action: ActionRecord, status: str | None = None,
+                            also: Sequence[Write] = ()) -> None:
+        """Store one accepted action (and the room's new status with it, in the same transaction;
+        ``also``: more writes in it, such as the ratings a finished game gives)."""
+
+    @abstractmethod
+    def read(self, query: Callable[[sa.Connection], Any]) -> Any:
+        """``query(connection)``'s answer, on a connection of its own (reads see committed rows)."""
+
+    @abstractmethod
+    async def write(self, writes: list[Write]) -> None:
+        """``writes`` in one committed transaction."""
+
+    @abstractmethod
+    def load_chat(self, code: str, last: int) -> list[ChatLine]:
+        """The room's ``last`` newest chat lines, oldest first."""
+
+    @abstractmethod
+    async def append_chat(self, code: str, line: ChatLine) -> None: ...
 
     def close(self) -> None:
         """Finish pending writes and let go of resources."""
@@ -143,8 +235,25 @@ UPDATE_SEATS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("ro
 UPDATE_STATUS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("room")).values(
     status=sa.bindparam("new_status"))
 INSERT_ACTION = actions_table.insert()
+_PLAYER_AT = (room_players_table.c.code == sa.bindparam("room")) & (room_players_table.c.seat == sa.bindparam("at"))
+INSERT_PLAYER = room_players_table.insert()
+FORFEIT_PLAYER = room_players_table.update().where(_PLAYER_AT).values(forfeit=True)
+DELETE_PLAYER = room_players_table.delete().where(_PLAYER_AT)
+INSERT_CHAT = chat_table.insert()
 
-Write = tuple[Any, dict[str, Any]]  # (statement, parameters)
+
+def holding(code: str, seat: int, account: int | None) -> list[Write]:
+    """The writes that note ``account`` plays at ``seat`` of room ``code`` (none for a guest)."""
+    if account is None:
+        return []
+    return [(INSERT_PLAYER, dict(code=code, seat=seat, account=account, forfeit=False))]
+
+
+def forfeiting(code: str, seat: int, account: int | None, status: str) -> list[Write]:
+    """A signed-in player's seat goes to a bot: mid-game they forfeit; before it they just leave."""
+    if account is None or status == "over":
+        return []
+    return [(FORFEIT_PLAYER if status == "playing" else DELETE_PLAYER, {"room": code, "at": seat})]
 
 
 class SqlStore(Store):
@@ -196,30 +305,50 @@ class SqlStore(Store):
         return list(rooms.values())
 
     # -- writing ----------------------------------------------------------------------------
-    async def create_room(self, room: RoomRecord) -> None:
-        await self._write([(INSERT_ROOM, dict(
+    async def create_room(self, room: RoomRecord, also: Sequence[Write] = ()) -> None:
+        await self.write([(INSERT_ROOM, dict(
             code=room.code, game=room.game, players=room.players, options=json.dumps(room.options),
             seed=room.seed, status=room.status, turn_timer=room.turn_timer, host_token=room.host_token,
-            seats=json.dumps(room.seats), created=room.created))])
+            seats=json.dumps(room.seats), created=room.created)), *also])
 
     async def update_room(self, code: str, *, seats: list[dict[str, Any]] | None = None,
-                          status: str | None = None) -> None:
+                          status: str | None = None, also: Sequence[Write] = ()) -> None:
         writes: list[Write] = []
         if seats is not None:
             writes.append((UPDATE_SEATS, {"room": code, "new_seats": json.dumps(seats)}))
         if status is not None:
             writes.append((UPDATE_STATUS, {"room": code, "new_status": status}))
+        writes.extend(also)
         if writes:
-            await self._write(writes)
+            await self.write(writes)
 
-    async def append_action(self, code: str, action: ActionRecord, status: str | None = None) -> None:
+    async def append_action(self, code: str, action: ActionRecord, status: str | None = None,
+                            also: Sequence[Write] = ()) -> None:
         writes: list[Write] = [(INSERT_ACTION, dict(code=code, turn=action.turn, seat=action.seat,
                                                     action=dumps(action.action), by=action.by, at=action.at))]
         if status is not None:
             writes.append((UPDATE_STATUS, {"room": code, "new_status": status}))
-        await self._write(writes)
+        writes.extend(also)
+        await self.write(writes)
 
-    async def _write(self, writes: list[Write]) -> None:
+    def read(self, query: Callable[[sa.Connection], Any]) -> Any:
+        """``query(connection)``'s answer, on a connection of its own (reads see committed rows)."""
+        with self.engine.connect() as connection:
+            return query(connection)
+
+    def load_chat(self, code: str, last: int) -> list[ChatLine]:
+        rows = (sa.select(chat_table).where(chat_table.c.code == code)
+                .order_by(chat_table.c.n.desc()).limit(last))
+        with self.engine.connect() as conn:
+            lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text) for row in conn.execute(rows)]
+        return lines[::-1]
+
+    async def append_chat(self, code: str, line: ChatLine) -> None:
+        await self.write([(INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat,
+                                             name=line.name, text=line.text))])
+
+    async def write(self, writes: list[Write]) -> None:
+        """``writes`` in one transaction, committed (with others queued meanwhile) by the writer."""
         future = asyncio.get_running_loop().create_future()
         self._queue.put((writes, future))
         await future
@@ -264,7 +393,14 @@ class SqlStore(Store):
     def _execute(conn: sa.Connection, writes: list[Write]) -> None:
         run: list[dict[str, Any]] = []
         statement = None
-        for next_statement, params in writes:
+        for write in writes:
+            if callable(write):
+                if run:
+                    conn.execute(statement, run)
+                    run, statement = [], None
+                write(conn)
+                continue
+            next_statement, params = write
             if next_statement is not statement and run:
                 conn.execute(statement, run)
                 run = []

@@ -7,8 +7,8 @@ the sequences are prefix-free: no action's tokens begin another's, so an agent p
 token and the action is done when its sequence is complete. The legal tokens at each point come
 from the game's ``legal_actions``::
 
-    codec = ActionCodec(...)
-    choices = Choices.of(codec, view, game.legal_actions(state, seat))
+    codec = parlour.rl.encodings.encoding("patchwork").actions
+    choices = Choices.of(codec, game.view(state, seat), game.legal_actions(state, seat))
     choices.mask(())            # the first tokens of every legal action
     choices.action((12,))       # the action whose tokens are (12,), None while incomplete
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -63,22 +64,31 @@ class CatalogueCodec(ActionCodec):
         self.index = {action_key(a): i for i, a in enumerate(self.actions)}
         if len(self.index) != len(self.actions):
             raise EncodingError("the catalogue lists an action twice")
-        by_values: dict[tuple, int] = {}
-        for i, a in enumerate(self.actions):
-            values = tuple(a.values())
-            if all(type(v) is not list for v in values):
-                by_values[values] = -1 if values in by_values else i  # -1: two actions alike, not used
-        self.by_values = {values: i for values, i in by_values.items() if i >= 0}
+        # per type whose actions all have the same one field (or none): (fields, that field, its
+        # values' tokens), lists as tuples
+        shapes: dict[str, set[tuple[str, ...]]] = {}
+        for a in self.actions:
+            shapes.setdefault(a["type"], set()).add(tuple(sorted(a)))
+        self.by_field: dict[str, tuple[int, str | None, dict[Any, int]]] = {}
+        for kind, keys in shapes.items():
+            if len(keys) == 1 and len(fields := [k for k in next(iter(keys)) if k != "type"]) <= 1:
+                field = fields[0] if fields else None
+                values = {}
+                for i, a in enumerate(self.actions):
+                    if a["type"] == kind:
+                        value = a.get(field) if field else None
+                        values[tuple(value) if type(value) is list else value] = i
+                self.by_field[kind] = (1 + len(fields), field, values)
         self.size = len(self.actions)
         self.names = tuple(names) if names is not None else tuple(action_text(a) for a in self.actions)
 
     def token(self, action: Action) -> int:
-        try:  # the fields' values in the catalogue's order: how the engines list their actions
-            i = self.by_values[tuple(action.values())]
-            if self.actions[i].keys() == action.keys():
+        entry = self.by_field.get(action.get("type"))  # the quick way, for most actions
+        if entry is not None and len(action) == entry[0]:
+            value = action.get(entry[1])
+            i = entry[2].get(tuple(value) if type(value) is list else value)
+            if i is not None:
                 return i
-        except (KeyError, TypeError):  # fields in another order, or a list among them
-            pass
         try:
             return self.index[action_key(action)]
         except KeyError:
@@ -86,6 +96,23 @@ class CatalogueCodec(ActionCodec):
 
     def encode(self, view: View, action: Action) -> Tokens:
         return (self.token(action),)
+
+    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+        """As :meth:`encode` for each action, with :meth:`token`'s quick way written in line (when
+        :meth:`encode` is this class's: a game's own encode may first rewrite the action)."""
+        if type(self).encode is not CatalogueCodec.encode:
+            return super().encode_all(view, actions)
+        by_field, out = self.by_field, []
+        for action in actions:
+            entry = by_field.get(action["type"])
+            if entry is not None and len(action) == entry[0]:
+                value = action.get(entry[1])
+                i = entry[2].get(tuple(value) if type(value) is list else value)
+                if i is not None:
+                    out.append((i,))
+                    continue
+            out.append(self.encode(view, action))
+        return out
 
 
 class Choices:

@@ -133,9 +133,9 @@ def make(game_id: str, opponent: str | Sequence[str] = "random", **kwargs: Any) 
 
 def register() -> None:
     """Register ``parlour/<game>-v0`` with Gymnasium, for ``gymnasium.make("parlour/palace-v0")``."""
-    from .encodings import MODULES
+    from .encodings import GAMES
 
-    for game_id in MODULES:
+    for game_id in GAMES:
         env_id = f"parlour/{game_id}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point=ParlourGymEnv, kwargs={"game_id": game_id})

@@ -96,6 +96,7 @@ class ParlourGame(pyspiel.Game):
         seed = int(params["seed"])
         self.fixed_seed = seed if seed >= 0 else None
         self.seeds = random.Random(seed)
+        self.resampling = random.Random(seed + 1)  # apart from the deals: searching changes no deal
         bound = SOLO_UTILITY if self.players == 1 else 1.0
         info = pyspiel.GameInfo(num_distinct_actions=self.codec.size, max_chance_outcomes=0,
                                 num_players=self.players, min_utility=-bound, max_utility=bound,
@@ -181,8 +182,11 @@ class ParlourState(pyspiel.State):
         return [0.0] * self.game_.value.players if result is None else rewards(result)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "ParlourState":
-        """A state ``player_id`` cannot tell from this one: what it cannot see dealt anew."""
-        rng = random.Random(self.game_.value.seeds.randrange(2**63))
+        """A state ``player_id`` cannot tell from this one: what it cannot see dealt anew, drawn with
+        ``probability_sampler`` (OpenSpiel's uniform sampler) when given one."""
+        game = self.game_.value
+        draw = probability_sampler() if probability_sampler is not None else game.resampling.random()
+        rng = random.Random(int(draw * 2**53))
         clone = self.clone()
         clone.state = _Shared(self._parlour.sample(self.view(player_id), player_id, rng))
         clone.cache = _Cache()

@@ -2,7 +2,7 @@
 seat's observation, and the rewards at the end. PettingZoo, Gymnasium and OpenSpiel all wrap it.
 
 >>> table = Table("empire", seed=1)
->>> seat = table.seat(); table.step(int(table.mask(seat).argmax())); table.seat() in (0, 1, None)
+>>> seat = table.seat(); action = table.step(int(table.mask(seat).argmax())); table.seat() in (0, 1, None)
 True
 """
 

@@ -1,5 +1,5 @@
 """One scenario test for each rule sentence of the Palace rules document (seed
-004_bbc11d50ca9dd7b5.txt, shipped as src/parlour/games/palace/rules.html), with every
+004_bbc11d50ca9dd7b5.txt, shipped as src/parlour/games/palace/spec.html), with every
 special-card combination it spells out. Situations are built directly as engine states."""
 
 from __future__ import annotations

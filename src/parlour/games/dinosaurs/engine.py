@@ -572,6 +572,9 @@ class Dinosaurs(Game[State]):
     min_players = 2
     max_players = 4
     hidden_information = True
+    action_fields = {"dinosaur": {"dinosaur": "str"}, "play": {"card": "int"}, "pass": {}, "discard": {"cards": "ints"},
+                     "instant": {"card": "int", "player": "int?"}, "take": {"card": "int"},
+                     "look_hand": {"player": "int"}, "look_deck": {}, "swap": {"player": "int?", "players": "ints?"}}
     options = (Option("two_player_rules", "2-player rules", "bool", True,
                       "With two players: no Point cards of value 1-3, and a dinosaur is eliminated only"
                       " by four Disasters of one type or two of each type. Ignored with 3-4 players."),)

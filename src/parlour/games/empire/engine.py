@@ -154,6 +154,10 @@ class Empire(Game[State]):
     min_players = 2
     max_players = 2
     hidden_information = True
+    action_fields = {"claim": {"amount": "int"}, "income": {}, "promote": {}, "reveal": {"slots": "ints"},
+                     "spy": {}, "discover": {}, "accuse": {"role": "int"}, "end": {}, "pass": {}, "challenge": {},
+                     "guess": {"role": "int"}, "collect": {"from_opponent": "int"}, "draw": {"slot": "int"},
+                     "decline": {}, "keep": {"card": "str"}}
 
     def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
         self.check_players(players)

@@ -442,6 +442,8 @@ class Palace(Game[State]):
     min_players = 2
     max_players = 6
     hidden_information = True
+    action_fields = {"play": {"cards": "strs", "as": "str?"}, "take": {}, "swap": {"seats": "ints"}, "no_swap": {},
+                     "flip": {"index": "int"}}
     options = (Option("edition", "Rules edition", "int", EDITION, minimum=1, maximum=EDITION, legacy=1,
                       help="2: Social and Cardinal cards may go on a Rules card; 1: they may not, as Parlour"
                            " ruled before November 2026 (games played then replay by it)"),)

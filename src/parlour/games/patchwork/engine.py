@@ -270,6 +270,8 @@ class Patchwork(Game[State]):
     min_players = 2
     max_players = 2
     hidden_information = False
+    action_fields = {"play": {"patch": "int", "rotation": "int", "flip": "bool?", "x": "int", "y": "int"},
+                     "skip": {}}
     time_limits_ms = TIME_LIMITS_MS
 
     def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:

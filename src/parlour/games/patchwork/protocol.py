@@ -18,19 +18,25 @@ and on every turn (the first included)::
     3                                   playable patches: the three on offer (1: a special patch)
     12 2 5 5 OOO|.O.|.O.                id earning button_price time_price shape
 
-and answers ``SKIP`` or ``PLAY id rotations flip x y``. What the program is told comes from its
+and answers ``SKIP`` or ``PLAY id rotations flip x y`` (``flip`` 1 mirrors, any other number does not,
+as the referee the document links to reads it: so the document's own example ``PLAY 3 1 2 6 5`` is
+patch 3 turned once, unmirrored, at 6 5; docs/bots.md). What the program is told comes from its
 seat's view only (Patchwork hides nothing). The game order of the initialisation input is the
 circle at the start of the game, which the first view of a match holds.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...core import Action, View
 from .engine import INCOME_TIMES, PATCHES, SPECIAL, SPECIAL_TIMES, Patch
 
 PLAY_FIELDS = ("patch", "rotation", "flip", "x", "y")
+# A number as the CodinGame referee reads one: ASCII digits, a sign at most. (Python's int() would
+# also take '1_0', spaces and the digits of other scripts.)
+_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
 def patch_line(p: Patch, pid: int) -> str:
@@ -65,6 +71,8 @@ def parse_output(line: str) -> Action:
 
     >>> parse_output("PLAY 3 1 1 6 5")
     {'type': 'play', 'patch': 3, 'rotation': 1, 'flip': True, 'x': 6, 'y': 5}
+    >>> parse_output("PLAY 3 1 2 6 5")  # the document's example: only a 1 mirrors, as its referee reads it
+    {'type': 'play', 'patch': 3, 'rotation': 1, 'flip': False, 'x': 6, 'y': 5}
     """
     words = line.split()
     if not words:
@@ -74,13 +82,12 @@ def parse_output(line: str) -> Action:
     if words[0] == "PLAY":
         if len(words) < 6:
             raise ValueError("PLAY needs five numbers: PLAY id rotations flip x y")
-        try:
-            values = [int(w) for w in words[1:6]]
-        except ValueError:
-            raise ValueError("PLAY needs five whole numbers: PLAY id rotations flip x y") from None
-        action: dict[str, Any] = {"type": "play", **dict(zip(PLAY_FIELDS, values))}
-        if action["flip"] in (0, 1):
-            action["flip"] = bool(action["flip"])
+        bad = next((w for w in words[1:6] if not _NUMBER.fullmatch(w)), None)
+        if bad is not None:
+            raise ValueError(f"PLAY needs five whole numbers written in digits 0-9: PLAY id rotations flip x y,"
+                             f" and {bad!r} is not one")
+        action: dict[str, Any] = {"type": "play", **dict(zip(PLAY_FIELDS, map(int, words[1:6])))}
+        action["flip"] = action["flip"] == 1  # the referee: 1 mirrors, any other number does not
         return action
     raise ValueError(f"unknown command {words[0]!r} (only SKIP or PLAY are allowed)")
 

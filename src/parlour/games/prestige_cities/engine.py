@@ -625,6 +625,8 @@ class PrestigeCities(Game[State]):
     pitch = "Everyone builds a city at once from the same era card and dice; the best-balanced city wins."
     min_players = 1
     max_players = 6
+    action_fields = {"build": {"block": "str", "row": "int", "col": "int"}, "remove": {"row": "int", "col": "int"},
+                     "blight": {"row": "int", "col": "int"}, "convert": {"row": "int", "col": "int"}, "stop": {}}
     hidden_information = True  # each seat's choice of the era is secret until all have chosen
     options = OPTIONS
 
@@ -1334,7 +1336,7 @@ def describe_task(task: tuple[Any, ...]) -> str:
     if kind == REMOVE:
         if task[5]:
             return (f"no group of {BLOCK_NAMES[task[2]]} in player {task[1] + 1}'s city is as large as the die:"
-                    f" choose one of its groups (at most {task[3]} blocks) and remove it whole")
+                    f" choose one of its groups (at most {task[3]} block{'s' if task[3] != 1 else ''}) and remove it whole")
         return f"remove {task[3]} more {BLOCK_NAMES[task[2]]} from player {task[1] + 1}'s city, one connected group"
     if kind == BLIGHT_TASK:
         return ("add a Blight next to the blocks you just placed" if task[1]

@@ -2,6 +2,7 @@
 // played (to watch), both filtered by game and kept up to date by themselves.
 
 import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural, rulesPage } from "/static/ui.js";
+import { accountCorner } from "/static/account.js";
 
 const TIMERS = [[null, "No turn timer"], [30, "30 seconds a turn"], [60, "1 minute a turn"],
   [120, "2 minutes a turn"], [300, "5 minutes a turn"]];
@@ -18,7 +19,8 @@ let catalogue = [];
 let chosen = null;
 
 app.append(
-  header(el("a", { href: "/replay", class: "topbar-link" }, "Watch a replay file")),
+  header(el("a", { href: "/replay", class: "topbar-link" }, "Watch a replay file"),
+    el("a", { href: "/leaderboard", class: "topbar-link topbar-wide" }, "Leaderboards"), accountCorner()),
   el("main", { class: "lobby" },
     el("section", { class: "lobby-intro" },
       el("h1", {}, "Pull up a chair."),

@@ -1,6 +1,8 @@
 // The replay of a finished game, step by step, drawn by the game's own renderer (read-only).
 // /r/{code}/replay shows a room's game; /replay shows a replay file chosen from the computer
 // (an arena replay, say), whose frames the hall computes (POST /api/replays/frames).
+// A game with hidden information can be watched as the table saw it, as one seat saw it (its
+// hand and all), or with everything shown: every seat's board side by side.
 
 import { el, replace, api, games, header, keys, seatDot, plural } from "/static/ui.js";
 import { withNames } from "/static/board.js";
@@ -30,7 +32,9 @@ function uploadForm(message) {
       return;
     }
     try {
-      show(await api("POST", "/api/replays/frames", text));  // as written: seeds may not fit a JS number
+      // as written: seeds may not fit a JS number
+      show(await api("POST", "/api/replays/frames", text),
+        (seat) => api("POST", `/api/replays/frames?seat=${seat}`, text));
     } catch (err) {
       error.textContent = err.message;
     }
@@ -50,7 +54,11 @@ function uploadForm(message) {
 
 let unbind = null;
 
-async function show(replay) {
+/**
+ * Shows `replay` (its frames as the table saw the game); `seenBy(seat)` fetches the same replay's
+ * frames as `seat` saw it.
+ */
+async function show(replay, seenBy) {
   const game = (await games()).find((g) => g.id === replay.game);
   if (!game) {
     uploadForm(`This hall does not know the game ${JSON.stringify(replay.game)}.`);
@@ -60,7 +68,17 @@ async function show(replay) {
   const names = replay.names || [];
   headerTitle.textContent = `${game.name} · replay${code ? ` of room ${code}` : ""}`;
   document.title = `${game.name} replay — Parlour`;
-  const board = el("div", { class: "board", id: "board" });
+  const board = el("div", { class: "replay-boards", id: "board" });
+  const seen = { table: replay };  // the frames fetched so far, by who saw them
+  const fetchSeat = async (seat) => {
+    seen[seat] = seen[seat] || await seenBy(seat);
+    return seen[seat];
+  };
+  // the seats whose boards are shown: null for the table's; one seat; or each seat ("all")
+  const views = el("select", { id: "replay-view", "aria-label": "Show the game as" },
+    el("option", { value: "all" }, "Everything: every seat's hand"),
+    el("option", { value: "table" }, "As the table saw it"),
+    names.map((name, seat) => el("option", { value: String(seat) }, `As ${name} saw it`)));
   const counter = el("span", { class: "step-counter", id: "step-counter" });
   const slider = el("input", { type: "range", min: 0, max: frames.length - 1, value: 0, id: "step-slider",
     "aria-label": "Step" });
@@ -73,7 +91,8 @@ async function show(replay) {
     counter,
     el("button", { type: "button", class: "btn btn-primary", id: "next", title: "Forward (→)", onclick: () => step(at + 1) }, "Forward ▶"),
     el("button", { type: "button", class: "btn", title: "Last (End)", "aria-label": "Last", onclick: () => step(frames.length - 1) }, "▶|"),
-    playButton, slider);
+    playButton, slider,
+    game.hidden_information ? el("label", { class: "replay-view" }, el("span", {}, "Show"), views) : null);
   const result = replay.result;
   const winners = (result && result.winners) || [];
   // the scores as they stand at the step shown (from the view's scores, when the game has them)
@@ -102,14 +121,51 @@ async function show(replay) {
   } catch {
     module = await import("/static/generic.js");
   }
-  const renderer = module.mount(board, { seat: null, names, game, send: null });
+  let boards = [];  // [{seat, frames, renderer}]
+  async function showAs(choice) {
+    const seats = choice === "table" ? [null] : choice === "all" ? names.map((_, seat) => seat) : [Number(choice)];
+    let shown;
+    try {
+      shown = await Promise.all(seats.map((seat) => (seat === null ? replay : fetchSeat(seat))));
+    } catch (err) {
+      replace(board, el("p", { class: "form-error" }, err.message));
+      return;
+    }
+    boards.forEach((b) => b.renderer.destroy());
+    replace(board);
+    boards = seats.map((seat, i) => {
+      const root = el("div", { class: "board" });
+      board.append(seats.length > 1 ? el("section", { class: "replay-seat" },
+        el("h3", { class: "replay-seat-title" }, seatDot(seat), `${names[seat]}’s view`), root) : root);
+      return { seat, frames: shown[i].frames, renderer: module.mount(root, { seat, names, game, send: null }) };
+    });
+    go(at);
+  }
+  views.addEventListener("change", () => showAs(views.value));
+  // the lines step `k` added, as every board shown saw them: a line two seats read is shown once
+  function stepLog(k) {
+    const logs = boards.some((b) => b.seat === null) || !boards.length ? [frames] : boards.map((b) => b.frames);
+    const out = [];
+    for (const seat of logs) {
+      const unmatched = [...out];
+      for (const line of (seat[k].log || []).map((l) => (typeof l === "string" ? l : l.text))) {
+        const same = unmatched.indexOf(line);
+        if (same >= 0) unmatched.splice(same, 1);
+        else out.push(line);
+      }
+    }
+    return out;
+  }
   let at = 0;
   let timer = null;
   function go(n) {
     at = n;
+    for (const shown of boards) {
+      const frame = shown.frames[at];
+      shown.renderer.update({ view: frame.view, legal: null, to_act: frame.to_act || [], turn: at,
+        result: at === frames.length - 1 ? result : null, names });
+    }
     const frame = frames[at];
-    renderer.update({ view: frame.view, legal: null, to_act: frame.to_act || [], turn: at,
-      result: at === frames.length - 1 ? result : null, names });
     const scores = frame.view && Array.isArray(frame.view.scores) ? frame.view.scores : null;
     stepScores.forEach((cell, seat) => { cell.textContent = scores ? String(scores[seat]) : ""; });
     if (verdict) verdict.hidden = at !== frames.length - 1;
@@ -117,9 +173,9 @@ async function show(replay) {
       row.classList.toggle("winner", at === frames.length - 1 && winners.includes(seat)));
     counter.textContent = at === 0 ? `start · ${plural(frames.length - 1, "move")}` : `move ${at} of ${frames.length - 1}`;
     slider.value = at;
-    const lines = frames.slice(1, at + 1).flatMap((f, i) => (f.log || []).map((line) => ({ step: i + 1, line })));
+    const lines = frames.slice(1, at + 1).flatMap((_, i) => stepLog(i + 1).map((line) => ({ step: i + 1, line })));
     replace(log, lines.map(({ step: s, line }) => el("li", { class: s === at ? "fresh" : null },
-      el("span", { class: "log-turn" }, String(s)), typeof line === "string" ? line : line.text)));
+      el("span", { class: "log-turn" }, String(s)), line)));
     log.scrollTop = log.scrollHeight;
   }
   function togglePlay() {
@@ -143,7 +199,7 @@ async function show(replay) {
     ArrowRight: () => step(at + 1), ArrowLeft: () => step(at - 1),
     Home: () => step(0), End: () => step(frames.length - 1), " ": () => togglePlay(),
   });
-  go(0);
+  await showAs(game.hidden_information ? "all" : "table");
 }
 
 async function start() {
@@ -152,7 +208,8 @@ async function start() {
     return;
   }
   try {
-    show(await api("GET", `/api/rooms/${encodeURIComponent(code)}/replay`));
+    const path = `/api/rooms/${encodeURIComponent(code)}/replay`;
+    await show(await api("GET", path), (seat) => api("GET", `${path}?seat=${seat}`));
   } catch (err) {
     replace(main, el("section", { class: "card notice" }, el("h1", {}, "No replay yet"), el("p", {}, err.message),
       el("a", { class: "btn btn-primary", href: `/r/${encodeURIComponent(code)}` }, "Back to the room")));

@@ -34,6 +34,8 @@ let socket = null;
 let waiting = null;    // the waiting room's parts, once built
 let frame = null;      // the game page's parts, once built
 let lost = false;      // the connection dropped and is not back yet: nothing can be played
+let offered = null;    // the rematch room already announced to this page
+const chat = buildChat();  // the room's chat: in the waiting room, then beside the board
 
 // --- the connection -------------------------------------------------------------------------------
 
@@ -148,7 +150,9 @@ function buildWaiting() {
       el("div", { class: "invite" }, el("span", { class: "invite-label" }, "Invite friends with this link"),
         el("div", { class: "invite-row" }, linkInput, copy)),
       parts.options,
-      el("h2", {}, "Seats"), parts.joinBox, parts.error, parts.seats, parts.startBox)));
+      el("h2", {}, "Seats"), parts.joinBox, parts.error, parts.seats, parts.startBox),
+    chat.card));
+  chat.lines.scrollTop = chat.lines.scrollHeight;
   return parts;
 }
 
@@ -169,8 +173,10 @@ function showWaiting(room) {
       seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null,
       seat.kind === "human" ? el("span", { class: ["presence", seat.connected ? "on" : "off"] },
         seat.connected ? "here" : "away") : null,
+      seat.kept_for ? el("span", { class: "presence kept", title: "a rematch keeps this seat a while" },
+        `kept for ${seat.kept_for}`) : null,
       el("span", { class: "seat-actions" },
-        seat.kind === "open" && !seated ? el("button", { type: "button", class: "btn btn-primary btn-small",
+        seat.kind === "open" && !seated && !seat.kept_for ? el("button", { type: "button", class: "btn btn-primary btn-small",
           onclick: () => join(seat.seat) }, "Take this seat") : null,
         seat.kind === "open" && host && game.bots.length ? botPicker(seat.seat) : null));
   }));
@@ -213,7 +219,9 @@ function buildFrame() {
     el("aside", { class: "sidebar" },
       el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.notify),
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), parts.seats),
-      el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), parts.log))));
+      el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), parts.log),
+      chat.card)));
+  chat.lines.scrollTop = chat.lines.scrollHeight;
   return parts;
 }
 
@@ -335,11 +343,82 @@ function updateSidebar(msg) {
   if (atBottom || !frame.logSeen) frame.log.scrollTop = frame.log.scrollHeight;
   frame.logSeen = true;
   frame.after.hidden = !msg.result;
+  if (frame.notify) frame.notify.hidden = !!msg.result;
   if (msg.result) {
+    const again = room.rematch;
     replace(frame.after,
-      el("a", { class: "btn btn-primary", href: `/r/${encodeURIComponent(code)}/replay`, id: "replay-link" }, "Watch the replay"),
+      mySeat === null ? null : el("button", { type: "button", class: "btn btn-primary", id: "rematch",
+        onclick: () => (again ? joinRematch(again) : offerRematch()) }, again ? "Join the rematch" : "Play again"),
+      mySeat === null && again ? el("a", { class: "btn btn-primary", id: "rematch", href: `/r/${encodeURIComponent(again)}` },
+        "Watch the rematch") : null,
+      el("a", { class: "btn", href: `/r/${encodeURIComponent(code)}/replay`, id: "replay-link" }, "Watch the replay"),
       el("a", { class: "btn btn-ghost", href: "/" }, "Back to the lobby"));
+    if (again && offered !== again) {
+      offered = again;
+      if (loadRoom(again).seat_token === undefined) toast("A rematch is offered: one click on “Join the rematch” takes your seat.");
+    }
   }
+}
+
+// --- the rematch ----------------------------------------------------------------------------------
+
+async function offerRematch() {
+  const mine = loadRoom(code);
+  try {
+    const room = await api("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`, undefined, mine.seat_token);
+    saveRoom(room.code, { host_token: room.host_token, seat: room.seat, seat_token: room.seat_token, name: mine.name });
+    location.href = `/r/${encodeURIComponent(room.code)}`;
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function joinRematch(again) {
+  const mine = loadRoom(code);
+  const name = mine.name || seatName(last.room.seats[mySeat]);
+  try {
+    const answer = await api("POST", `/api/rooms/${encodeURIComponent(again)}/join`, { name, seat: null }, mine.seat_token);
+    saveRoom(again, { seat: answer.seat, seat_token: answer.seat_token, name });
+    location.href = `/r/${encodeURIComponent(again)}`;
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// --- the chat -------------------------------------------------------------------------------------
+
+function buildChat() {
+  const lines = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" },
+    el("li", { class: "chat-empty muted" }, "Nothing said yet."));
+  const input = el("input", { id: "chat-text", maxlength: 500, placeholder: "Say something…", autocomplete: "off",
+    "aria-label": "Chat message" });
+  const form = el("form", { class: "chat-form" }, input, el("button", { type: "submit", class: "btn btn-small" }, "Send"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text || !socket) return;
+    if (socket.chat(text, mySeat === null ? lastName() || null : null)) input.value = "";
+    else showError("not connected to the hall: wait a moment and try again");
+  });
+  const card = el("section", { class: "card side-card chat-card", id: "chat" },
+    el("h3", { class: "card-title" }, "Chat"), lines, form);
+  return { card, lines, input };
+}
+
+function chatLine(line) {
+  if (line.kind === "system") return el("li", { class: "chat-system" }, line.text);
+  const who = line.kind === "spectator" ? `${line.name} (watching)` : line.name;
+  return el("li", { class: ["chat-said", line.seat === mySeat && line.kind === "player" && "mine"] },
+    line.seat !== null ? seatDot(line.seat) : null,
+    el("b", { class: "chat-who", title: who }, who), " ", el("span", { class: "chat-text" }, line.text));
+}
+
+function onChat(lines) {
+  const box = chat.lines;
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  box.querySelector(".chat-empty")?.remove();
+  box.append(...lines.map(chatLine));
+  if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
 function showTimer(deadline) {
@@ -377,7 +456,7 @@ async function start() {
   rulesLink.href = rulesPage(game);
   rulesLink.hidden = false;
   document.title = `${game.name} · ${code} — Parlour`;
-  socket = new RoomSocket(code, loadRoom(code).seat_token, { onWelcome, onState, onError, onStatus });
+  socket = new RoomSocket(code, loadRoom(code).seat_token, { onWelcome, onState, onError, onStatus, onChat });
 }
 
 start();

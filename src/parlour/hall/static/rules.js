@@ -1,30 +1,36 @@
-// A game's rules document (/games/{id}/rules, HTML from the game's package), shown in the hall's
-// frame. It is drawn in a sandboxed frame: no script in it can run, and it gets the hall's type.
+// A game's rules for players (/games/{id}/rules): the hall serves the page with the game's own
+// text (its package's rules.html); this module adds the top bar, the contents, and draws each
+// <figure data-piece="..."> with the game's renderer, so the pictures are the pieces of the game.
+//
+// A renderer draws pieces for this page with an exported piece(fields), where fields are the
+// figure's data-* attributes (docs/client.md).
 
-import { el, replace, games, header } from "/static/ui.js";
+import { el, games, header } from "/static/ui.js";
 
-const app = document.getElementById("app");
-const main = el("main", { class: "rules-page" });
-const title = el("span", { class: "topbar-title" });
-app.append(header(title), main);
+const article = document.getElementById("rules");
+const id = document.body.dataset.game;
+const title = el("span", { class: "topbar-title" }, "Rules");
+document.getElementById("app").append(header(title));
 
-async function start() {
-  const id = new URLSearchParams(location.search).get("game");
-  const game = (await games()).find((g) => g.id === id);
-  if (!game) {
-    replace(main, el("section", { class: "card notice" }, el("h1", {}, "No such game"),
-      el("a", { class: "btn btn-primary", href: "/" }, "Back to the lobby")));
-    return;
-  }
-  title.textContent = `${game.name} · rules`;
-  document.title = `${game.name} rules — Parlour`;
-  const response = await fetch(game.rules_url);
-  const body = response.ok ? await response.text() : "<p>This game's rules document is missing.</p>";
-  const sheet = new URL("/static/rules.css", location.href).href;
-  const frame = el("iframe", { class: "rules-frame", sandbox: "allow-popups allow-popups-to-escape-sandbox", title: `${game.name} rules`, referrerpolicy: "no-referrer" });
-  frame.srcdoc = `<!doctype html><html><head><meta charset="utf-8"><base target="_blank"><link rel="stylesheet" href="${sheet}"></head>` +
-    `<body><article class="rules">${body}</article></body></html>`;
-  replace(main, el("div", { class: "rules-head" }, el("h1", {}, `${game.name}`), el("p", { class: "muted" }, game.pitch)), frame);
+function contents() {
+  const heads = [...article.querySelectorAll("h2[id]")];
+  if (heads.length < 3) return;
+  const list = el("ol", {}, heads.map((h) => el("li", {}, el("a", { href: `#${h.id}` }, h.textContent))));
+  article.querySelector("h2").before(el("nav", { class: "rules-contents", "aria-label": "Contents" }, list));
 }
 
-start();
+async function pictures() {
+  const figures = [...article.querySelectorAll("[data-piece]")];
+  const game = (await games()).find((g) => g.id === id);
+  if (!game) return;
+  title.textContent = `${game.name} · rules`;
+  if (!figures.length) return;
+  const renderer = await import(game.renderer_url);
+  for (const figure of figures) {
+    const piece = renderer.piece({ ...figure.dataset });
+    if (piece) figure.prepend(piece);
+  }
+}
+
+contents();
+pictures();

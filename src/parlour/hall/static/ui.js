@@ -212,6 +212,7 @@ export class RoomSocket {
     this.pending = new Map();
     this.nextId = 1;
     this.retry = 0;
+    this.chatSeen = -1;  // the number of the newest chat line received
     this.closed = false;
     this.connect();
   }
@@ -224,7 +225,8 @@ export class RoomSocket {
     ws.onopen = () => {
       this.retry = 0;
       this.log = [];
-      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      // with an onChat handler, the room's chat comes too: its newest lines, then each new one
+      ws.send(JSON.stringify({ type: "hello", token: this.token, chat: !!this.handlers.onChat }));
       clearInterval(this.keepAlive);
       this.keepAlive = setInterval(() => this.send({ type: "ping" }), 25000);
     };
@@ -259,6 +261,11 @@ export class RoomSocket {
       msg.log = this.log;
       this.turn = msg.turn;
       h.onState && h.onState(msg);
+    } else if (msg.type === "chat") {
+      // after a reconnection the newest lines come again: keep only those not seen yet
+      const fresh = msg.lines.filter((line) => line.n > this.chatSeen);
+      if (fresh.length) this.chatSeen = fresh[fresh.length - 1].n;
+      if (fresh.length && h.onChat) h.onChat(fresh);
     } else if (msg.type === "ack") {
       this.settle(msg.id, { ok: true, turn: msg.turn });
     } else if (msg.type === "error") {
@@ -305,6 +312,11 @@ export class RoomSocket {
     });
   }
 
+  /** Says `text` in the room's chat (a spectator goes by `name`); false when not connected. */
+  chat(text, name = null) {
+    return this.send({ type: "chat", text, name });
+  }
+
   /** Connects again under another token (after taking a seat): hello is said once per connection. */
   reidentify(token) {
     this.token = token || null;
@@ -338,9 +350,9 @@ export function header(...extra) {
     el("div", { class: "topbar-extra" }, ...extra));
 }
 
-/** The hall's page showing a game's rules document. */
+/** The page of a game's rules written for players. */
 export function rulesPage(game) {
-  return `/static/rules.html?game=${encodeURIComponent(game.id)}`;
+  return game.rules_url;
 }
 
 /** A seat's display name: its player's name, its bot, or "open seat". */

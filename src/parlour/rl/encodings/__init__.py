@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from ...core import UnknownGame
 from ..encoding import ActionCodec, ObservationEncoder
 
-MODULES = {"patchwork": "patchwork", "empire": "empire", "dinosaurs": "dinosaurs",
-           "prestige_cities": "prestige_cities", "palace": "palace"}
+GAMES = ("patchwork", "empire", "dinosaurs", "prestige_cities", "palace")  # a module each, named by the id
 
 
 @dataclass(frozen=True)
@@ -24,8 +23,8 @@ class Encoding:
 
 def encoding(game_id: str) -> Encoding:
     """The encoding of the game called ``game_id``."""
-    if game_id not in MODULES:
+    if game_id not in GAMES:
         raise UnknownGame(f"there is no encoding for learning agents of {game_id!r}"
-                          f" (the games: {', '.join(MODULES)})")
-    module = importlib.import_module(f"{__name__}.{MODULES[game_id]}")
+                          f" (the games: {', '.join(GAMES)})")
+    module = importlib.import_module(f"{__name__}.{game_id}")
     return Encoding(module.ACTIONS, module.OBSERVATION)

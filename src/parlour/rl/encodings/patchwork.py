@@ -93,9 +93,8 @@ def _shape_grid(pid: int) -> np.ndarray:
 
 SHAPES = tuple(_shape_grid(p.id) for p in PATCHES)
 NUMBERS = tuple(np.array([p.price / 10, p.time / 6, p.income / 3, p.size / 8], dtype=np.float32) for p in PATCHES)
-# Each of the 512 rows of a quilt as the view writes it ('O' patched), as nine 0/1 values.
-ROW_BITS = {"".join("O" if bits >> x & 1 else "." for x in range(SIZE)):
-            np.array([bits >> x & 1 for x in range(SIZE)], dtype=np.float32) for bits in range(1 << SIZE)}
+PATCHED = ord("O")  # a patched square in the view's quilt rows
+PLACES = 1 - np.arange(len(PATCHES), dtype=np.float32) / len(PATCHES)  # the circle's places, first 1
 
 
 class PatchworkObservation(ObservationEncoder):
@@ -105,8 +104,7 @@ class PatchworkObservation(ObservationEncoder):
         out = LAYOUT.zeros()
         me, other = view["players"][seat], view["players"][1 - seat]
         for block, player in (("quilt_self", me), ("quilt_opponent", other)):
-            start = LAYOUT[block].start
-            out[start:start + SQUARES] = np.concatenate([ROW_BITS[row] for row in player["quilt"]])
+            out[LAYOUT[block]] = np.frombuffer("".join(player["quilt"]).encode(), dtype=np.uint8) == PATCHED
         for block, player in (("self", me), ("opponent", other)):
             out[LAYOUT[block]] = (player["buttons"] / 50, player["time"] / LAST_SPACE, player["income"] / 30,
                                   player["empty"] / SQUARES, player["bonus"], len(player["special_patches"]),
@@ -119,9 +117,8 @@ class PatchworkObservation(ObservationEncoder):
             out[ids + k * len(PATCHES) + pid] = 1.0
             out[numbers + 4 * k:numbers + 4 * k + 4] = NUMBERS[pid]
             out[shapes + k * SHAPE * SHAPE:shapes + (k + 1) * SHAPE * SHAPE] = SHAPES[pid]
-        circle = LAYOUT["circle"].start
-        for place, pid in enumerate(view["circle"]):
-            out[circle + pid] = 1 - place / len(PATCHES)
+        circle = view["circle"]
+        out[LAYOUT["circle"].start + np.array(circle)] = PLACES[:len(circle)]
         left = LAYOUT["specials_left"].start
         for t in view["specials_left"]:
             out[left + SPECIAL_TIMES.index(t)] = 1.0

@@ -8,7 +8,7 @@
 // Spray, 1-9 pick the hand's cards and Enter discards them.
 
 import { el, replace, keys, button, plural, seatDot, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain } from "/static/board.js";
 
 const DATA = await (await fetch(new URL("cards.json", import.meta.url))).json();
 const CARDS = DATA.cards;
@@ -23,17 +23,52 @@ function cardTitle(id) {
   return c.kind === "point" ? `${c.name} (${c.value})` : c.name;
 }
 
+/** What a card does, in words, for its explanation. */
+function cardText(id, twoPlayer = null) {
+  const c = CARDS[id];
+  if (c.kind === "point") {
+    return `${c.name}: a Point card worth ${c.value}. ` + (c.effect ? c.effect : "It has no effect: just its value.");
+  }
+  if (c.kind === "instant") {
+    return `${c.name}: an Instant card, played ${c.window === "scoring" ? "during scoring" : "when you would add a Disaster to your Disaster Area"}. ${c.effect}`;
+  }
+  const limit = twoPlayer === null ? "Three of one type, or three different types, eliminate a dinosaur (with the 2-player rules: four of one type, or two of each type)."
+    : twoPlayer ? "Four of one type, or two of each of the three types, eliminate a dinosaur (2-player rules)."
+      : "Three of one type, or three different types, eliminate a dinosaur.";
+  return `${c.name}: ${c.type === "meteor" ? "a Meteor, which counts as any type of Disaster" : `a ${TYPES[c.type]} Disaster`}. ` +
+    `The lowest score of the round adds it to its Disaster Area. Each Disaster there moves its dinosaur 1 point at the end of every round. ${limit}`;
+}
+
+/** A dinosaur's traits in words: "+1 against Meteor Disasters". */
+function traitsText(dino) {
+  const traits = Object.entries(dino.traits).filter(([, v]) => v)
+    .map(([t, v]) => `${signed(v)} point against ${t === "meteor" ? "Meteors" : `${TYPES[t]} Disasters`}`);
+  return `${dino.name}: ${traits.join(", ")}. A trait is added to the Point card's value whenever the Disaster of the round is of that type.`;
+}
+
+/** A piece for the rules page (hall/static/rules.js): {piece: "card", id} or {piece: "dinosaur", key}. */
+export function piece(fields) {
+  if (fields.piece === "dinosaur") {
+    const dino = DINOS[fields.key];
+    const traits = Object.entries(dino.traits).filter(([, v]) => v);
+    return explain(el("div", { class: "hld-dino" }, el("b", {}, dino.name),
+      el("ul", {}, traits.map(([t, v]) => el("li", { class: `hld-type-${t}` }, `${signed(v)} against ${t === "meteor" ? "Meteors" : TYPES[t]}`)))),
+    traitsText(dino));
+  }
+  return cardFace(Number(fields.id));
+}
+
 /** A card face: value, name, kind and effect in words. */
 function cardFace(id, opts = {}) {
   const c = CARDS[id];
   const kind = c.kind === "point" ? (c.effect ? "Point card with an effect" : "Point card")
     : c.kind === "instant" ? (c.window === "scoring" ? "Instant: play during scoring" : "Instant: when you would add a Disaster")
       : `${TYPES[c.type]} Disaster`;
-  return el(opts.onclick ? "button" : "div", {
+  const face = el(opts.onclick ? "button" : "div", {
     type: opts.onclick ? "button" : null,
     class: ["hld-card", `hld-${c.kind}`, c.kind === "disaster" && `hld-type-${c.type}`, opts.class,
       opts.selected && "hld-selected", opts.small && "hld-small"],
-    onclick: opts.onclick || null, title: c.effect || kind, dataset: { card: String(id) },
+    onclick: opts.onclick || null, dataset: { card: String(id) },
     "aria-pressed": opts.onclick && opts.toggle ? String(!!opts.selected) : null,
   },
   c.kind === "point" && el("span", { class: "hld-value" }, String(c.value)),
@@ -41,6 +76,7 @@ function cardFace(id, opts = {}) {
   !opts.small && el("span", { class: "hld-kind" }, kind),
   !opts.small && c.effect && el("span", { class: "hld-effect" }, c.effect),
   opts.key && el("kbd", { class: "key hld-card-key" }, opts.key));
+  return explain(face, cardText(id, opts.twoPlayer ?? null));
 }
 
 function cardBack(label) {
@@ -49,7 +85,7 @@ function cardBack(label) {
 
 function typeChip(id) {
   const c = CARDS[id];
-  return el("span", { class: ["hld-chip", `hld-type-${c.type}`], title: c.name }, TYPES[c.type]);
+  return explain(el("span", { class: ["hld-chip", `hld-type-${c.type}`] }, TYPES[c.type]), cardText(id));
 }
 
 /** Whether I am looking at Treenoculars' top cards or at another hand with Dino Grabber. */
@@ -155,6 +191,8 @@ export function mount(root, ctx) {
       const kind = action.type === "pass" ? "ghost" : (action.type === "play" ? "primary" : null);
       const b = button(label, () => send(action), { key, kind, class: "hld-choice" });
       b.dataset.action = JSON.stringify(action);
+      if (action.type === "dinosaur") explain(b, traitsText(DINOS[action.dinosaur]));
+      else if (action.card !== undefined && CARDS[action.card]) explain(b, cardText(action.card));
       if (key) keyMap[key] = () => send(action);
       row.append(b);
     }
@@ -183,9 +221,9 @@ export function mount(root, ctx) {
   function disasterPanel(view) {
     const d = view.disaster;
     return el("section", { class: "hld-disaster", id: "hld-disaster" },
-      el("div", { class: "hld-label" }, `Round ${view.round}`),
+      el("div", { class: "hld-label" }, view.phase === "dinosaur" ? "Before the first round" : `Round ${view.round}`),
       d === null || d === undefined ? el("div", { class: "muted" }, view.phase === "dinosaur" ? "Choosing dinosaurs" : "No Disaster face up")
-        : [el("div", { class: "hld-label" }, "The Disaster"), cardFace(d, { class: "hld-disaster-card" })],
+        : [el("div", { class: "hld-label" }, "The Disaster"), cardFace(d, { class: "hld-disaster-card", twoPlayer: !!(view.options && view.options.two_player_rules) })],
       el("div", { class: "hld-decks small muted" },
         `Main deck ${view.deck_size} · discard ${view.discard.length} · Disaster deck ${view.disaster_deck_size}`),
       view.effects_ignored && el("div", { class: "hld-note" }, "Flaming Chainsaw: all other Point card effects are ignored"),
@@ -229,7 +267,7 @@ export function mount(root, ctx) {
       el("span", { class: "muted small" }, dino ? dino.name : "no dinosaur yet"),
       acting && el("span", { class: "hld-to-act" }, view.phase === "scoring" ? "answering" : "to act"),
       p.answered && el("span", { class: "hld-answered small" }, "answered")),
-    dino && el("div", { class: "small muted" }, traits ? `Traits: ${traits}` : "No traits"),
+    dino && explain(el("div", { class: "small muted hld-traits" }, traits ? `Traits: ${traits}` : "No traits"), traitsText(dino)),
     track(p, seat, view.goal),
     el("div", { class: "hld-area" }, el("span", { class: "small" }, `Disasters (${p.area.length}):`),
       p.area.length ? p.area.map(typeChip) : el("span", { class: "muted small" }, "none")),

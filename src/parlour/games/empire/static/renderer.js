@@ -14,12 +14,41 @@
 // Answering a claim: P pass, C challenge, G guess the picked role. Enter/Space work on any button.
 
 import { el, replace, button, keys, plural, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain } from "/static/board.js";
 
-const SLOT_KEYS = ["a", "b", "c", "d"];
+stylesheet(new URL("renderer.css", import.meta.url));
+
+const CHALLENGE = "In a challenge both roles are shown and the higher number wins.";
+
+/** What a role card is, in words. */
+function roleText(number, name, line = "") {
+  return `${name} (${number}). ${line ? `${line} ` : ""}${CHALLENGE} Once you have seen this card, it cannot be the culprit.`;
+}
+
+/** A role card's face or back: {number, name, total} known, or a back with opts.mark. */
+function roleFace(number, name, total, opts = {}) {
+  const known = number !== null && number !== undefined;
+  const card = el("div", {
+    class: ["em-card", known ? "em-face" : "em-back", opts.size && `em-${opts.size}`, opts.class,
+      known && `em-strength-${Math.round((number / total) * 10)}`],
+    dataset: opts.data || {},
+  },
+  known ? [el("span", { class: "em-number" }, String(number)), el("span", { class: "em-name" }, name)]
+    : el("span", { class: "em-mark", "aria-hidden": "true" }, opts.mark || "?"),
+  opts.label ? el("span", { class: "em-label" }, opts.label) : null);
+  return explain(card, opts.explain || (known ? roleText(number, name, opts.line) : "A card face down: nobody at the table knows it."));
+}
+
+/** A piece for the rules page (hall/static/rules.js): {piece: "role", number, name} or {piece: "role", culprit}. */
+export function piece(fields) {
+  if (fields.culprit) {
+    return roleFace(null, "", 15, { mark: "✦", class: "em-culprit", label: "culprit",
+      explain: "The culprit card, face down. Discover (18 coins) shows it to you; an accusation shows it to everyone." });
+  }
+  return roleFace(Number(fields.number), fields.name, 15, { size: "big" });
+}
 
 export function mount(root, ctx) {
-  stylesheet(new URL("renderer.css", import.meta.url));
   let snapshot = null;
   let picked = null;        // the role picked in the notebook (for Accuse and Guess)
   let revealPick = [];      // revelatory places picked for a Reveal
@@ -97,19 +126,29 @@ export function mount(root, ctx) {
     return true;
   }
 
+  // What each action does, in words (its explanation on hover and on tap).
+  const ACTION_TEXT = {
+    income: "Income: take 1 coin from the bank. It is your claim or income for this turn.",
+    claim: (a) => `Claim ${a.amount} coins (you must hold at least ${a.amount}). Your opponent passes (you take them from the bank), `
+      + "challenges (both roles are shown, the higher number wins) or guesses your role for 1 coin (right: you pay them; wrong: you take the coins).",
+    end: "End your turn. You may end it only after your claim or income.",
+    promote: (a, v) => `Promote (${v.costs.promote} coins): draw a card, keep it or your role, and discard the other face up. A higher role wins challenges.`,
+    reveal: (a, v) => `Reveal (${v.costs.reveal} coins): look in secret at the two revelatory cards you picked. Neither can be the culprit.`,
+    spy: (a, v) => `Spy (${v.costs.spy} coins): see your opponent's role. It cannot be the culprit, and you can then guess it when they claim.`,
+    discover: (a, v) => `Discover (${v.costs.discover} coins): see the culprit. Your turn ends at once; accuse on your next turn.`,
+    accuse: "Accuse: name the culprit. The culprit is shown: right, you win; wrong, you lose.",
+    pass: "Pass: let the claimant take the coins from the bank.",
+    challenge: "Challenge: both roles are shown and the higher number wins. If the claimant wins they take the coins from the bank and you; if not, they pay them to the bank. Both then draw new roles.",
+    guess: "Guess (1 coin): name the claimant's role. Right: they pay you the coins claimed. Wrong: they take them from the bank.",
+    decline: "Do not accuse now: the game goes on.",
+    keep: (a) => (a.card === "role" ? "Keep your old role and discard the card you drew face up." : "Keep the card you drew as your role and discard your old one face up."),
+  };
+
   // --- pieces -------------------------------------------------------------------------------------
   function roleCard(number, opts = {}) {
-    const known = number !== null && number !== undefined;
-    const strength = known ? number / snapshot.view.roles.length : 0;
-    return el("div", {
-      class: ["em-card", known ? "em-face" : "em-back", opts.size && `em-${opts.size}`, opts.class],
-      style: known ? `--strength: ${strength.toFixed(2)}` : null,
-      title: opts.title || (known ? `${roleName(number)} (${number})` : "face down"),
-      dataset: opts.data || {},
-    },
-    known ? [el("span", { class: "em-number" }, String(number)), el("span", { class: "em-name" }, roleName(number))]
-      : el("span", { class: "em-mark", "aria-hidden": "true" }, opts.mark || "?"),
-    opts.label ? el("span", { class: "em-label" }, opts.label) : null);
+    const role = snapshot.view.roles.find((r) => r.number === number);
+    return roleFace(number, role ? role.name : `role ${number}`, snapshot.view.roles.length,
+      { ...opts, line: role ? role.line : "", explain: opts.explain || (number === null || number === undefined ? opts.title : null) });
   }
 
   function coins(n, label) {
@@ -147,7 +186,7 @@ export function mount(root, ctx) {
       dataset: { seat }, "aria-label": `${who(seat)}: ${plural(view.coins[seat], "coin")}` },
     el("div", { class: "em-player-head" },
       el("span", { class: "seat-dot", style: { background: `var(--seat-${seat})` }, "aria-hidden": "true" }),
-      el("strong", { class: "em-player-name" }, mine ? `You (${names()[seat]})` : names()[seat] || `Player ${seat + 1}`),
+      el("strong", { class: "em-player-name", title: names()[seat] }, mine ? `You (${names()[seat]})` : names()[seat] || `Player ${seat + 1}`),
       coins(view.coins[seat], `${whose(seat)} coins`),
       active ? el("span", { class: "badge" }, "turn") : null),
     el("div", { class: "em-hand" }, cards),
@@ -173,7 +212,7 @@ export function mount(root, ctx) {
             el("span", { class: "em-label" }, `drawn by ${slot.taken_by === me ? "you" : names()[slot.taken_by]}`),
             slot.card !== null ? el("span", { class: "em-was" }, `${roleName(slot.card)} (${slot.card})`) : null);
         } else {
-          face = roleCard(slot.card, { mark: slot.name, title: slot.card !== null ? `${slot.name}: ${roleName(slot.card)} (${slot.card}), you looked at it` : `${slot.name}: face down` });
+          face = roleCard(slot.card, { mark: slot.name, title: slot.card !== null ? `${slot.name}: ${roleName(slot.card)} (${slot.card}), you looked at it` : `Revelatory card ${slot.name}, face down. Reveal (3 coins) looks at two of them in secret; a card you have seen cannot be the culprit. When the deck is empty, draws come from these.` });
         }
         const pickedNow = revealPick.includes(slot.slot);
         let control = null;
@@ -198,6 +237,7 @@ export function mount(root, ctx) {
       el("div", { class: "em-stack" },
         el("div", { class: "em-slot em-culprit-slot" }, el("span", { class: "em-slot-name" }, "Culprit"),
           roleCard(culpritKnown ? view.culprit : null, { mark: "✦", class: "em-culprit", data: { role: "culprit" },
+            explain: culpritKnown ? null : "The culprit, face down. Discover (18 coins) shows it to you; an accusation shows it to everyone.",
             label: culpritKnown ? (view.over ? "the culprit" : "you discovered it") : "face down" })),
         el("div", { class: "em-slot" }, el("span", { class: "em-slot-name" }, "Deck"),
           el("div", { class: ["em-card", "em-back", "em-deck", !view.deck_count && "em-gone"], title: plural(view.deck_count, "card") },
@@ -229,7 +269,8 @@ export function mount(root, ctx) {
           el("div", { class: ["em-duelist", c.winner === other && "em-won"] },
             el("span", { class: "em-duelist-name" }, `${who(other)} (challenged)`),
             roleCard(c.roles[other], { class: "em-flip" }))),
-        el("p", {}, text, " Both roles went to the discard pile.")));
+        el("p", {}, text, c.roles.every((n) => view.pile.includes(n)) ? " Both roles went to the discard pile."
+          : " Both roles go to the discard pile once the coins are taken, then both players draw new roles.")));
     }
     if (g && g.turn >= view.turn - 1) {
       const claimant = 1 - g.guesser;
@@ -242,7 +283,11 @@ export function mount(root, ctx) {
 
   function actionButton(label, action, opts = {}) {
     const ok = can(action);
-    return button(label, () => act(action), { ...opts, disabled: !ok, title: ok ? opts.title : opts.why || opts.title });
+    const b = button(label, () => act(action), { ...opts, disabled: !ok, title: null });
+    const what = ACTION_TEXT[action.type];
+    const text = [typeof what === "function" ? what(action, snapshot.view) : what, ok ? null : opts.why && `Not now: ${opts.why}.`]
+      .filter(Boolean).join(" ");
+    return explain(b, text);
   }
 
   function costWhy(kind) {
@@ -411,17 +456,17 @@ export function mount(root, ctx) {
         const why = isCulprit ? "the culprit" : reasons.get(n) || (view.culprit !== null ? "not the culprit"
           : ruledOut.includes(n) ? `suspect · not ${names()[1 - me]}'s role` : "suspect");
         return el("li", {},
-          el("button", {
+          explain(el("button", {
             type: "button",
             class: ["em-suspect", cleared && "em-cleared", isCulprit && "em-is-culprit", picked === n && "em-picked"],
             "aria-pressed": picked === n ? "true" : "false",
             dataset: { role: n },
-            title: `${role.name} (${n}): ${role.line} ${cleared ? `Not the culprit (${why}).` : "Could be the culprit."}`,
             onclick: () => { picked = picked === n ? null : n; draw(); showActions(); },
           },
           el("span", { class: "em-suspect-number" }, String(n)),
           el("span", { class: "em-suspect-name" }, role.name),
-          el("span", { class: "em-suspect-why" }, why)));
+          el("span", { class: "em-suspect-why" }, why)),
+          `${role.name} (${n}): ${role.line} ${cleared ? `Not the culprit (${why}).` : "Could be the culprit: pick it to accuse it or to guess it."}`));
       })),
       me === null ? null : el("p", { class: "muted small em-keys" }, "Keys: N next suspect, X accuse, G guess, Esc clear."));
   }

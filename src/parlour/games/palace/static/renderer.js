@@ -11,7 +11,9 @@
 // pile, F turns over a face-down, Esc clears the selection; in a swap 1-6 pick a player, N stops.
 
 import { el, replace, button, keys, plural, seatDot } from "/static/ui.js";
-import { renderer, stylesheet } from "/static/board.js";
+import { renderer, stylesheet, explain } from "/static/board.js";
+
+stylesheet(new URL("renderer.css", import.meta.url));
 
 const SUIT = { H: "♥", D: "♦", C: "♣", S: "♠" };
 const SCHOOL = { joker: "Joker", rules: "Rules", social: "Social", cardinal: "Cardinal" };
@@ -27,6 +29,60 @@ function label(code) {
   return SCHOOL[code] ? SCHOOL[code] : `${valueOf(code)}${SUIT[code.slice(-1)]}`;
 }
 
+const NAMED = { J: "Jack", Q: "Queen", K: "King", A: "Ace" };
+const RANK = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+// The rules edition of the game shown (docs/rules/palace.md): 1 lets a Rules card refuse Social and
+// Cardinal cards too. The view says which; the rules page shows the current one.
+let edition = 2;
+
+/** What a card does, in words; `as` is what a joker on the pile plays as. */
+function cardText(code, as = null) {
+  const value = valueOf(code);
+  if (value === "joker") {
+    return "Joker: plays as any card you name, and played alone goes on anything; it does what the card it plays as does. "
+      + "It counts toward a burn as the card it plays." + (as ? ` This one plays as ${asText(as)}` : "");
+  }
+  const anything = "goes on any card except a Rules card";
+  const invisible = "and is invisible: the card beneath it still counts";
+  const school = edition === 1 ? anything : "goes on any card";
+  const special = {
+    2: `A 2 ${anything}.`,
+    3: `A 3 ${anything}, ${invisible}.`,
+    7: `A 7 ${anything}, ${invisible}. Play turns back for one turn: the player before plays next, then play goes on after the 7's player.`,
+    rules: `The Rules card ${anything}, ${invisible}. While it is on top, no 2, 3, 7${edition === 1 ? ", Social, Cardinal" : ""} or Rules card may be played on it.`,
+    social: `The Social card ${school}, ${invisible}. It reverses the order of play.`,
+    cardinal: `The Cardinal ${school}, ${invisible}. Its player may swap hands with another player.`,
+  }[value];
+  if (special) return special;
+  const name = NAMED[value] || value;
+  const rank = RANK.indexOf(value);
+  const a = /^[AE8]/.test(name) ? "an" : "a";
+  const base = `${a[0].toUpperCase()}${a.slice(1)} ${name} goes on ${a} ${name} or lower` + (rank < 7 ? ", and on a 9." : rank === 7 ? "." : ", but never on a 9.");
+  if (value === "8") return `${base} The next player misses a turn.`;
+  if (value === "9") return `${base} While it counts, only a 9 or lower may follow, or a card that goes on anything.`;
+  if (value === "10") return `${base} It burns the whole play pile, and its player plays again.`;
+  return `${base} Four cards of one value on top of the pile burn it.`;
+}
+
+/** What a joker played as `as` does, in words: "a 7: it is invisible, and play turns back for one turn". */
+function asText(as) {
+  const name = SCHOOL[as] || NAMED[as] || as;
+  const effect = {
+    2: "anything may follow it", 3: "it is invisible: the card beneath still counts",
+    7: "it is invisible, and play turns back for one turn", 8: "the next player misses a turn",
+    9: "only a 9 or lower may follow it", 10: "it burns the play pile, and its player plays again",
+    rules: "it is invisible, and no 2, 3, 7 or Rules card may follow it while it is on top",
+    social: "it is invisible, and it reverses the order of play", cardinal: "it is invisible, and its player may swap hands",
+  }[as] || `it counts as ${/^[AE8]/.test(name) ? "an" : "a"} ${name} for what may follow and for a burn`;
+  return `${SCHOOL[as] ? "the" : /^[AE8]/.test(name) ? "an" : "a"} ${name}: ${effect}.`;
+}
+
+/** A card for the rules page (hall/static/rules.js): {piece: "card", code}. */
+export function piece(fields) {
+  return cardFace(fields.code);
+}
+
 const sameCards = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /** A card face. opts: {as, small, invisible, counts, selected, disabled, onClick, title}. */
@@ -38,9 +94,9 @@ function cardFace(code, opts = {}) {
     class: ["pa-card", school ? `pa-${code}` : red ? "pa-red" : "pa-black", opts.small && "pa-small",
       opts.invisible && "pa-invisible", opts.counts && "pa-counts", opts.selected && "pa-selected",
       opts.disabled && "pa-unplayable"],
-    title: opts.title || label(code),
     dataset: { code },
   };
+  const text = [opts.title, cardText(code, opts.as)].filter(Boolean).join(". ");
   const body = [
     el("span", { class: "pa-rank" }, school ? school : valueOf(code)),
     suit ? el("span", { class: "pa-suit", "aria-hidden": "true" }, SUIT[suit]) : null,
@@ -48,20 +104,20 @@ function cardFace(code, opts = {}) {
     opts.invisible ? el("span", { class: "pa-tag" }, "invisible") : null,
   ];
   if (opts.onClick) {
-    return el("button", { ...attrs, type: "button", onclick: opts.onClick, "aria-pressed": opts.selected ? "true" : "false",
-      "aria-label": label(code) + (opts.selected ? " (selected)" : "") }, ...body);
+    return explain(el("button", { ...attrs, type: "button", onclick: opts.onClick, "aria-pressed": opts.selected ? "true" : "false",
+      "aria-label": label(code) + (opts.selected ? " (selected)" : "") }, ...body), text);
   }
-  return el("div", attrs, ...body);
+  return explain(el("div", attrs, ...body), text);
 }
 
 function cardBack(opts = {}) {
-  const attrs = { class: ["pa-card", "pa-back", opts.small && "pa-small"], title: opts.title || "face down" };
-  if (opts.onClick) return el("button", { ...attrs, type: "button", onclick: opts.onClick, "aria-label": opts.title }, "");
-  return el("div", attrs, "");
+  const attrs = { class: ["pa-card", "pa-back", opts.small && "pa-small"] };
+  const text = opts.text || `${opts.title ? `${opts.title[0].toUpperCase()}${opts.title.slice(1)}: ` : ""}face down. A face-down is turned over blind, one a turn, once its owner has no hand cards and no face-ups left.`;
+  if (opts.onClick) return explain(el("button", { ...attrs, type: "button", onclick: opts.onClick, "aria-label": opts.title }, ""), text);
+  return explain(el("div", attrs, ""), text);
 }
 
 export function mount(root, ctx) {
-  stylesheet(new URL("renderer.css", import.meta.url));
   const me = ctx.seat;
   let snapshot = null;
   let selected = [];   // [{from: "hand" | "up", index}]
@@ -162,8 +218,8 @@ export function mount(root, ctx) {
     const parts = [];
     if (last.kind === "play" || (last.kind === "flip" && last.cards)) {
       const shown = (last.cards || []).map(label).join(" ");
-      const asText = (last.cards || []).includes("joker") ? ` as ${SCHOOL[last.value] || last.value}` : "";
-      parts.push(`${p} played ${shown}${asText}${last.kind === "flip" ? " from a face-down" : ""}.`);
+      const asWord = (last.cards || []).includes("joker") ? ` as ${SCHOOL[last.value] || last.value}` : "";
+      parts.push(`${p} played ${shown}${asWord}${last.kind === "flip" ? " from a face-down" : ""}.`);
     } else if (last.kind === "flip" && last.picked_up) {
       parts.push(`${p} turned over ${label(last.flipped)}, which could not go, and took the pile (${plural(last.picked_up, "card")}).`);
     } else if (last.kind === "flip") {
@@ -212,8 +268,9 @@ export function mount(root, ctx) {
   }
 
   function backs(count, what) {
-    return el("span", { class: "pa-stack", title: `${count} ${what}` },
-      Array.from({ length: count }, () => cardBack({ small: true })), el("b", {}, `×${count}`));
+    const text = what === "face-downs" ? null : `${count} ${what}, seen only by their owner.`;
+    return el("span", { class: "pa-stack" },
+      Array.from({ length: count }, () => cardBack({ small: true, text })), el("b", {}, `×${count}`));
   }
 
   function placeName(place, n) {
@@ -232,7 +289,7 @@ export function mount(root, ctx) {
         title: `${label(p.card)}${p.card === "joker" ? ` as ${p.as}` : ""}${INVISIBLE.has(p.as) ? " (invisible)" : ""}${i === countsAt ? ": the card that counts" : ""}` });
     });
     const rule = v.counts === null ? "The play pile is empty: anything goes."
-      : v.capped ? "A 9 counts: play 9 or lower (or a 2, 3, 7 or school card)."
+      : v.capped ? "A 9 counts: play 9 or lower (or a 2, 3, 7, school card or joker)."
         : `The card that counts: ${SCHOOL[v.counts] || v.counts}. Play the same or higher.`;
     const arrow = v.direction === 1 ? "↻" : "↺";
     return el("section", { class: "pa-centre", id: "pa-centre" },
@@ -242,7 +299,8 @@ export function mount(root, ctx) {
         el("figure", { class: "pa-pile pa-play-pile", id: "pa-play-pile" },
           el("div", { class: "pa-fan" }, fan.length ? fan : el("div", { class: "pa-card pa-empty" }, "empty")),
           el("figcaption", {}, `Play pile: ${pile.length}${shownFrom ? ` (top ${pile.length - shownFrom} shown)` : ""}`,
-            v.rules_on_top ? el("span", { class: "pa-warn" }, " · Rules on top: no 2, 3, 7 or school card") : null)),
+            v.rules_on_top ? el("span", { class: "pa-warn" },
+              v.edition === 1 ? " · Rules on top: no 2, 3, 7 or school card" : " · Rules on top: no 2, 3, 7 or Rules card") : null)),
         el("figure", { class: "pa-pile", id: "pa-burn" }, el("div", { class: "pa-card pa-burnt" }, String(v.burn_pile.length)),
           el("figcaption", {}, `Burnt: ${v.burn_pile.length}`))),
       el("p", { class: "pa-rule", id: "pa-rule" }, rule),
@@ -293,7 +351,8 @@ export function mount(root, ctx) {
     if (v.revealed) {
       const options = plays();
       bar.append(el("p", { class: "pa-prompt" }, "You turned over a joker: what does it play as?"),
-        el("div", { class: "pa-choices" }, options.map((a) => button(SCHOOL[a.as] || a.as, () => send(a), { class: "pa-as-choice" }))));
+        el("div", { class: "pa-choices" }, options.map((a) => explain(button(SCHOOL[a.as] || a.as, () => send(a), { class: "pa-as-choice" }),
+          `Played alone, a joker goes on anything. Here it plays as ${asText(a.as)}`))));
       return bar;
     }
     const flips = legal().filter((a) => a.type === "flip");
@@ -315,7 +374,8 @@ export function mount(root, ctx) {
       : "Pick cards of one value to play (click them, or Tab and Enter)."));
     if (needsAs) {
       const asValues = options.map((a) => a.as).sort((a, b) => AS_ORDER.indexOf(a) - AS_ORDER.indexOf(b));
-      bar.append(el("div", { class: "pa-choices" }, asValues.map((as) => button(SCHOOL[as] || as, () => playSelection(as), { class: "pa-as-choice" }))));
+      bar.append(el("div", { class: "pa-choices" }, asValues.map((as) => explain(button(SCHOOL[as] || as, () => playSelection(as), { class: "pa-as-choice" }),
+        `The joker plays as ${asText(as)}`))));
     } else {
       bar.append(button("Play", () => playSelection(), { kind: "primary", key: "P", disabled: !options.length, class: "pa-play" }));
     }
@@ -326,8 +386,14 @@ export function mount(root, ctx) {
   function finalOrder(v) {
     return el("section", { class: "pa-final", id: "pa-final" },
       el("h3", {}, "Finishing order"),
-      el("ol", {}, v.finished.map((seat, k) => el("li", { class: "pa-final-place" }, seatDot(seat), ` ${who(seat)}`,
-        k === v.finished.length - 1 ? el("span", { class: "muted" }, " — last, still holding cards") : null))));
+      el("table", { class: "pa-final-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Cards left"))),
+        el("tbody", {}, v.finished.map((seat, k) => el("tr", { class: "pa-final-row" },
+          el("td", {}, k === v.finished.length - 1 ? "last" : placeName(k + 1, v.players.length).replace(" out", "")),
+          el("td", { class: "pa-final-place" }, seatDot(seat), ` ${who(seat)}`),
+          el("td", {}, String(v.players[seat].cards_left)))))),
+      el("p", { class: "muted small" }, "The number beside each name in the players' list counts the cards that player still holds:"
+        + " 0 once out. The first out wins; the last still holding cards comes last."));
   }
 
   function draw() {
@@ -349,6 +415,7 @@ export function mount(root, ctx) {
 
   return renderer(root, (next) => {
     snapshot = next;
+    edition = next.view.edition || 1;
     draw();
   }, unbind);
 }

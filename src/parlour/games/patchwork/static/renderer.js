@@ -8,12 +8,14 @@
 // Enter sews it, Esc puts it back, S skips.
 
 import { el, svg, replace, keys, plural, seatDot } from "/static/ui.js";
-import { renderer, stylesheet, withNames } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain } from "/static/board.js";
 
 const DATA = await (await fetch(new URL("patchwork.json", import.meta.url))).json();
 const SIZE = DATA.board.width;
 const LAST = DATA.timeline.last_space;
 const PATCHES = DATA.patches.map(([id, shape, income, price, time]) => ({ id, rows: shape.split("|"), income, price, time }));
+stylesheet(new URL("renderer.css", import.meta.url));
+
 const SPECIAL = { id: -1, rows: ["O"], income: 0, price: 0, time: 0, special: true };
 
 // Flip (mirror each row) first, then turn clockwise: the engine's order (engine.py _transform).
@@ -124,10 +126,75 @@ function miniPatch(patch, unit) {
     "aria-hidden": "true" }, patchShape(patch, rows, 0, 0));
 }
 
+/** What a patch does, in words: its price, its time and its income. */
+function patchText(patch) {
+  if (patch.special) return "A special patch: a single square, free, sewn at once anywhere on your quilt. It takes no time.";
+  return `Patch ${patch.id} costs ${plural(patch.price, "button")} and moves your token ${plural(patch.time, "space")} on the time track. ` +
+    (patch.income ? `Its ${plural(patch.income, "button")} ${patch.income === 1 ? "pays" : "pay"} you ${patch.income} more at every button income space you reach after sewing it.`
+      : "It has no buttons: it earns nothing at button income.") + ` Covers ${plural(cellsOf(patch.rows).length, "square")}.`;
+}
+
+/**
+ * The time track as an SVG: the spaces, the income spaces, the special patches not yet taken and
+ * the tokens. track: {income_times, specials_left, times: [t0, t1], last_mover}; ghost: a space to mark.
+ */
+function timeTrack(track, names, ghost = null) {
+  const unit = 20;
+  const width = (LAST + 1) * unit;
+  const y0 = 26;
+  const [t0, t1] = track.times;
+  const g = svg("svg", { class: "pw-track-svg", viewBox: `0 0 ${width} 62`, preserveAspectRatio: "xMidYMid meet",
+    role: "img", "aria-label": `Time track: ${names[0]} on space ${t0}, ${names[1]} on space ${t1} of ${LAST}` });
+  for (let t = 0; t <= LAST; t++) {
+    const x = t * unit;
+    const payday = track.income_times.includes(t);
+    g.append(svg("rect", { x: x + 1, y: y0, width: unit - 2, height: 18, rx: 3,
+      class: ["pw-space", payday && "pw-payday", t === LAST && "pw-end"].filter(Boolean).join(" ") }));
+    if (payday) {
+      g.append(explain(svg("g", { transform: `translate(${x + unit / 2} ${y0 + 9}) scale(12)`, class: "pw-income-space" }, buttonIcon(0, 0, 0.5)),
+        `Button income on space ${t}: whoever reaches or passes it earns the income printed on their quilt's patches.`));
+    }
+    if (t % 10 === 0 || t === LAST) g.append(svg("text", { x: x + unit / 2, y: 60, class: "pw-space-num" }, String(t)));
+  }
+  for (const t of track.specials_left) {
+    g.append(explain(svg("g", { transform: `translate(${t * unit + 4} ${y0 - 13})`, class: "pw-special-space" },
+      svg("rect", { width: 12, height: 12, rx: 1.5, fill: "#7f5539" }),
+      svg("rect", { x: 2, y: 2, width: 8, height: 8, fill: "none", stroke: "rgba(255,220,150,.8)", "stroke-width": 1, "stroke-dasharray": "2 1.4" })),
+    `Special patch on space ${t}: the first token to reach or pass it takes a single square to sew on the next turn.`));
+  }
+  if (ghost !== null) {
+    g.append(svg("circle", { cx: ghost.space * unit + unit / 2, cy: y0 + 9, r: 8, class: ["pw-token-ghost", `pw-ghost-seat-${ghost.seat}`].join(" ") }));
+  }
+  const order = track.last_mover === 0 ? [1, 0] : [0, 1]; // the last mover's token lies on top
+  for (const s of order) {
+    const lift = t0 === t1 ? (s === track.last_mover ? -5 : 4) : 0;
+    g.append(svg("circle", { cx: track.times[s] * unit + unit / 2, cy: y0 + 9 + lift, r: 7.5,
+      class: ["pw-token", `pw-token-seat-${s}`].join(" ") }, svg("title", {}, `${names[s]}: space ${track.times[s]}`)));
+  }
+  return g;
+}
+
+/**
+ * A piece of Patchwork for the rules page (hall/static/rules.js): {piece: "patch", id} draws a
+ * patch with its price, time and income; {piece: "track"} the time track at the start.
+ */
+export function piece(fields) {
+  if (fields.piece === "track") {
+    return el("div", { class: "pw pw-piece pw-piece-track" }, defs(), el("div", { class: "pw-track" },
+      timeTrack({ income_times: DATA.timeline.button_income_times, specials_left: DATA.timeline.special_patch_times,
+        times: [0, 0], last_mover: null }, ["Player 1", "Player 2"])));
+  }
+  const patch = patchOf(Number(fields.id));
+  return explain(el("div", { class: "pw pw-piece pw-offer" }, defs(),
+    el("span", { class: "pw-offer-shape" }, miniPatch(patch, 22)),
+    patch.special ? el("span", { class: "pw-offer-stats" }, "free")
+      : el("span", { class: "pw-offer-stats" }, stat("button", patch.price, "price in buttons"), stat("time", patch.time, "time spaces"),
+        patch.income ? stat("income", patch.income, "income at each button income space") : null)), patchText(patch));
+}
+
 // --- the renderer ---------------------------------------------------------------------------------
 
 export function mount(root, ctx) {
-  stylesheet(new URL("renderer.css", import.meta.url));
   const me = ctx.seat ?? 0;
   const them = 1 - me;
   const playing = ctx.seat !== null && ctx.seat !== undefined && !!ctx.send;
@@ -174,6 +241,11 @@ export function mount(root, ctx) {
     return patchOf(id).price <= mine().buttons;
   }
 
+  /** Whether the patch can go somewhere on my quilt (the server's legal plays say so). */
+  function fits(id) {
+    return [...legalKeys].some((k) => k.startsWith(`${id}/`));
+  }
+
   // -- choosing, moving and sewing a patch -----------------------------------------------------------
   function firstFit(id, rotation, flip) {
     const rows = transform(patchOf(id).rows, rotation, flip);
@@ -192,7 +264,11 @@ export function mount(root, ctx) {
     if (special === null && !view().offer.includes(id)) return;
     const patch = patchOf(id);
     if (!affordable(id)) {
-      say(`Patch ${id} costs ${plural(patch.price, "button")} and you have ${mine().buttons}.`, "bad");
+      say(`That patch costs ${plural(patch.price, "button")} and you have ${mine().buttons}.`, "bad");
+      return;
+    }
+    if (!fits(id)) {
+      say("That patch fits nowhere on your quilt, however it is turned.", "bad");
       return;
     }
     const spot = firstFit(id, 0, false) || [0, 0];
@@ -302,37 +378,19 @@ export function mount(root, ctx) {
   // -- drawing -----------------------------------------------------------------------------------
   function drawTrack() {
     const v = view();
-    const unit = 20;
-    const width = (LAST + 1) * unit;
-    const y0 = 26;
-    const g = svg("svg", { class: "pw-track-svg", viewBox: `0 0 ${width} 62`, preserveAspectRatio: "xMidYMid meet",
-      role: "img", "aria-label": `Time track: ${names[0]} on space ${v.players[0].time}, ${names[1]} on space ${v.players[1].time} of ${LAST}` });
-    for (let t = 0; t <= LAST; t++) {
-      const x = t * unit;
-      const payday = v.income_times.includes(t);
-      g.append(svg("rect", { x: x + 1, y: y0, width: unit - 2, height: 18, rx: 3,
-        class: ["pw-space", payday && "pw-payday", t === LAST && "pw-end"].filter(Boolean).join(" ") }));
-      if (payday) g.append(svg("g", { transform: `translate(${x + unit / 2} ${y0 + 9}) scale(12)` }, buttonIcon(0, 0, 0.5)));
-      if (t % 10 === 0 || t === LAST) g.append(svg("text", { x: x + unit / 2, y: 60, class: "pw-space-num" }, String(t)));
+    const ghost = pick && !pick.patch.special ? { space: Math.min(mine().time + pick.patch.time, LAST), seat: me } : null;
+    const g = timeTrack({ income_times: v.income_times, specials_left: v.specials_left,
+      times: [v.players[0].time, v.players[1].time], last_mover: v.last_mover }, names, ghost);
+    const scroller = track.querySelector(".pw-track-scroll");
+    const left = scroller ? scroller.scrollLeft : null;
+    const box = el("div", { class: "pw-track-scroll" }, g);
+    replace(track, box, el("p", { class: "pw-track-note", "aria-hidden": "true" }, "◂ swipe the time track: spaces 0 to 53 ▸"));
+    // on a phone the track scrolls sideways: keep it where it was, or show the token to move
+    if (box.scrollWidth > box.clientWidth) {
+      const unit = box.scrollWidth / (LAST + 1);
+      const focus = playing ? mine().time : Math.min(v.players[0].time, v.players[1].time);
+      box.scrollLeft = left !== null && left > 0 ? left : Math.max(0, focus * unit - box.clientWidth / 3);
     }
-    for (const t of v.specials_left) {
-      g.append(svg("g", { transform: `translate(${t * unit + 4} ${y0 - 13})` },
-        svg("rect", { width: 12, height: 12, rx: 1.5, fill: "#7f5539" }),
-        svg("rect", { x: 2, y: 2, width: 8, height: 8, fill: "none", stroke: "rgba(255,220,150,.8)", "stroke-width": 1, "stroke-dasharray": "2 1.4" }),
-        svg("title", {}, `Special patch on space ${t}: the first to reach it sews a single square`)));
-    }
-    if (pick && !pick.patch.special) {
-      const to = Math.min(mine().time + pick.patch.time, LAST);
-      g.append(svg("circle", { cx: to * unit + unit / 2, cy: y0 + 9, r: 8, class: "pw-token-ghost", style: `stroke: var(--seat-${me})` }));
-    }
-    const order = v.last_mover === 0 ? [1, 0] : [0, 1]; // the last mover's token lies on top
-    const same = v.players[0].time === v.players[1].time;
-    for (const s of order) {
-      const lift = same ? (s === v.last_mover ? -5 : 4) : 0;
-      g.append(svg("circle", { cx: v.players[s].time * unit + unit / 2, cy: y0 + 9 + lift, r: 7.5,
-        class: "pw-token", style: `fill: var(--seat-${s})` }, svg("title", {}, `${names[s]}: space ${v.players[s].time}`)));
-    }
-    replace(track, g);
   }
 
   function drawQuilt(seat) {
@@ -394,11 +452,15 @@ export function mount(root, ctx) {
       seat === me && playing ? el("span", { class: "badge" }, "you") : null,
       (v.to_act || []).includes(seat) && !v.over ? el("span", { class: "pw-to-move" }, "to move") : null);
     const facts = el("div", { class: "pw-facts" },
-      el("span", { class: "pw-fact", title: "buttons to spend", dataset: { fact: "buttons" } }, icon("button"), el("b", {}, String(p.buttons)), " buttons"),
-      el("span", { class: "pw-fact", title: "buttons earned at each payday on the time track", dataset: { fact: "income" } }, "income ", el("b", {}, `+${p.income}`)),
-      el("span", { class: "pw-fact", title: "empty squares cost 2 points each at the end", dataset: { fact: "empty" } }, el("b", {}, String(p.empty)), " empty"),
-      el("span", { class: "pw-fact", title: "200 + buttons + 7 for the bonus − 2 per empty square", dataset: { fact: "score" } }, "score ", el("b", {}, String(p.score))),
-      p.bonus ? el("span", { class: "pw-fact pw-bonus", title: "first to cover a whole 7×7 square" }, "7×7 bonus +7") : null);
+      explain(el("span", { class: "pw-fact", dataset: { fact: "buttons" } }, icon("button"), el("b", {}, String(p.buttons)), " buttons"),
+        "Buttons to spend on patches; each one left at the end is a point."),
+      explain(el("span", { class: "pw-fact", dataset: { fact: "income" } }, "income ", el("b", {}, `+${p.income}`)),
+        "Buttons earned at each button income space of the time track: the buttons printed on this quilt's patches."),
+      explain(el("span", { class: "pw-fact", dataset: { fact: "empty" } }, el("b", {}, String(p.empty)), " empty"),
+        "Empty squares: each costs 2 points at the end."),
+      explain(el("span", { class: "pw-fact", dataset: { fact: "score" } }, "score ", el("b", {}, String(p.score))),
+        "The score if the game ended now: 200 + buttons − 2 per empty square + 7 for the 7×7 bonus."),
+      p.bonus ? explain(el("span", { class: "pw-fact pw-bonus" }, "7×7 bonus +7"), "The first to cover a whole 7×7 square earns 7 points.") : null);
     replace(quilt[seat], head, grid, facts);
     quilt[seat].className = ["pw-side", seat === me && playing ? "pw-side-me" : "pw-side-other",
       (v.to_act || []).includes(seat) && !v.over && "pw-side-acting"].filter(Boolean).join(" ");
@@ -419,7 +481,7 @@ export function mount(root, ctx) {
       ghost.append(svg("path", { class: "pw-cross", d: cellsOf(rows()).map(([cx, cy]) => `M${cx + 0.3} ${cy + 0.3}l.4 .4m0 -.4l-.4 .4`).join("") }));
     }
     layer.append(ghost);
-    const name = pick.patch.special ? "your special patch" : `patch ${pick.id}`;
+    const name = pick.patch.special ? "your special patch" : "the patch";
     const finger = matchMedia("(hover: none) and (pointer: coarse)").matches;  // as style.css hides key hints
     if (why) {
       say(finger ? `${why} Tap elsewhere on your quilt to move ${name}, or turn or flip it.`
@@ -432,26 +494,27 @@ export function mount(root, ctx) {
 
   function offerCard(id, n) {
     const patch = patchOf(id);
-    const can = myTurn() && pendingSpecial() === null && affordable(id);
+    const turnNow = playing && myTurn() && pendingSpecial() === null;
+    const dear = turnNow && !affordable(id);
+    const noRoom = turnNow && !dear && !fits(id);
+    const can = turnNow && !dear && !noRoom;
     const picked = pick && pick.id === id;
-    const label = `Patch ${id}: costs ${plural(patch.price, "button")} and ${plural(patch.time, "time space")}` +
-      (patch.income ? `, earns ${patch.income} at each payday` : "");
-    if (!playing) {
-      return el("div", { class: "pw-offer unable", dataset: { patch: id }, title: label },
-        el("span", { class: "pw-offer-shape" }, miniPatch(patch, 16)),
-        el("span", { class: "pw-offer-stats" }, stat("button", patch.price, "price in buttons"), stat("time", patch.time, "time spaces"),
-          patch.income ? stat("income", patch.income, "income at each payday") : null));
-    }
-    return el("button", {
+    const text = patchText(patch) + (dear ? ` You have ${plural(mine().buttons, "button")}: too few.` : "")
+      + (noRoom ? " It fits nowhere on your quilt now, however it is turned." : "");
+    const body = [
+      el("span", { class: "pw-id", "aria-hidden": "true" }, `#${id}`),
+      el("span", { class: "pw-offer-shape" }, miniPatch(patch, 16)),
+      el("span", { class: "pw-offer-stats" }, stat("button", patch.price, "price in buttons"), stat("time", patch.time, "time spaces"),
+        patch.income ? stat("income", patch.income, "income at each button income space") : null),
+      dear ? el("span", { class: "pw-offer-note" }, "too dear") : null,
+      noRoom ? el("span", { class: "pw-offer-note pw-no-room" }, "no room") : null,
+    ];
+    if (!playing) return explain(el("div", { class: "pw-offer unable", dataset: { patch: id } }, ...body), text);
+    return explain(el("button", {
       type: "button", class: ["pw-offer", picked && "picked", !can && "unable"], "aria-pressed": picked ? "true" : "false",
-      dataset: { patch: id }, title: label, "aria-label": label, "aria-keyshortcuts": String(n + 1),
+      dataset: { patch: id }, "aria-label": `On offer, key ${n + 1}: ${text}`, "aria-keyshortcuts": String(n + 1),
       onclick: () => (picked ? cancel() : choose(id)),
-    },
-    el("kbd", { class: "key" }, String(n + 1)),
-    el("span", { class: "pw-offer-shape" }, miniPatch(patch, 16)),
-    el("span", { class: "pw-offer-stats" }, stat("button", patch.price, "price in buttons"), stat("time", patch.time, "time spaces"),
-      patch.income ? stat("income", patch.income, "income at each payday") : null),
-    playing && myTurn() && !affordable(id) ? el("span", { class: "pw-offer-note" }, "too dear") : null);
+    }, el("kbd", { class: "key" }, String(n + 1)), ...body), text);
   }
 
   function drawCentre() {
@@ -479,10 +542,10 @@ export function mount(root, ctx) {
         el("button", { type: "button", class: "btn", id: "pw-rotate", disabled: !pick, onclick: () => turn(1), "aria-keyshortcuts": "R" }, "↻ Turn", el("kbd", { class: "key" }, "R")),
         el("button", { type: "button", class: "btn", id: "pw-flip", disabled: !pick, onclick: flip, "aria-keyshortcuts": "F" }, "⇋ Flip", el("kbd", { class: "key" }, "F")),
         el("button", { type: "button", class: "btn btn-primary", id: "pw-place", disabled: !pick, onclick: place, "aria-keyshortcuts": "Enter" }, "Sew", el("kbd", { class: "key" }, "⏎"))),
-      gain ? el("button", { type: "button", class: "btn pw-skip", id: "pw-skip", onclick: skip, "aria-keyshortcuts": "S",
-        title: `Move ${plural(gain.spaces, "space")} to just ahead of ${names[them]}, one button a space` +
-          (gain.buttons > gain.spaces ? ", and collect your income on the way" : "") },
-      `Skip ahead: +${plural(gain.buttons, "button")}`, el("kbd", { class: "key" }, "S")) : null);
+      gain ? explain(el("button", { type: "button", class: "btn pw-skip", id: "pw-skip", onclick: skip, "aria-keyshortcuts": "S" },
+        `Skip ahead: +${plural(gain.buttons, "button")}`, el("kbd", { class: "key" }, "S")),
+      `Move ${plural(gain.spaces, "space")} to just ahead of ${names[them]}, one button a space` +
+        (gain.buttons > gain.spaces ? ", and collect your income on the way." : ".")) : null);
     }
     parts.push(hint);
     replace(centre, ...parts);
@@ -517,15 +580,16 @@ export function mount(root, ctx) {
 
   function drawCircle() {
     const v = view();
-    const items = [el("div", { class: "pw-neutral", title: "The neutral token: the three patches after it are on offer" },
-      el("span", { class: "pw-neutral-pawn" }), el("span", {}, "token"))];
+    const items = [explain(el("div", { class: "pw-neutral" },
+      el("span", { class: "pw-neutral-pawn" }), el("span", {}, "token")),
+    "The neutral token: the three patches after it are on offer. When a patch is taken, the token moves to its place.")];
     v.circle.forEach((id, i) => {
       const patch = patchOf(id);
-      items.push(el("div", { class: ["pw-circle-patch", i < 3 && "on-offer"], dataset: { patch: id },
-        title: `Patch ${id}: ${plural(patch.price, "button")}, ${plural(patch.time, "time space")}, income ${patch.income}` },
+      items.push(explain(el("div", { class: ["pw-circle-patch", i < 3 && "on-offer"], dataset: { patch: id } },
       miniPatch(patch, 9),
-      el("span", { class: "pw-circle-stats" }, stat("button", patch.price, "price"), stat("time", patch.time, "time"),
-        patch.income ? stat("income", patch.income, "income") : null)));
+      el("span", { class: "pw-circle-stats" }, el("span", { class: "pw-id" }, `#${id}`), stat("button", patch.price, "price"), stat("time", patch.time, "time"),
+        patch.income ? stat("income", patch.income, "income") : null)),
+      `${i < 3 ? "On offer now. " : `Comes on offer once the token passes ${plural(i - 2, "more patch", "more patches")}. `}${patchText(patch)}`));
     });
     replace(circle, items);
   }

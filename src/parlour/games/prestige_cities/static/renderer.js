@@ -10,7 +10,7 @@
 // under it, Backspace or U takes the last one back, Enter confirms, Esc clears, S stops converting.
 
 import { el, svg, replace, button, keys, plural, seatDot, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain } from "/static/board.js";
 
 stylesheet(new URL("renderer.css", import.meta.url));
 
@@ -25,6 +25,71 @@ const COLS = 8;
 const key = (r, c) => `${r},${c}`;
 const near = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
 
+/** What each type of block does for the scores, in words. */
+const BLOCK_TEXT = {
+  industry: "Industry (yellow die): counts for Wealth, (Industry + Commerce) ÷ 2; each Residential block touching Industry loses 1 Happiness.",
+  commerce: "Commerce (blue die): counts for Wealth, (Industry + Commerce) ÷ 2, and each one inside the Inner District adds 1 more.",
+  residential: "Residential (red die): each home scores Happiness: −1 if it touches Industry, +1 if it touches Parks, +1 if it touches Culture.",
+  culture: "Culture (purple die): each one inside the Inner District is a point of Culture; next to homes it adds Happiness.",
+  parks: "Parks (green die): each home touching Parks gains 1 Happiness.",
+  blight: "Blight: each home touching Blight loses 1 Happiness. It comes after big growth, catastrophes and the Industrial Revolution.",
+  mountain: "A mountain: it counts as filled, but Residential blocks may be built over it.",
+  empty: "An empty square.",
+};
+const START = { mountains: [], inner_rows: [2, 6], inner_cols: [2, 5], ocean: false };
+
+/**
+ * A city as an SVG grid. cityRows: 9 strings of letters ("." empty, "M" mountain); board: the view's
+ * board; opts: {pending: [{row, col, block}], group: [[r, c]], removing, small, live, label,
+ * cell(r, c) -> {ok, cursor, onclick, onmouseenter}}.
+ */
+function citySvg(cityRows, board, opts = {}) {
+  const mountains = new Set(board.mountains.map(([r, c]) => key(r, c)));
+  const marks = new Map((opts.pending || []).map((p) => [key(p.row, p.col), p]));
+  const group = new Set((opts.group || []).map(([r, c]) => key(r, c)));
+  const height = ROWS + (board.ocean ? 0.45 : 0);
+  const s = svg("svg", { class: ["pc-city", opts.live && "pc-city-live", opts.small && "pc-city-small"],
+    viewBox: `-0.06 -0.06 ${COLS + 0.12} ${height + 0.12}`, role: "grid", "aria-label": opts.label || "a city" });
+  for (let r = 0; r < ROWS; r++) {
+    for (let c = 0; c < COLS; c++) {
+      const letter = cityRows[r][c];
+      const mark = marks.get(key(r, c));
+      const kind = mark ? (opts.removing ? "removing" : mark.block) : letter === "." ? "empty" : letter === "M" ? "mountain"
+        : BY_LETTER[letter];
+      const live = opts.cell ? opts.cell(r, c, mark) : {};
+      const g = svg("g", { class: ["pc-cell", `pc-${kind}`, mark && "pc-pending", group.has(key(r, c)) && "pc-group",
+        live.ok && "pc-ok", live.cursor && "pc-cursor"], dataset: { row: r, col: c },
+      onclick: live.onclick || null, onmouseenter: live.onmouseenter || null });
+      g.append(svg("rect", { x: c + 0.04, y: r + 0.04, width: 0.92, height: 0.92, rx: 0.12 }));
+      if (mountains.has(key(r, c))) {
+        g.append(svg("path", { class: "pc-peak", d: `M${c + 0.2} ${r + 0.8}L${c + 0.5} ${r + 0.25}L${c + 0.8} ${r + 0.8}` }));
+      }
+      const text = mark ? (opts.removing ? "×" : LETTER[mark.block]) : letter === "." || letter === "M" ? "" : letter;
+      if (text) g.append(svg("text", { x: c + 0.5, y: r + 0.66, class: "pc-letter" }, text));
+      s.append(g);
+    }
+  }
+  const [r0, r1] = board.inner_rows;
+  const [c0, c1] = board.inner_cols;
+  s.append(svg("rect", { class: "pc-inner", x: c0, y: r0, width: c1 - c0 + 1, height: r1 - r0 + 1, rx: 0.15 }));
+  if (board.ocean) s.append(svg("rect", { class: "pc-ocean", x: 0, y: ROWS + 0.05, width: COLS, height: 0.38, rx: 0.1 }));
+  return s;
+}
+
+/** A block type's key: its letter in its colour, its name; explained. */
+function blockKey(block) {
+  return explain(el("span", { class: `pc-key pc-key-${block}` }, el("i", {}, LETTER[block]), NAMES[block]), BLOCK_TEXT[block]);
+}
+
+/** A piece for the rules page (hall/static/rules.js): {piece: "city", rows, ocean} or {piece: "block", block}. */
+export function piece(fields) {
+  if (fields.piece === "block") return el("span", { class: "pc-piece" }, blockKey(fields.block));
+  const rows = fields.rows.split("|");
+  const mountains = [];
+  rows.forEach((row, r) => [...row].forEach((ch, c) => ch === "M" && mountains.push([r, c])));
+  return el("div", { class: "pc-piece pc-piece-city" }, citySvg(rows, { ...START, mountains, ocean: !!fields.ocean }));
+}
+
 export function mount(root, ctx) {
   let snap = null;
   let pending = []; // [{row, col, block}] not yet sent
@@ -33,6 +98,8 @@ export function mount(root, ctx) {
   let shown = null; // the seat whose city the side panel shows
   let sending = false;
   let note = "";
+  let noteBad = false; // whether the note is a refusal (red), not a plain remark
+  let askedGolden = -1; // the Golden Age blocks placed when Confirm last asked whether to stop short
 
   const unbind = keys({
     1: () => chooseByIndex(0), 2: () => chooseByIndex(1), 3: () => chooseByIndex(2), 4: () => chooseByIndex(3),
@@ -85,6 +152,8 @@ export function mount(root, ctx) {
     return 1;
   }
 
+  const FULL = "that is all of them: confirm or undo";
+
   /** How many squares the side-connected group holding (row, col) has, of the letter there. */
   function groupSize(grid, row, col) {
     const letter = grid[row][col];
@@ -110,7 +179,7 @@ export function mount(root, ctx) {
     const legal = snap.legal;
     if (t.kind === "blight") return matching(legal, { type: "blight", row, col }).length ? "" : "the Blight cannot go there";
     if (t.kind === "convert") return matching(legal, { type: "convert", row, col }).length ? "" : `no ${NAMES[t.block]} you may convert there`;
-    if (pending.length >= needed() && needed() > 0 && t.kind !== "golden") return "that is all of them: confirm or undo";
+    if (pending.length >= needed() && needed() > 0 && t.kind !== "golden") return FULL;
     if (t.kind === "golden") {
       if (!chosen) return "choose a block first (1-5)";
       return matching(legal, { type: "build", block: chosen, row, col }).length ? "" : "that square is taken";
@@ -171,6 +240,7 @@ export function mount(root, ctx) {
     const why = refusal(row, col);
     if (why) {
       note = why;
+      noteBad = why !== FULL;
       draw();
       return;
     }
@@ -183,6 +253,18 @@ export function mount(root, ctx) {
     pending.push({ row, col, block });
     if (t.kind === "golden") chosen = null;
     draw();
+  }
+
+  /** Whether Confirm has just asked about a short Golden Age, and nothing changed since. */
+  function asking() {
+    return pending.length > 0 && askedGolden === pending.length;
+  }
+
+  /** In the Golden Age, whether a block not yet chosen still has a free square. */
+  function goldenShort() {
+    const taken = new Set(pending.map((p) => key(p.row, p.col)));
+    const placed = new Set(pending.map((p) => p.block));
+    return (snap.legal || []).some((a) => a.type === "build" && !placed.has(a.block) && !taken.has(key(a.row, a.col)));
   }
 
   function undo() {
@@ -210,6 +292,16 @@ export function mount(root, ctx) {
     if (!t || !pending.length || sending) return;
     if (t.kind !== "golden" && pending.length < needed()) {
       note = `place ${plural(needed() - pending.length, "more block")} first`;
+      noteBad = true;
+      draw();
+      return;
+    }
+    if (t.kind === "golden" && askedGolden !== pending.length && goldenShort()) {
+      askedGolden = pending.length;
+      const left = t.blocks.length - pending.length;
+      note = `Only ${pending.length} of the ${t.blocks.length} Golden Age blocks: press Confirm again to build these now, `
+        + `and place the other ${left} after; or click a free square to add more first.`;
+      noteBad = false;
       draw();
       return;
     }
@@ -229,6 +321,8 @@ export function mount(root, ctx) {
 
   async function send(actions) {
     sending = true;
+    note = "";
+    noteBad = false;
     draw();
     try {
       for (const action of actions) {
@@ -240,12 +334,14 @@ export function mount(root, ctx) {
         }
         if (!answer.ok) {
           note = answer.message || "refused";
+          noteBad = true;
           break;
         }
         await caughtUp(answer.turn); // the next action is made against the state this one made
       }
     } finally {
       sending = false;
+      askedGolden = -1;
       pending = [];
       chosen = null;
       draw();
@@ -254,53 +350,25 @@ export function mount(root, ctx) {
 
   // --- drawing -----------------------------------------------------------------------------------
   function cityBoard(seat, opts = {}) {
-    const view = snap.view;
-    const board = view.board;
-    const mountains = new Set(board.mountains.map(([r, c]) => key(r, c)));
-    const inner = board.inner_rows;
-    const innerCols = board.inner_cols;
-    const ocean = board.ocean;
-    const marks = new Map((opts.pending || []).map((p) => [key(p.row, p.col), p]));
-    const group = new Set((opts.group || []).map(([r, c]) => key(r, c)));
-    const height = ROWS + (ocean ? 0.45 : 0);
-    const s = svg("svg", { class: ["pc-city", opts.live && "pc-city-live", opts.small && "pc-city-small"],
-      viewBox: `-0.06 -0.06 ${COLS + 0.12} ${height + 0.12}`, role: "grid",
-      "aria-label": `${ctx.names[seat] || `Player ${seat + 1}`}'s city` });
-    const cityRows = view.cities[seat].rows;
-    for (let r = 0; r < ROWS; r++) {
-      for (let c = 0; c < COLS; c++) {
-        const letter = cityRows[r][c];
-        const mark = marks.get(key(r, c));
-        const kind = mark ? (opts.removing ? "removing" : mark.block) : letter === "." ? "empty" : letter === "M" ? "mountain"
-          : BY_LETTER[letter];
-        const ok = opts.live && !mark && !refusal(r, c);
-        const g = svg("g", { class: ["pc-cell", `pc-${kind}`, mark && "pc-pending", group.has(key(r, c)) && "pc-group",
-          ok && "pc-ok", opts.live && cursor[0] === r && cursor[1] === c && "pc-cursor"], dataset: { row: r, col: c },
-        onclick: opts.live ? () => clickSquare(r, c) : null,
-        onmouseenter: opts.live ? () => hover(r, c) : null });
-        g.append(svg("rect", { x: c + 0.04, y: r + 0.04, width: 0.92, height: 0.92, rx: 0.12 }));
-        if (mountains.has(key(r, c))) {
-          g.append(svg("path", { class: "pc-peak", d: `M${c + 0.2} ${r + 0.8}L${c + 0.5} ${r + 0.25}L${c + 0.8} ${r + 0.8}` }));
-        }
-        const label = mark ? (opts.removing ? "×" : LETTER[mark.block]) : letter === "." || letter === "M" ? "" : letter;
-        if (label) g.append(svg("text", { x: c + 0.5, y: r + 0.66, class: "pc-letter" }, label));
-        s.append(g);
-      }
-    }
-    s.append(svg("rect", { class: "pc-inner", x: innerCols[0], y: inner[0], width: innerCols[1] - innerCols[0] + 1,
-      height: inner[1] - inner[0] + 1, rx: 0.15 }));
-    if (ocean) s.append(svg("rect", { class: "pc-ocean", x: 0, y: ROWS + 0.05, width: COLS, height: 0.38, rx: 0.1 }));
-    return s;
+    const live = opts.live ? (r, c, mark) => ({
+      ok: !mark && !refusal(r, c), cursor: cursor[0] === r && cursor[1] === c,
+      onclick: () => clickSquare(r, c), onmouseenter: () => hover(r, c),
+    }) : null;
+    return citySvg(snap.view.cities[seat].rows, snap.view.board,
+      { ...opts, cell: live, label: `${ctx.names[seat] || `Player ${seat + 1}`}'s city` });
   }
 
   function hover(r, c) {
-    if (!task()) return;
-    const why = refusal(r, c);
-    note = why ? `Row ${r}, column ${c}: ${why}` : "";
+    if (!task() || asking()) return;  // the Golden Age's question stays until it is answered
+    // a square just chosen, or a group already complete, is no refusal: say so without the red
+    const chosenHere = pending.some((p) => p.row === r && p.col === c);
+    const why = chosenHere ? "" : refusal(r, c);
+    note = chosenHere ? `Row ${r}, column ${c}: chosen; click it again to take it back` : why ? `Row ${r}, column ${c}: ${why}` : "";
+    noteBad = !!why && why !== FULL;
     const hint = root.querySelector("#pc-hint");
     if (hint) {
       hint.textContent = note || hintText();
-      hint.className = ["pc-hint", why && "pc-hint-bad"].filter(Boolean).join(" ");
+      hint.className = ["pc-hint", noteBad && "pc-hint-bad"].filter(Boolean).join(" ");
     }
   }
 
@@ -326,20 +394,32 @@ export function mount(root, ctx) {
   function diceRow() {
     const v = snap.view;
     if (!v.dice.length) return el("div", { class: "pc-dice pc-no-dice" }, "No dice this era.");
-    return el("div", { class: "pc-dice" }, v.dice.map((d) => el("span", {
-      class: ["pc-die", `pc-die-${d.block}`, !d.usable && "pc-die-out"],
-      title: `${d.color} die (${NAMES[d.block]}): ${d.value}${d.usable ? "" : ", not usable"}` }, String(d.value))));
+    return el("div", { class: "pc-dice" }, v.dice.map((d) => explain(el("span", {
+      class: ["pc-die", `pc-die-${d.block}`, !d.usable && "pc-die-out"] }, String(d.value)),
+    `The ${d.color} die: ${d.value} ${NAMES[d.block]}${d.usable ? ". Choose it to build that many connected blocks."
+      : d.value === 6 ? ". A 6 is never usable." : ": not usable in this era."} ${BLOCK_TEXT[d.block]}`)));
   }
 
   function eraCard() {
     const v = snap.view;
-    return el("section", { class: ["pc-era", `pc-era-${v.era.kind}`] },
+    return explain(el("section", { class: ["pc-era", `pc-era-${v.era.kind}`] },
       el("div", { class: "pc-era-head" }, el("span", { class: "pc-round" }, `Round ${v.round}`),
         el("h3", { class: "pc-era-name", id: "pc-era-name" }, v.era.name)),
       el("p", { class: "pc-era-rule" }, v.era.rule),
       diceRow(),
       el("p", { class: "pc-deck muted" }, `${plural(v.deck.left, "era")} left in the deck; set aside: `,
-        v.deck.set_aside.join(", ").replaceAll("_", " ")));
+        v.deck.set_aside.join(", ").replaceAll("_", " "))), eraText(v.era));
+  }
+
+  function eraText(era) {
+    const how = {
+      dice: "Choose one usable die and build that many blocks of its type, all touching each other. A 6 is never usable; place a die in full if you can.",
+      me: "No dice: choose a type and place 2 connected blocks of it.",
+      golden: "No dice: place one block of each of the five types, anywhere; they need not touch.",
+      catastrophe: "A catastrophe: remove a connected group of blocks, as many as the die, from the city just above yours in the scores (the leader strikes the last).",
+      pregame: "The opening round: every die is fixed and usable.",
+    }[era.kind] || "";
+    return `${era.name}: ${era.rule} ${how} The eras set aside are sure to come within the next deck.`;
   }
 
   function controls() {
@@ -347,14 +427,15 @@ export function mount(root, ctx) {
     const parts = [];
     const choices = blockChoices();
     if (choices.length) {
-      parts.push(el("div", { class: "pc-choices", role: "group", "aria-label": "dice" }, choices.map((c, i) => button(
+      parts.push(el("div", { class: "pc-choices", role: "group", "aria-label": "dice" }, choices.map((c, i) => explain(button(
         `${NAMES[c.block]}${t.kind === "pick" ? ` × ${c.count}` : ""}`, () => choose(c.block),
-        { key: String(i + 1), kind: chosen === c.block ? "primary" : null, class: `pc-choice pc-choice-${c.block}` }))));
+        { key: String(i + 1), kind: chosen === c.block ? "primary" : null, class: `pc-choice pc-choice-${c.block}` }),
+      `${t.kind === "pick" ? `Build ${plural(c.count, `${NAMES[c.block]} block`)}, all touching each other. ` : `Build one ${NAMES[c.block]} block anywhere. `}${BLOCK_TEXT[c.block]}`))));
     }
     if (t && ["pick", "build", "golden", "remove"].includes(t.kind)) {
       parts.push(el("div", { class: "pc-actions" },
         button("Undo", undo, { key: "U", disabled: !pending.length || sending, class: "pc-undo" }),
-        button("Confirm", confirm, { key: "Enter", kind: "primary", class: "pc-confirm",
+        button(asking() ? `Confirm ${pending.length} of ${t.blocks.length}` : "Confirm", confirm, { key: "Enter", kind: "primary", class: "pc-confirm",
           disabled: sending || !pending.length || (t.kind !== "golden" && pending.length < needed()) }),
         button("Clear", clear, { key: "Esc", kind: "ghost", disabled: !pending.length || sending })));
     }
@@ -365,7 +446,15 @@ export function mount(root, ctx) {
   function scoreTable() {
     const v = snap.view;
     const acting = new Set(snap.to_act || []);
-    const head = el("tr", {}, ["", "Culture", "Wealth", "Happiness", "Bonus", "Overall"].map((h) => el("th", {}, h)));
+    const meaning = {
+      Culture: "Culture: the Culture blocks inside the Inner District.",
+      Wealth: "Wealth: (Industry + Commerce) ÷ 2, plus 1 for each Commerce block inside the Inner District.",
+      Happiness: "Happiness: for each home, −1 if it touches Industry, +1 if it touches Parks, +1 if it touches Culture.",
+      Bonus: "Bonus: the points of the bonus cards earned.",
+      Overall: "Overall: the two lowest of Culture, Wealth and Happiness, plus the bonus. The highest wins.",
+    };
+    const head = el("tr", {}, ["", "Culture", "Wealth", "Happiness", "Bonus", "Overall"].map((h) =>
+      (meaning[h] ? explain(el("th", {}, h), meaning[h]) : el("th", {}, h))));
     const body = v.cities.map((c, seat) => el("tr", {
       class: ["pc-score-row", seat === ctx.seat && "pc-me", seat === shown && "pc-shown"], tabindex: 0,
       dataset: { seat }, onclick: () => show(seat),
@@ -387,12 +476,16 @@ export function mount(root, ctx) {
 
   function bonusCards() {
     const v = snap.view;
-    return el("ul", { class: "pc-cards" }, v.bonus_cards.map((card) => el("li", {
+    const when = { 1: "Deck 1, a race: awarded as soon as a player reaches it, then gone.",
+      2: "Deck 2: judged once, after the twelfth era of the deck.", 3: "Deck 3: for the first to complete their city.",
+      4: "Deck 4: judged when the game ends." };
+    return el("ul", { class: "pc-cards" }, v.bonus_cards.map((card) => explain(el("li", {
       class: ["pc-card", card.winners && "pc-card-done"] },
     el("span", { class: "pc-card-deck" }, `Deck ${card.deck}`), el("b", {}, card.name),
     el("span", { class: "pc-card-text" }, card.text),
     el("span", { class: "pc-card-winners" }, card.winners === null ? "not yet awarded"
-      : card.winners.length ? `earned by ${card.winners.map((s) => ctx.names[s]).join(" and ")}` : "earned by nobody"))));
+      : card.winners.length ? `earned by ${card.winners.map((s) => ctx.names[s]).join(" and ")}` : "earned by nobody")),
+    `${card.name}: ${card.text} ${when[card.deck]} One player alone earns 5 points; several at the same moment earn 2 each.`)));
   }
 
   function finalScores() {
@@ -421,7 +514,7 @@ export function mount(root, ctx) {
         el("section", { class: "pc-board", dataset: { controls: "" } },
           el("h3", { class: "pc-board-title" }, mainTitle),
           cityBoard(mainSeat, { live: !!t, pending, group: removing ? t.group : myGroup, removing }),
-          el("p", { class: ["pc-hint", t && note && "pc-hint-bad"], id: "pc-hint", role: "status" }, (t && note) || hintText()),
+          el("p", { class: ["pc-hint", t && note && noteBad && "pc-hint-bad"], id: "pc-hint", role: "status" }, (t && note) || hintText()),
           controls())),
       el("div", { class: "pc-right" }, finalScores(), scoreTable(),
         other !== null ? el("section", { class: "pc-other" }, el("h3", {}, `${ctx.names[other]}'s city`),
@@ -431,8 +524,7 @@ export function mount(root, ctx) {
   }
 
   function legend() {
-    return el("div", { class: "pc-legend" }, Object.keys(LETTER).map((b) => el("span", { class: `pc-key pc-key-${b}` },
-      el("i", {}, LETTER[b]), NAMES[b])));
+    return el("div", { class: "pc-legend" }, Object.keys(LETTER).map(blockKey));
   }
 
   return renderer(root, (snapshot) => {

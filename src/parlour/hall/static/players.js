@@ -1,0 +1,213 @@
+// The players' pages: sign in or up (/signin), My games (/me), a profile (/players/NAME) and the
+// leaderboards (/leaderboard/GAME). One module, one view per address; everything is text.
+
+import { el, replace, api, games, header, ago } from "/static/ui.js";
+import { accountCorner, signedIn } from "/static/account.js";
+
+const app = document.getElementById("app");
+const main = el("main", { class: "players-page" });
+app.append(header(el("a", { href: "/leaderboard", class: "topbar-link" }, "Leaderboards"), accountCorner()), main);
+
+const ROUTES = [
+  [/^\/signin\/?$/, () => signInPage()],
+  [/^\/me\/?$/, () => myGamesPage()],
+  [/^\/players\/([^/]+)$/, (m) => profilePage(decodeURIComponent(m[1]))],
+  [/^\/leaderboard(?:\/([^/]+))?\/?$/, (m, catalogue) => leaderboardPage(m[1] && decodeURIComponent(m[1]), catalogue)],
+];
+
+let gameNames = {};
+
+async function route() {
+  const catalogue = await games().catch(() => []);
+  gameNames = Object.fromEntries(catalogue.map((g) => [g.id, g.name]));
+  for (const [pattern, show] of ROUTES) {
+    const match = location.pathname.match(pattern);
+    if (match) {
+      try {
+        await show(match, catalogue);
+      } catch (err) {
+        replace(main, el("h1", {}, "Something went wrong"), el("p", { class: "form-error" }, err.message));
+      }
+      return;
+    }
+  }
+}
+
+const gameName = (id) => gameNames[id] || id;
+const profileLink = (name) => el("a", { href: `/players/${encodeURIComponent(name)}` }, name);
+const signed = (x) => (x > 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
+
+function place(rank, players) {
+  if (rank === null || rank === undefined) return "—";
+  if (rank === 1) return "Won";
+  const suffix = rank === 2 ? "nd" : rank === 3 ? "rd" : "th";
+  return `${rank}${suffix} of ${players}`;
+}
+
+// --- sign in and sign up ---------------------------------------------------------------------------
+function nextPage() {
+  const next = new URLSearchParams(location.search).get("next") || "";
+  return next.startsWith("/") && !next.startsWith("//") ? next : "/me";
+}
+
+function authForm(id, title, button, path, note) {
+  const name = el("input", { id: `${id}-name`, name: "username", maxlength: 32, required: true, autocomplete: "username" });
+  const password = el("input", { id: `${id}-password`, name: "password", type: "password", required: true,
+    minlength: 8, maxlength: 256, autocomplete: id === "signup" ? "new-password" : "current-password" });
+  const error = el("p", { class: "form-error", role: "alert" });
+  const submit = el("button", { type: "submit", class: "btn btn-primary btn-wide" }, button);
+  const form = el("form", { class: "card auth-card", id: `${id}-form`, novalidate: true },
+    el("h2", { class: "card-title" }, title),
+    el("label", { class: "field" }, el("span", {}, "Name"), name),
+    el("label", { class: "field" }, el("span", {}, "Password"), password,
+      id === "signup" ? el("small", {}, "8 characters or more") : null),
+    submit, error, note ? el("p", { class: "muted small" }, note) : null);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    error.textContent = "";
+    try {
+      await api("POST", path, { name: name.value, password: password.value });
+      location.href = nextPage();
+    } catch (err) {
+      error.textContent = err.message;
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+async function signInPage() {
+  document.title = "Parlour — sign in";
+  const player = await signedIn();
+  replace(main,
+    el("h1", {}, "Sign in"),
+    player ? el("p", { class: "lead" }, `You are signed in as ${player.name}. `, el("a", { href: "/me" }, "Your games"))
+      : el("p", { class: "lead" }, "An account keeps your seats on every device, your games and a rating per game. "
+        + "You can also play as a guest, without one."),
+    el("div", { class: "auth-grid" },
+      authForm("signin", "Welcome back", "Sign in", "/api/session"),
+      authForm("signup", "New here? Make an account", "Create account", "/api/accounts",
+        "Your name is public: it shows at the table, on your profile and on the leaderboards.")));
+}
+
+// --- My games --------------------------------------------------------------------------------------
+function gameRow(game, finished) {
+  const status = finished
+    ? el("span", { class: ["result", game.rank === 1 && "won"] }, place(game.rank, game.players.length))
+    : game.status === "waiting" ? el("span", { class: "pill" }, "waiting for players")
+      : game.your_turn ? el("span", { class: "badge badge-turn" }, "Your turn")
+        : el("span", { class: "muted small" }, game.to_act.length ? `${game.to_act.join(", ")} to play` : "");
+  return el("li", { class: "game-row", dataset: { code: game.code } },
+    el("div", { class: "game-row-main" },
+      el("strong", {}, gameName(game.game)),
+      el("span", { class: "muted small" }, game.players.join(" · ")),
+      el("span", { class: "room-code" }, `${game.code} · ${ago(game.created)}`)),
+    el("div", { class: "game-row-side" },
+      status,
+      finished && game.change !== null ? el("span", { class: ["rating-change", game.change >= 0 ? "up" : "down"],
+        title: "rating change" }, signed(game.change)) : null,
+      finished ? el("a", { class: "btn btn-small", href: game.replay_url }, "Replay")
+        : el("a", { class: "btn btn-small btn-primary", href: game.url }, "Open")));
+}
+
+function gameList(list, finished, empty) {
+  return list.length ? el("ul", { class: "game-rows" }, list.map((g) => gameRow(g, finished)))
+    : el("p", { class: "muted" }, empty);
+}
+
+function passwordForm() {
+  const current = el("input", { id: "current-password", type: "password", autocomplete: "current-password", required: true });
+  const fresh = el("input", { id: "new-password", type: "password", autocomplete: "new-password", required: true, minlength: 8 });
+  const said = el("p", { class: "form-error", role: "alert" });
+  const done = el("p", { class: "muted small", role: "status" });
+  const form = el("form", { class: "card", id: "password-form" },
+    el("h2", { class: "card-title" }, "Change password"),
+    el("label", { class: "field" }, el("span", {}, "Current password"), current),
+    el("label", { class: "field" }, el("span", {}, "New password"), fresh,
+      el("small", {}, "Your other devices are signed out")),
+    el("button", { type: "submit", class: "btn" }, "Change password"), said, done);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    said.textContent = done.textContent = "";
+    try {
+      await api("PUT", "/api/me/password", { password: current.value, new_password: fresh.value });
+      form.reset();
+      done.textContent = "Password changed.";
+    } catch (err) {
+      said.textContent = err.message;
+    }
+  });
+  return form;
+}
+
+async function myGamesPage() {
+  document.title = "Parlour — my games";
+  const player = await signedIn();
+  if (!player) {
+    replace(main, el("h1", {}, "My games"),
+      el("p", { class: "lead" }, el("a", { href: "/signin?next=/me" }, "Sign in"),
+        " to see your games on any device. Guests' seats stay in the browser that took them."));
+    return;
+  }
+  const mine = await api("GET", "/api/me/games");
+  replace(main,
+    el("div", { class: "page-head" }, el("h1", {}, "My games"),
+      el("a", { class: "btn btn-small", href: `/players/${encodeURIComponent(player.name)}` }, "My profile")),
+    el("section", { class: "card", id: "playing" }, el("h2", { class: "card-title" }, "In progress"),
+      gameList(mine.playing, false, "No game in progress. Start one from the lobby.")),
+    el("section", { class: "card", id: "finished" }, el("h2", { class: "card-title" }, "Finished"),
+      gameList(mine.finished, true, "No finished game yet.")),
+    passwordForm());
+}
+
+// --- a profile --------------------------------------------------------------------------------------
+function table(id, heads, rows, empty) {
+  if (!rows.length) return el("p", { class: "muted" }, empty);
+  return el("table", { class: "data-table", id },
+    el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((c) => el("td", {}, c))))));
+}
+
+async function profilePage(name) {
+  document.title = `Parlour — ${name}`;
+  const profile = await api("GET", `/api/players/${encodeURIComponent(name)}`);
+  const played = Object.fromEntries(profile.played.map((p) => [p.game, p]));
+  replace(main,
+    el("div", { class: "page-head" },
+      el("h1", { id: "profile-name" }, profile.name),
+      profile.kind === "bot" ? el("span", { class: "badge badge-bot" }, "built-in bot") : null),
+    el("section", { class: "card" }, el("h2", { class: "card-title" }, "Ratings"),
+      table("ratings", ["Game", "Rating", "Rated games", "Played", "Won"], profile.ratings.map((r) => [
+        el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, gameName(r.game)),
+        r.rating.toFixed(1), String(r.games), String(played[r.game]?.played ?? 0), String(played[r.game]?.won ?? 0)]),
+      "No rated game yet: a game is rated when every person at the table is signed in."),
+      profile.played.filter((p) => !profile.ratings.some((r) => r.game === p.game)).length
+        ? table("played", ["Game", "Played", "Won"], profile.played
+          .filter((p) => !profile.ratings.some((r) => r.game === p.game))
+          .map((p) => [gameName(p.game), String(p.played), String(p.won)]), "") : null),
+    el("section", { class: "card" }, el("h2", { class: "card-title" }, "Recent games"),
+      gameList(profile.recent, true, "No finished game yet.")));
+}
+
+// --- leaderboards -----------------------------------------------------------------------------------
+async function leaderboardPage(game, catalogue) {
+  game = game || (catalogue[0] && catalogue[0].id);
+  document.title = `Parlour — ${gameName(game)} leaderboard`;
+  const picker = el("select", { id: "leaderboard-game", "aria-label": "Game" },
+    catalogue.map((g) => el("option", { value: g.id, selected: g.id === game }, g.name)));
+  picker.addEventListener("change", () => { location.href = `/leaderboard/${encodeURIComponent(picker.value)}`; });
+  const rows = await api("GET", `/api/games/${encodeURIComponent(game)}/leaderboard`);
+  replace(main,
+    el("div", { class: "page-head" }, el("h1", {}, `${gameName(game)} leaderboard`), picker),
+    el("section", { class: "card" },
+      table("leaderboard", ["#", "Player", "Rating", "Rated games"], rows.map((r) => [
+        String(r.place),
+        el("span", { class: "leader-name" }, profileLink(r.name), r.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null),
+        r.rating.toFixed(1), String(r.games)]),
+      "Nobody is rated in this game yet: play a game signed in, against friends or bots."),
+      el("p", { class: "muted small" }, "Ratings are OpenSkill's: they start at 0 and grow as you win; "
+        + "the built-in bots are rated too, so they are fixed points to measure yourself against.")));
+}
+
+route();
