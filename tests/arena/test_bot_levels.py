@@ -14,6 +14,7 @@ from parlour.arena.match import Entrant, MatchTask, check_entrant, play_match
 from parlour.bots.mcts import MctsBot
 from parlour.core import Game, derive, replay
 from parlour.games import all_games
+from parlour.games import get as get_game
 
 GAMES = list(all_games().values())
 ITERATIONS = 2  # the search bots stop after this many iterations (or guesses): quick and reproducible
@@ -113,3 +114,31 @@ def test_a_short_match_of_one_level_against_the_next(game, pair):
     final = replay(game, 2, {}, record.replay["seed"], record.replay["actions"])
     assert game.is_over(final)
     assert list(game.result(final).ranks) == record.replay["result"]["ranks"]
+
+
+def test_a_flat_search_with_too_few_guesses_plays_the_heuristics_choice():
+    """On a machine too busy for two guesses, Palace's hard bot plays the shark's move."""
+    game = get_game("palace")
+    for state, seat in _midgame_states(game, 3, seed=5, count=4):
+        bot = make(game, "hard", 9)
+        bot.max_iterations = bot.min_rounds - 1
+        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        assert bot.choose(view, seat, legal) == game.search.candidates(state, seat, 0)[0]
+
+
+def test_prestige_planner_counts_the_open_bonus_cards():
+    """A Park more is worth more to the planner while Monument Builder (most Parks, Deck 2) is
+    open and the rival has as many Parks; the greedy bot's judgement does not change."""
+    from parlour.games.prestige_cities.bots import GreedyBot
+    from parlour.games.prestige_cities.engine import PARKS, bit
+    from parlour.games.prestige_cities.search import PlannerBot
+
+    game = get_game("prestige_cities")
+    rival = (0, 0, 0, 0, bit(0, 0) | bit(0, 1), 0)
+    even = (0, 0, 0, 0, bit(5, 0) | bit(5, 1), 0)
+    ahead = tuple(m | bit(5, 2) if b == PARKS else m for b, m in enumerate(even))
+    planner, greedy = PlannerBot(game), GreedyBot(game)
+    planner._open, planner._others, planner._terrain = {2: "monument_builder"}, [rival], 0
+    planner._rivals = {2: planner._rival_measure(2, "monument_builder")}
+    gain = planner._worth(ahead, False) - planner._worth(even, False)
+    assert gain > greedy._worth(ahead, False) - greedy._worth(even, False) + 1.0

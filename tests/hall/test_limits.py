@@ -326,3 +326,16 @@ def test_refusals_never_echo_unbounded_input(client):
     assert answer.status_code == 422 and len(answer.json()["detail"]) <= REASON_MAX
     answer = client.post("/api/rooms", json={"game": "patchwork", "seats": [OPEN, OPEN], "k" * 50_000: 1})
     assert answer.status_code == 422 and len(answer.json()["detail"]) <= REASON_MAX
+
+
+def test_an_exempt_address_is_not_counted_per_address_but_per_connection(hall_with):
+    client = hall_with("rooms=1/minute", "exempt=testclient,203.0.113.9", "connection_messages=2/minute")
+    new_room(client)
+    new_room(client)  # past rooms=1/minute, but exempt
+    code = new_room(client)["code"]
+    with Socket(client, code) as socket:
+        socket.hello()
+        socket.send({"type": "ping"})
+        socket.expect("pong")
+        socket.send({"type": "ping"})
+        assert socket.expect("error")["code"] == "rate_limited"  # the connection's own rate still counts

@@ -10,6 +10,7 @@ import argparse
 import importlib
 
 TARGETS = (
+    "abuse",
     "engine",
     "hall",
     "referee",

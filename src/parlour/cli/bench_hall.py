@@ -52,14 +52,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
-    """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers."""
+def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",)
+                 ) -> subprocess.Popen[bytes]:
+    """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers; by
+    default without per-address quotas, since every room comes from this one machine."""
     import httpx
 
     errors = tempfile.TemporaryFile()  # a file, not a pipe: nobody reads it while the server runs
     server = subprocess.Popen([sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
-                               "--port", str(port), "--db", db_url, "--quiet",
-                               "--no-client-quotas"],  # every room comes from this one machine
+                               "--port", str(port), "--db", db_url, "--quiet", *options],
                               stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -114,7 +115,8 @@ class Window:
 
 
 async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_legal: bool, window: Window,
-                    latencies: list[float], done: list[int], think: float = 0.0) -> None:
+                    latencies: list[float], done: list[int], think: float = 0.0,
+                    acked_at: list[float] | None = None) -> None:
     """Connect, wait for the window to open, then play one seat until the game ends or the
     window closes; record send-to-ack latencies."""
     from orjson import dumps, loads
@@ -150,6 +152,8 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
             kind = message["type"]
             if kind == "ack":
                 latencies.append(time.perf_counter() - sent.pop(message["id"]))
+                if acked_at is not None:  # when, on the machine's monotonic clock (for phases)
+                    acked_at.append(time.monotonic())
                 latest = None  # states read before the ack predate the move; the next one shows it
             elif kind == "state":
                 latest = message
@@ -180,10 +184,11 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
                 seconds: float, think: float, connected: Callable[[], None], go: Any) -> dict[str, Any]:
     """Connect every seat, say ``connected()``, wait for ``go`` (a process-shared event) and play."""
     latencies: list[float] = []
+    acked_at: list[float] = []
     done: list[int] = []
     window = Window(sum(len(tokens) for _, tokens in rooms))
     tasks = [asyncio.ensure_future(play_seat(f"{base_ws}/ws/rooms/{code}", token, game, bot, with_legal, window,
-                                             latencies, done, think))
+                                             latencies, done, think, acked_at))
              for code, tokens in rooms for token in tokens]
     finished = asyncio.ensure_future(asyncio.wait(tasks))  # a seat that failed to connect ends early
     await asyncio.wait([finished, asyncio.ensure_future(window.connected.wait())],
@@ -196,7 +201,7 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - begin
     errors = [repr(r) for r in results if isinstance(r, BaseException)]
-    return {"latencies": latencies, "elapsed": elapsed, "errors": errors[:5], "failed": len(errors),
+    return {"latencies": latencies, "acked_at": acked_at, "elapsed": elapsed, "errors": errors[:5], "failed": len(errors),
             "cpu": time.process_time() - cpu}
 
 

@@ -21,8 +21,10 @@ class EmpireSearch:
     playout_bot = "medium"  # the detective plays both sides of every playout
     exploration = 0.5
     tree_depth = 1
+    time_share = 0.3  # of the time limit: a busy machine may stall the program for longer than it thinks
     width = 4
     first_bonus = 0.05  # the detective's own choice is kept unless another is clearly better
+    min_rounds = 4  # a game's outcome is a coin toss: fewer guesses than this are noise, and the detective plays
 
     def __init__(self) -> None:
         self._game = Empire()

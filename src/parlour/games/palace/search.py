@@ -25,6 +25,7 @@ _KEEP_BY_ID = tuple(JOKER_KEEP if face == JOKER else KEEP.get(value, 0.0) for fa
 class PalaceSearch:
     playout_bot = "medium"  # the shark plays every seat in the playouts
     tree_depth = 1
+    time_share = 0.3  # of the time limit: a busy machine may stall the program for longer than it thinks
     moves_per_player = 8  # moves played on, a seat's share, before the burdens are weighed
     exploration = 0.4
     temperature = 2.5  # cards of burden that make a 73% favourite between two players

@@ -91,8 +91,8 @@ class GreedyBot(Bot):
 
 
 class BeginnerBot(Bot):
-    """Buys the biggest patch it can afford and lays it in the first place it fits, top-left
-    first; skips only when it can buy nothing."""
+    """Buys a patch it can afford, any of them alike, and lays it in the first place it fits,
+    top-left first; skips only when it can buy nothing."""
 
     name = "beginner"
 
@@ -100,8 +100,6 @@ class BeginnerBot(Bot):
         plays = [a for a in legal if a["type"] == "play"]
         if not plays:
             return legal[0]
-
-        def size(action: Action) -> int:
-            return SPECIAL.size if action["patch"] < 0 else PATCHES[action["patch"]].size
-
-        return max(plays, key=lambda a: (size(a), -a["y"], -a["x"], -a["rotation"], not a["flip"]))
+        patch = self.rng.choice(sorted({a["patch"] for a in plays}))
+        return min((a for a in plays if a["patch"] == patch),
+                   key=lambda a: (a["y"], a["x"], a["rotation"], a["flip"]))

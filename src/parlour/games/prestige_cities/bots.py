@@ -89,18 +89,28 @@ class GreedyBot(Bot):
 
     def _pick(self, city: City, task: dict[str, Any], legal: list[Action], ocean: bool) -> Action:
         counts = {c["block"]: c["count"] for c in task["choices"]}
-        best: tuple[float, Action] | None = None
         by_block: dict[str, list[Action]] = {}
         for action in legal:
             by_block.setdefault(action["block"], []).append(action)
-        for name, firsts in by_block.items():
-            firsts = sorted(firsts, key=lambda a: -self._gain(city, a, ocean))[:self.starts]
-            for first in firsts:
-                value = self._grow(city, BLOCK_INDEX[name], _square(first), counts[name], ocean)
-                if best is None or value > best[0]:
-                    best = (value, first)
+        ranked = [sorted(firsts, key=lambda a: -self._gain(city, a, ocean))[:self.starts] for firsts in by_block.values()]
+        best: tuple[float, int, Action] | None = None
+        # the best start of every die first, then the second best...: a bot in a hurry stops early
+        for k in range(self.starts):
+            if k and self._hurry():
+                break
+            for die, firsts in enumerate(ranked):
+                if k < len(firsts):
+                    first = firsts[k]
+                    value = self._grow(city, BLOCK_INDEX[first["block"]], _square(first), counts[first["block"]], ocean)
+                    item = (value, -(die * self.starts + k), first)  # ties: the earlier die, the better start
+                    if best is None or item[:2] > best[:2]:
+                        best = item
         assert best is not None
-        return best[1]
+        return best[2]
+
+    def _hurry(self) -> bool:
+        """Whether to stop trying more first squares (the greedy bot never hurries)."""
+        return False
 
     def _grow(self, city: City, block: int, first: int, count: int, ocean: bool) -> float:
         """The value of the city after greedily growing a group of ``count`` from ``first``."""
@@ -134,13 +144,15 @@ class GreedyBot(Bot):
 
 
 class PlannerlessBot(GreedyBot):
-    """Lays each block where it raises its score most right now, first die that looks best, with
-    no plan for the rest of the group, and never converts: a first city."""
+    """Takes any die it may use, lays each block where it raises its score most right now, with no
+    plan for the rest of the group, and never converts: a first city."""
 
     name = "plannerless"
 
     def _pick(self, city: City, task: dict[str, Any], legal: list[Action], ocean: bool) -> Action:
-        return max(legal, key=lambda a: (self._gain(city, a, ocean), -a["row"], -a["col"]))
+        block = self.rng.choice(sorted({a["block"] for a in legal}))
+        return max((a for a in legal if a["block"] == block),
+                   key=lambda a: (self._gain(city, a, ocean), -a["row"], -a["col"]))
 
     def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
         task = view["task"] or {}

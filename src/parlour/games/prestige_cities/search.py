@@ -11,6 +11,7 @@ blocks), and tries more first squares per die.
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 from ...core import Action, View
@@ -29,8 +30,11 @@ class PlannerBot(GreedyBot):
     starts = 10  # first squares tried to the end for each die
     spread = 1.0  # blocks of lead that make a 73% favourite in a bonus card's race
     convert_worth = 2.0  # what a Deck 3 card's conversion is worth, in points
+    time_share = 0.4  # of its time limit, past which it tries no further first squares
 
     def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
+        self._deadline = (None if self.time_limit is None
+                          else time.perf_counter() + self.time_share * self.time_limit)
         cards = {c["deck"]: c for c in view["bonus_cards"]}
         self._open = {deck: c["id"] for deck, c in cards.items() if c["winners"] is None}
         if view["round"] > 12 or view["deck"]["decks"] > 1:
@@ -49,6 +53,9 @@ class PlannerBot(GreedyBot):
         if deck == 3:
             return -empty_squares(city, self._terrain).bit_count()
         return deck4_measure(card, city, self._blight)
+
+    def _hurry(self) -> bool:
+        return self._deadline is not None and time.perf_counter() > self._deadline
 
     def _rival_measure(self, deck: int, card: str) -> float | None:
         values = [self._measure(deck, card, city) for city in self._others]
@@ -72,4 +79,5 @@ class PlannerBot(GreedyBot):
     _rivals: dict[int, Any] = {}
     _others: list[City] = []
     _blight = False
+    _deadline: float | None = None
 

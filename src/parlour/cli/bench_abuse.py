@@ -1,0 +1,318 @@
+"""``parlour bench abuse``: the hall under attack while normal rooms play.
+
+Starts ``parlour serve`` on loopback with the public hall's limits (the normal rooms' address,
+127.0.0.1, exempt from the per-address quotas, since it stands for many people), starts rooms of
+two WebSocket clients that play at a person's pace from one client process, then runs each
+attack of issue 13 in turn, for a fixed time each, from another process bound to its own
+loopback address (127.0.0.2, so that the per-address quotas count it apart). It reports the
+normal rooms' send-to-ack latency (median and p99) with no attack and during each attack, the
+peak memory of the server (with its bot workers) during each, and what the attacker got back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import statistics
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ATTACKER = "127.0.0.2"  # a loopback address of its own: Linux routes all of 127/8 to lo
+# in this order: the attacks that make rooms of their own come before the one that spends the
+# attacker's quota of new rooms
+ATTACKS = ("replay-names", "huge-bodies", "never-reads", "padded-actions", "deep-json", "message-flood",
+           "bot-rooms", "lobby-flood", "room-flood")
+MiB = 1024 * 1024
+
+
+def register(targets: argparse._SubParsersAction) -> None:
+    parser = targets.add_parser("abuse", help="normal rooms' ack latency and the server's memory under each attack",
+                                description="Normal rooms play while one client runs each attack of issue 13 in turn.")
+    parser.add_argument("--rooms", type=int, default=50, help="normal rooms playing throughout (default 50)")
+    parser.add_argument("--seconds", type=float, default=8.0, help="how long each attack lasts (default 8)")
+    parser.add_argument("--think", type=float, default=2.5, metavar="SECONDS",
+                        help="a normal player's thinking time per move, on average (default 2.5, so that a"
+                             " Patchwork game of random moves, about 43 of them, outlasts the run)")
+    parser.add_argument("--attack", action="append", choices=ATTACKS,
+                        help="run only this attack (repeatable; default: every one)")
+    parser.set_defaults(run=run)
+
+
+# -- the attacks: each runs for ``seconds`` and returns what it got back ---------------------------
+def http_client(base: str) -> Any:
+    import httpx
+
+    return httpx.AsyncClient(base_url=base, timeout=30, transport=httpx.AsyncHTTPTransport(local_address=ATTACKER))
+
+
+async def socket(base_ws: str, code: str) -> Any:
+    from websockets.asyncio.client import connect
+
+    return await connect(f"{base_ws}/ws/rooms/{code}", max_size=None, open_timeout=30,
+                         local_addr=(ATTACKER, 0))
+
+
+async def hammer(seconds: float, one: Any, parallel: int = 4) -> dict[str, int]:
+    """Call ``one()`` (a coroutine giving a word for what came back) again and again from
+    ``parallel`` tasks for ``seconds``; counts the words."""
+    counts: dict[str, int] = {}
+    stop = time.monotonic() + seconds
+
+    async def loop() -> None:
+        while time.monotonic() < stop:
+            try:
+                word = await one()
+            except Exception as error:  # noqa: BLE001  (a refusal by closing counts too)
+                word = type(error).__name__
+            counts[word] = counts.get(word, 0) + 1
+
+    await asyncio.gather(*(loop() for _ in range(parallel)))
+    return counts
+
+
+async def own_room(client: Any) -> tuple[str, list[str]]:
+    """A started room of the attacker's own, both seats joined by it: (code, seat tokens)."""
+    answer = await client.post("/api/rooms", json={"game": "patchwork", "seats": [{"kind": "open"}] * 2})
+    if answer.status_code != 201:
+        raise RuntimeError(f"the attacker's room was refused: {answer.text[:100]}")
+    room = answer.json()
+    tokens = [(await client.post(f"/api/rooms/{room['code']}/join", json={"name": f"x{seat}"})).json()["seat_token"]
+              for seat in range(2)]
+    await client.post(f"/api/rooms/{room['code']}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
+    return room["code"], tokens
+
+
+async def attack(name: str, base: str, seconds: float) -> dict[str, int]:
+    base_ws = base.replace("http", "ws", 1)
+    async with http_client(base) as client:
+        if name == "replay-names":
+            replay = json.dumps(played_replay()).replace('"Ana"', '"' + "A" * MiB + '"').encode()
+
+            async def one() -> str:
+                answer = await client.post("/api/replays/frames", content=replay,
+                                           headers={"content-type": "application/json"})
+                return str(answer.status_code)
+            return await hammer(seconds, one, parallel=2)
+        if name == "huge-bodies":
+            body = b'{"game": "patchwork", "seats": [], "host_name": "' + b"x" * (50 * MiB) + b'"}'
+
+            async def one() -> str:
+                answer = await client.post("/api/rooms", content=body, headers={"content-type": "application/json"})
+                return str(answer.status_code)
+            return await hammer(seconds, one, parallel=2)
+        if name == "never-reads":
+            return await never_reads(base_ws, client, seconds)
+        if name in ("padded-actions", "deep-json", "message-flood"):
+            code, tokens = await own_room(client)
+            ws = await socket(base_ws, code)
+            await ws.send(json.dumps({"type": "hello", "token": tokens[0], "legal": False}))
+            messages = {"padded-actions": json.dumps({"type": "act", "id": 1, "turn": 0,
+                                                      "action": {"type": "skip", "pad": "x" * 60_000}}),
+                        "deep-json": '{"type": "act", "id": "\\ud800", "turn": 0, "action": '
+                                     + "[" * 960 + "]" * 960 + "}",
+                        "message-flood": '{"type": "ping"}'}[name]
+            return await send_and_read(ws, messages, seconds)
+        if name == "room-flood":
+            async def one() -> str:
+                answer = await client.post("/api/rooms", json={"game": "patchwork", "seats": [{"kind": "open"}] * 2})
+                return str(answer.status_code)
+            return await hammer(seconds, one)
+        if name == "bot-rooms":
+            counts: dict[str, int] = {}
+            for _ in range(12):
+                answer = await client.post("/api/rooms", json={"game": "patchwork",
+                                                               "seats": [{"kind": "bot", "bot": "mcts"}] * 2})
+                counts[str(answer.status_code)] = counts.get(str(answer.status_code), 0) + 1
+                if answer.status_code == 201:
+                    room = answer.json()
+                    await client.post(f"/api/rooms/{room['code']}/start",
+                                      headers={"Authorization": f"Bearer {room['host_token']}"})
+            await asyncio.sleep(seconds)  # the bots think meanwhile
+            return counts
+        if name == "lobby-flood":
+            async def one() -> str:
+                return str((await client.get("/api/rooms", params={"limit": 200})).status_code)
+            return await hammer(seconds, one)
+    raise ValueError(f"no attack {name!r}")
+
+
+async def never_reads(base_ws: str, client: Any, seconds: float) -> dict[str, int]:
+    """One socket sends 60 KB messages of an unknown type and never reads what comes back."""
+    code, _ = await own_room(client)
+    ws = await socket(base_ws, code)
+    message, sent, stop = json.dumps({"type": "x" * 60_000}), 0, time.monotonic() + seconds
+    try:
+        while time.monotonic() < stop and sent < 25_000:
+            await ws.send(message)
+            sent += 1
+    except Exception as error:  # noqa: BLE001
+        return {"sent": sent, f"closed ({type(error).__name__}, code {getattr(ws.close_code, 'real', None)})": 1}
+    await ws.close()
+    return {"sent": sent}
+
+
+async def send_and_read(ws: Any, message: str, seconds: float) -> dict[str, int]:
+    """Send ``message`` as fast as the socket takes it for ``seconds`` while reading the answers."""
+    counts: dict[str, int] = {"sent": 0}
+    stop = time.monotonic() + seconds
+
+    async def read() -> None:
+        async for text in ws:
+            answer = json.loads(text)
+            word = answer.get("code") or answer["type"]
+            counts[word] = counts.get(word, 0) + 1
+
+    reader = asyncio.ensure_future(read())
+    try:
+        while time.monotonic() < stop and not reader.done():
+            await ws.send(message)
+            counts["sent"] += 1
+            await asyncio.sleep(0)
+    except Exception:  # noqa: BLE001  (closed by the server)
+        pass
+    if ws.close_code is not None:
+        counts[f"closed with code {ws.close_code}"] = 1
+    reader.cancel()
+    await ws.close()
+    return counts
+
+
+def played_replay() -> dict[str, Any]:
+    """A whole Patchwork game of random legal moves as a replay file, with the names Ana and Bo."""
+    import random
+
+    from ..games import get
+
+    game, rng = get("patchwork"), random.Random(5)
+    state, actions = game.start(2, {}, 5), []
+    while not game.is_over(state):
+        seat = min(game.to_act(state))
+        action = game.random_action(state, seat, rng)
+        actions.append([seat, action])
+        state = game.apply(state, seat, action)
+    return {"format": "parlour-replay/1", "game": "patchwork", "players": 2, "options": {}, "seed": 5,
+            "names": ["Ana", "Bo"], "actions": actions}
+
+
+def attacker_process(name: str, base: str, seconds: float, out: Any) -> None:
+    try:
+        out.send(asyncio.run(attack(name, base, seconds)))
+    except Exception as error:  # noqa: BLE001  (reported, the bench goes on)
+        out.send({f"attack failed: {type(error).__name__}: {error}"[:200]: 1})
+    out.close()
+
+
+# -- memory ----------------------------------------------------------------------------------------
+def resident(pid: int) -> int:
+    """Resident memory (bytes) of process ``pid`` and its children (the bot workers)."""
+    total = 0
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    for each in [str(pid), *children]:
+        try:
+            status = Path(f"/proc/{each}/status").read_text()
+        except OSError:
+            continue
+        line = next((l for l in status.splitlines() if l.startswith("VmRSS:")), "VmRSS: 0 kB")
+        total += int(line.split()[1]) * 1024
+    return total
+
+
+def watch_memory(pid: int, stop: float) -> int:
+    """The peak of :func:`resident` sampled every 50 ms until ``stop`` (monotonic)."""
+    peak = 0
+    while time.monotonic() < stop:
+        peak = max(peak, resident(pid))
+        time.sleep(0.05)
+    return peak
+
+
+# -- the command -----------------------------------------------------------------------------------
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from ..core import ParlourError
+    from .bench import machine
+    from .bench_hall import client_process, create_rooms, free_port, start_server
+
+    attacks = args.attack or list(ATTACKS)
+    if args.rooms < 1 or args.seconds <= 0 or args.think <= 0:
+        raise ParlourError("--rooms, --seconds and --think must be positive")
+    console = Console(highlight=False)
+    # The public hall's limits; the normal rooms all come from 127.0.0.1, which stands for as many
+    # people at as many addresses, so no per-address quota counts it. The attacker is not exempt.
+    options = ("--limit", "exempt=127.0.0.1")
+    phases: list[tuple[str, float, float, int, dict[str, int]]] = []
+    with tempfile.TemporaryDirectory(prefix="parlour-abuse-") as folder:
+        port = free_port()
+        server = start_server(f"sqlite:///{Path(folder) / 'abuse.sqlite3'}", port, options)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            with ThreadPoolExecutor(1) as thread:
+                rooms = thread.submit(lambda: asyncio.run(create_rooms(base, "patchwork", 2, args.rooms))).result()
+            total = args.seconds * (len(attacks) + 1) + 2
+            context = multiprocessing.get_context("spawn")
+            go = context.Event()
+            receive, send = context.Pipe(duplex=False)
+            players = context.Process(target=client_process, args=(
+                f"ws://127.0.0.1:{port}", rooms, "patchwork", "random", False, total, args.think, go, send))
+            players.start()
+            if receive.recv() != "connected":
+                raise ParlourError("the normal rooms could not connect")
+            load_before = os.getloadavg()
+            go.set()
+            start = time.monotonic()
+            stop = start + args.seconds
+            phases.append(("no attack", start, stop, watch_memory(server.pid, stop), {}))
+            for name in attacks:
+                begin = time.monotonic()
+                into, out = context.Pipe(duplex=False)
+                attacker = context.Process(target=attacker_process, args=(name, base, args.seconds, out))
+                attacker.start()
+                peak = watch_memory(server.pid, begin + args.seconds)
+                while attacker.is_alive() and not into.poll(0.05):
+                    peak = max(peak, resident(server.pid))
+                got = into.recv() if into.poll(30) else {"no report": 1}
+                attacker.join(30)
+                phases.append((name, begin, time.monotonic(), peak, got))
+            load_after = os.getloadavg()
+            report = receive.recv()
+            players.join()
+        finally:
+            server.terminate()
+            server.wait(30)
+    acks = list(zip(report["acked_at"], report["latencies"]))
+    console.print(f"{args.rooms} normal Patchwork rooms (2 WebSocket clients each, {args.think:g} s of thought"
+                  f" per move on average) while one client at {ATTACKER} attacks, {args.seconds:g} s per attack;"
+                  " one server process with the public hall's limits (the normal players' address exempt from"
+                  " the per-address quotas: it stands for as many people)")
+    worst = 0.0
+    for name, begin, end, peak, got in phases:
+        latencies = sorted(latency for at, latency in acks if begin <= at < end)
+        if latencies:
+            p50 = statistics.median(latencies) * 1000
+            p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
+            worst = max(worst, p99)
+            figures = f"{len(latencies):5d} acks, p50 {p50:6.1f} ms, p99 [bold]{p99:6.1f} ms[/bold]"
+        else:
+            figures = "no ack in this phase"
+        answers = ", ".join(f"{word}: {count}" for word, count in got.items())
+        console.print(f"{name:15s} {figures}; server peak memory [bold]{peak / MiB:5.0f} MiB[/bold]"
+                      + (f"; attacker got {answers}" if answers else ""))
+    failed = report["failed"]
+    if failed:
+        console.print(f"[red]{failed} normal connections failed[/red]: {report['errors']}")
+    console.print(f"worst p99 {worst:.1f} ms (goal: under 50 ms); peak memory"
+                  f" {max(p[3] for p in phases) / MiB:.0f} MiB (goal: under 500 MiB)")
+    console.print(machine(), style="dim")
+    console.print("load average during the run: " + ", ".join(f"{x:.2f}" for x in load_before)
+                  + " -> " + ", ".join(f"{x:.2f}" for x in load_after), style="dim")
+    return 0 if not failed else 1

@@ -1,0 +1,20 @@
+"""``parlour bench abuse`` runs end to end on a few rooms (speed is not asserted: figures are in
+docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.cli import main
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_bench_abuse_reports_each_attack_with_latency_and_memory(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")
+    assert main(["bench", "abuse", "--rooms", "2", "--seconds", "1", "--think", "0.5",
+                 "--attack", "never-reads", "--attack", "room-flood"]) == 0
+    out = capsys.readouterr().out
+    assert "no attack" in out and "never-reads" in out and "room-flood" in out
+    assert "429" in out  # the room flood met its quota
+    assert "server peak memory" in out and "worst p99" in out and "load average" in out
