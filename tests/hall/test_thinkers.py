@@ -40,7 +40,8 @@ def test_any_registered_thinking_bot_is_built_by_name_in_the_worker():
     seat = min(game.to_act(state))
     legal = game.legal_actions(state, seat)
     thinkers = Thinkers(workers=1, budget=0.2)
-    try:
+    thinkers.deadline = 60  # this test is about building bots by name, not about time: a loaded machine
+    try:                    # may take seconds to start the worker and import the games
         for name in ("hard", "mcts"):
             assert thinkers.choose("palace", name, 7, game.view(state, seat), seat, legal) in legal
         with pytest.raises(ThinkerFailed, match="has no bot"):
