@@ -81,7 +81,9 @@ def play_my_part(page, use_keys: bool, seen: dict) -> bool:
             page.keyboard.press("Enter")
         else:
             confirm.click()
-        if "Golden Age" in era_of(page) and confirm.count() and re.search(r"Confirm \d of \d", confirm.inner_text()):
+        # all_inner_texts does not wait: once the blocks are sent the button may be gone already
+        if "Golden Age" in era_of(page) and any(re.search(r"Confirm \d of \d", text)
+                                                for text in confirm.all_inner_texts()):
             seen["golden_asked"] = True  # fewer blocks than the Golden Age allows: it asks first
             expect(page.locator("#pc-hint")).to_contain_text("press Confirm again")
             expect(page.locator(".pc-pending")).not_to_have_count(0)
