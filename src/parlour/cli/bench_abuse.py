@@ -76,15 +76,30 @@ async def hammer(seconds: float, one: Any, parallel: int = 4) -> dict[str, int]:
     return counts
 
 
+async def patiently(send: Any, tries: int = 5) -> Any:
+    """The answer of ``send()``, waiting out a quota's Retry-After (the attacks before this one
+    spent the attacker's address's budget) up to ``tries`` times."""
+    for _ in range(tries - 1):
+        answer = await send()
+        if answer.status_code != 429:
+            return answer
+        await asyncio.sleep(min(65.0, float(answer.headers.get("retry-after", "1"))))
+    return await send()
+
+
 async def own_room(client: Any) -> tuple[str, list[str]]:
     """A started room of the attacker's own, both seats joined by it: (code, seat tokens)."""
-    answer = await client.post("/api/rooms", json={"game": "patchwork", "seats": [{"kind": "open"}] * 2})
+    answer = await patiently(lambda: client.post("/api/rooms", json={"game": "patchwork",
+                                                                     "seats": [{"kind": "open"}] * 2}))
     if answer.status_code != 201:
         raise RuntimeError(f"the attacker's room was refused: {answer.text[:100]}")
     room = answer.json()
-    tokens = [(await client.post(f"/api/rooms/{room['code']}/join", json={"name": f"x{seat}"})).json()["seat_token"]
-              for seat in range(2)]
-    await client.post(f"/api/rooms/{room['code']}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
+    tokens = []
+    for seat in range(2):
+        joined = await patiently(lambda: client.post(f"/api/rooms/{room['code']}/join", json={"name": f"x{seat}"}))
+        tokens.append(joined.json()["seat_token"])
+    await patiently(lambda: client.post(f"/api/rooms/{room['code']}/start",
+                                        headers={"Authorization": f"Bearer {room['host_token']}"}))
     return room["code"], tokens
 
 
