@@ -154,7 +154,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                     ) -> list[dict[str, Any]]:
         """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
         or being played."""
-        return table.lobby(hall, status, game)[offset:offset + limit]
+        return table.lobby(hall, status, game, offset, limit)
 
     @app.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     def room_status(code: str) -> dict[str, Any]:

@@ -45,17 +45,21 @@ def listed(room: "Room", status: LobbyStatus, now: float) -> bool:
     return True
 
 
-def lobby(hall: "Hall", status: LobbyStatus = "waiting", game: str | None = None) -> list[dict[str, Any]]:
+def lobby(hall: "Hall", status: LobbyStatus = "waiting", game: str | None = None,
+          offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
     """The rooms the lobby shows, newest first: ``waiting`` ones to join, or ``playing`` ones to
-    watch, with their players and how far along they are (``turn``: the moves a spectator saw)."""
+    watch, with their players and how far along they are (``turn``: the moves a spectator saw);
+    ``limit`` rooms from ``offset`` on (all by default). Only the page's entries are built."""
     if game is not None:
         hall.game(game)  # an unknown game is refused in words
     now = hall.clock.now()
-    rooms = [r for r in hall.rooms.values() if listed(r, status, now) and (game is None or r.game.id == game)]
+    rooms = sorted((r for r in hall.rooms.values() if listed(r, status, now) and (game is None or r.game.id == game)),
+                   key=lambda r: -r.created)
+    page = rooms[offset:] if limit is None else rooms[offset:offset + limit]
     return [{"code": r.code, "game": r.game.id, "status": r.status, "seats": r.seats_json(),
              "created": r.created, "turn": r.audience(None).turn if r.status == "playing" else 0,
              "watchers": r.watchers}
-            for r in sorted(rooms, key=lambda r: -r.created)]
+            for r in page]
 
 
 def chat_text(text: Any) -> str:
