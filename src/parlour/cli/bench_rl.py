@@ -3,10 +3,13 @@ moves per second, on one core, and where a step's time goes; the median of sever
 
 Each run plays uniformly random games twice, in turn so that both share the machine's load: once
 through the engine as ``parlour bench engine`` does (``random_action``, ``apply``), once through the
-PettingZoo AEC environment (``env.last()``: the observation tensor and the mask; ``env.step``).
-Then it replays the moves the environment made, through the engine alone, doing the engine's part
-of each step: who acts, the acting seat's view, its legal actions (for the mask), applying the action. The
-wrapper's part is the rest of a step: tokens, mask, observation tensor, PettingZoo's bookkeeping.
+PettingZoo AEC environment (``env.last()``: the observation tensor and the mask; a token drawn among
+the legal ones; ``env.step``). Then it replays the environment's games through the engine alone,
+making every call the environment made of the engine, once each: the start of each game; for each
+move who acts, the acting seat's view, its legal actions, the random policy's draw among them,
+applying the action and whether the game is over; at the end the result and every seat's view (each
+agent's last observation). That is the engine's part of the environment's time; the wrapper's part
+is the rest (tokens, mask, observation tensors, PettingZoo's and the table's bookkeeping).
 """
 
 from __future__ import annotations
@@ -15,9 +18,17 @@ import argparse
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from .bench_engine import random_game_arguments, random_games
+
+
+class Played(NamedTuple):
+    """One game the environment played: its seed and its moves as (seat, action). Not its states:
+    holding every state would make the collector's full passes dearer in the environment's loop."""
+
+    seed: int
+    moves: list[tuple[int, Any]]
 
 
 def register(targets: argparse._SubParsersAction) -> None:
@@ -28,39 +39,49 @@ def register(targets: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def environment_steps(env: Any, games: int, seed: int) -> tuple[float, int, list[tuple[Any, int, Any]]]:
-    """(CPU seconds, steps, each move as (state, seat, action)) of random games through a
-    PettingZoo AEC environment."""
+def environment_steps(env: Any, games: int, seed: int) -> tuple[float, int, list[Played]]:
+    """(CPU seconds, steps, the games played) of random games through a PettingZoo AEC environment."""
     rng = random.Random(seed)
     steps = 0
-    moves: list[tuple[Any, int, Any]] = []
+    played: list[Played] = []
     table = env.table
     started = time.process_time()
     env.reset(seed=seed)
     for _ in range(games):
+        moves: list[tuple[int, Any]] = []
         for _agent in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
                 env.step(None)
                 continue
-            state = table.state
+            made = table.moves
             env.step(rng.choice(observation["action_mask"].nonzero()[0]))
-            if table.state is not state:
-                moves.append((state, *table.last_move))
+            if table.moves != made:
+                moves.append(table.last_move)
             steps += 1
+        played.append(Played(table.seed, moves))
         env.reset()
-    return time.process_time() - started, steps, moves
+    return time.process_time() - started, steps, played
 
 
-def engine_part(game: Any, moves: list[tuple[Any, int, Any]]) -> float:
-    """CPU seconds of the engine's part of the steps that made ``moves``: who acts, the acting
-    seat's view, its legal actions (for the mask) and applying the action it chose."""
+def engine_part(game: Any, players: int, options: Any, played: list[Played], seed: int) -> float:
+    """CPU seconds of the engine's part of the environment's games: each call the environment made
+    of the engine, once (see the module's docstring)."""
+    rng = random.Random(seed)
+    seats = range(players)
     started = time.process_time()
-    for state, seat, action in moves:
-        game.to_act(state)
-        game.view(state, seat)
-        game.legal_actions(state, seat)
-        game.apply(state, seat, action)
+    for one in played:
+        state = game.start(players, options, one.seed)
+        for seat, action in one.moves:
+            game.is_over(state)
+            game.to_act(state)
+            game.view(state, seat)
+            rng.choice(game.legal_actions(state, seat))
+            state = game.apply(state, seat, action)
+        game.is_over(state)
+        game.result(state)
+        for other in seats:
+            game.view(state, other)
     return time.process_time() - started
 
 
@@ -93,9 +114,9 @@ def run(args: argparse.Namespace) -> int:
     for number in range(args.runs):
         seed = args.seed + number * args.games
         cpu, _, engine_moves = random_games(game, players, args.games, seed)
-        cpu_env, steps, moves = environment_steps(env, args.games, seed)
+        cpu_env, steps, played = environment_steps(env, args.games, seed)
         step = cpu_env / steps * 1e6
-        engine = engine_part(game, moves) / steps * 1e6
+        engine = engine_part(game, players, env.table.options, played, seed) / steps * 1e6
         row = (engine_moves / cpu, steps / cpu_env, engine, step - engine, (step - engine) / engine)
         rows.append(row)
         table.add_row(str(number + 1), f"{row[0]:,.0f}", f"{row[1]:,.0f}", f"{row[2]:.1f}", f"{row[3]:.1f}",

@@ -66,9 +66,11 @@ class Table:
         self._forget()
 
     def _forget(self) -> None:
+        """A new state: what was asked of the engine about the last one is forgotten."""
         self._views: dict[int, View] = {}
         self._choices: dict[int, Choices] = {}
         self._to_act = self.game.to_act(self.state)
+        self._over: bool | None = None
 
     def set_state(self, state: Any) -> None:
         """Put the table in ``state`` (a resampled one, say), with no action under way."""
@@ -146,7 +148,9 @@ class Table:
 
     # -- the end ------------------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.game.is_over(self.state)
+        if self._over is None:
+            self._over = self.game.is_over(self.state)
+        return self._over
 
     def rewards(self) -> list[float]:
         """Every seat's reward once the game is over, zeros before."""

@@ -52,18 +52,17 @@ class PatchworkActions(ActionCodec):
         lay = 4 * bool(action.get("flip", False)) + action.get("rotation", 0)
         return (1 + slot * PER_SLOT + lay * SQUARES + action["y"] * SIZE + action["x"],)
 
-    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+    def heads(self, view: View, actions: Sequence[Action]) -> list[int]:
         """As :meth:`encode`, for the engine's own listing (every field there, flip a bool)."""
-        base = {pid: 1 + k * PER_SLOT for k, pid in enumerate(view["offer"])}
-        out = []
-        for a in actions:
-            if a["type"] == "skip":
-                out.append((SKIP,))
-            else:
-                pid = a["patch"]
-                start = base[pid] if pid >= 0 else 1 + 3 * PER_SLOT
-                out.append((start + (4 * a["flip"] + a["rotation"]) * SQUARES + a["y"] * SIZE + a["x"],))
-        return out
+        base = dict(SPECIAL_STARTS)
+        for k, pid in enumerate(view["offer"]):
+            base[pid] = 1 + k * PER_SLOT
+        return [SKIP if a["type"] == "skip" else
+                base[a["patch"]] + (4 * SQUARES) * a["flip"] + SQUARES * a["rotation"] + SIZE * a["y"] + a["x"]
+                for a in actions]
+
+
+SPECIAL_STARTS = {-t: 1 + 3 * PER_SLOT for t in SPECIAL_TIMES}  # special patches' ids are minus their space
 
 
 PLAYER = 7
@@ -83,18 +82,26 @@ LAYOUT = Layout([
 ])
 
 
-def _shape_grid(pid: int) -> np.ndarray:
-    grid = np.zeros((SHAPE, SHAPE), dtype=np.float32)
-    for y, row in enumerate(PATCHES[pid].orientations[0].rows):
-        for x, ch in enumerate(row):
-            grid[y, x] = ch == "O"
-    return grid.ravel()
+def _shape_grid(pid: int) -> list[float]:
+    return [float(ch == "O") for row in PATCHES[pid].orientations[0].rows for ch in row.ljust(SHAPE)] + \
+        [0.0] * (SHAPE * (SHAPE - len(PATCHES[pid].orientations[0].rows)))
 
 
-SHAPES = tuple(_shape_grid(p.id) for p in PATCHES)
-NUMBERS = tuple(np.array([p.price / 10, p.time / 6, p.income / 3, p.size / 8], dtype=np.float32) for p in PATCHES)
+def _offer_places(k: int) -> list[np.ndarray]:
+    """Per patch id, the places of everything the offer's ``k``-th patch sets: its id, its numbers, its shape."""
+    ids, numbers, shapes = (LAYOUT[b].start for b in ("offer_ids", "offer_numbers", "offer_shapes"))
+    return [np.array([ids + k * len(PATCHES) + pid, *range(numbers + 4 * k, numbers + 4 * k + 4),
+                      *range(shapes + k * SHAPE * SHAPE, shapes + (k + 1) * SHAPE * SHAPE)]) for pid in range(len(PATCHES))]
+
+
+# per patch id, what the offer holds of it, in the order of _offer_places
+OFFERED = tuple(np.array([1.0, p.price / 10, p.time / 6, p.income / 3, p.size / 8, *_shape_grid(p.id)], dtype=np.float32)
+                for p in PATCHES)
+OFFER_PLACES = tuple(_offer_places(k) for k in range(3))
 PATCHED = ord("O")  # a patched square in the view's quilt rows
 PLACES = 1 - np.arange(len(PATCHES), dtype=np.float32) / len(PATCHES)  # the circle's places, first 1
+QUILTS, NUMBERS, CIRCLE = LAYOUT["quilt_self"].start, LAYOUT["self"].start, LAYOUT["circle"].start
+SPECIALS_LEFT = LAYOUT.places("specials_left", {t: i for i, t in enumerate(SPECIAL_TIMES)})
 
 
 class PatchworkObservation(ObservationEncoder):
@@ -103,25 +110,23 @@ class PatchworkObservation(ObservationEncoder):
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
         out = LAYOUT.zeros()
         me, other = view["players"][seat], view["players"][1 - seat]
-        for block, player in (("quilt_self", me), ("quilt_opponent", other)):
-            out[LAYOUT[block]] = np.frombuffer("".join(player["quilt"]).encode(), dtype=np.uint8) == PATCHED
-        for block, player in (("self", me), ("opponent", other)):
-            out[LAYOUT[block]] = (player["buttons"] / 50, player["time"] / LAST_SPACE, player["income"] / 30,
-                                  player["empty"] / SQUARES, player["bonus"], len(player["special_patches"]),
-                                  player["score"] / 200)
-        out[LAYOUT["turn"]] = (seat in view["to_act"], view["last_mover"] == seat, view["last_mover"] == 1 - seat)
-        home = view["first_home"]
-        out[LAYOUT["first_home"]] = (home == seat, home is not None and home != seat)
-        ids, numbers, shapes = (LAYOUT[b].start for b in ("offer_ids", "offer_numbers", "offer_shapes"))
-        for k, pid in enumerate(view["offer"]):
-            out[ids + k * len(PATCHES) + pid] = 1.0
-            out[numbers + 4 * k:numbers + 4 * k + 4] = NUMBERS[pid]
-            out[shapes + k * SHAPE * SHAPE:shapes + (k + 1) * SHAPE * SHAPE] = SHAPES[pid]
+        quilts = "".join(me["quilt"]) + "".join(other["quilt"])
+        out[QUILTS:QUILTS + 2 * SQUARES] = np.frombuffer(quilts.encode(), dtype=np.uint8) == PATCHED
+        mover, home = view["last_mover"], view["first_home"]
+        # self, opponent, turn and first_home follow each other
+        out[NUMBERS:NUMBERS + 2 * PLAYER + 5] = (
+            *(value for player in (me, other) for value in (
+                player["buttons"] / 50, player["time"] / LAST_SPACE, player["income"] / 30, player["empty"] / SQUARES,
+                player["bonus"], len(player["special_patches"]), player["score"] / 200)),
+            seat in view["to_act"], mover == seat, mover == 1 - seat, home == seat, home is not None and home != seat)
+        offer = view["offer"]
+        if offer:
+            out[np.concatenate([OFFER_PLACES[k][pid] for k, pid in enumerate(offer)])] = \
+                np.concatenate([OFFERED[pid] for pid in offer])
         circle = view["circle"]
-        out[LAYOUT["circle"].start + np.array(circle)] = PLACES[:len(circle)]
-        left = LAYOUT["specials_left"].start
+        out[CIRCLE + np.fromiter(circle, np.intp, len(circle))] = PLACES[:len(circle)]
         for t in view["specials_left"]:
-            out[left + SPECIAL_TIMES.index(t)] = 1.0
+            out[SPECIALS_LEFT[t]] = 1.0
         return out
 
 
