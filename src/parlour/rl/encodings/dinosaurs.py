@@ -122,19 +122,19 @@ class DinosaursObservation(ObservationEncoder):
         if view["disaster"] is not None:
             places.append(DISASTER[view["disaster"]])
         to_act = view["to_act"]
-        numbers = []
-        for i, p in enumerate(players):
-            r = (i - seat) % n
+        numbers: list[float | bool] = []  # the players block, from the seat
+        for r in range(n):
+            i = (seat + r) % n
+            p = players[i]
             area = p["area"]
             if area:
                 keys = [CARD_KEY[c] for c in area]
                 area_counts = tuple(keys.count(t) / 4 for t in AREA_TYPES)
             else:
                 area_counts = NO_AREA
-            numbers.append((r, (
-                1.0, i in to_act, p["eliminated"], p["escape"] / GOAL, p["hand_size"] / 10, p["face_down"],
-                p["answered"], p["bonus"] / 10, (p["score"] or 0) / 20, (p["final_score"] or 0) / 20, p["trait"],
-                *area_counts, len(p["sudden_death"]) / 5)))
+            numbers += (1.0, i in to_act, p["eliminated"], p["escape"] / GOAL, p["hand_size"] / 10, p["face_down"],
+                        p["answered"], p["bonus"] / 10, (p["score"] or 0) / 20, (p["final_score"] or 0) / 20,
+                        p["trait"], *area_counts, len(p["sudden_death"]) / 5)
             if p["dinosaur"] is not None:
                 places.append(DINOSAUR[r][p["dinosaur"]])
             places += map(DEADLY[r].__getitem__, p["deadly"])
@@ -156,8 +156,7 @@ class DinosaursObservation(ObservationEncoder):
         places += map(DISASTER_BOTTOM.__getitem__, view["disaster_bottom"])
         places += [CHOSEN + ACTIONS.actions[token]["card"] for token in chosen]
         out = LAYOUT.counted(places)
-        for r, values in numbers:
-            out[NUMBERS + r * PLAYER:NUMBERS + (r + 1) * PLAYER] = values
+        out[NUMBERS:NUMBERS + len(numbers)] = numbers
         out[ROUND] = view["round"] / 20
         out[ROUND + 1] = view["options"]["two_player_rules"]
         out[SIZES:SIZES + 4] = (view["deck_size"] / 70, view["disaster_deck_size"] / 28, view["reshuffles"] / 5,

@@ -120,14 +120,15 @@ class PalaceObservation(ObservationEncoder):
         players = view["players"]
         n = len(players)
         places = list(map(HAND.__getitem__, players[seat]["hand"]))
-        numbers = []
+        numbers: list[float | bool] = []  # the players block, from the seat
         to_act = view["to_act"]
-        for i, p in enumerate(players):
-            r = (i - seat) % n
+        for r in range(n):
+            i = (seat + r) % n
+            p = players[i]
             places += map(KNOWN[r].__getitem__, p["known_hand"])
             places += map(UPS[r].__getitem__, p["face_ups"])
-            numbers.append((r, (1.0, i in to_act, p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
-                                p["place"] is not None)))
+            numbers += (1.0, i in to_act, p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
+                        p["place"] is not None)
         pile = view["play_pile"]
         places += [PILE[p["card"]] for p in pile]
         k = 0
@@ -141,8 +142,7 @@ class PalaceObservation(ObservationEncoder):
         for pair in view["swapped"]:
             places.append(SWAPPED + PAIRS.index(tuple(sorted((s - seat) % n for s in pair))))
         out = LAYOUT.counted(places)
-        for r, values in numbers:
-            out[NUMBERS + r * PLAYER:NUMBERS + (r + 1) * PLAYER] = values
+        out[NUMBERS:NUMBERS + len(numbers)] = numbers
         out[PILE_STATE:PILE_STATE + 3] = (len(pile) / 20, view["capped"], view["rules_on_top"])
         out[TABLE:TABLE + 6] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2,
                                 view["swap_own"], view["revealed"] is not None, len(view["finished"]) / 6)

@@ -22,6 +22,9 @@ SKIP = 0
 SHAPE = 5  # every patch fits in 5x5
 
 
+assert (4 * SQUARES, SQUARES, SIZE) == (324, 81, 9)  # the literals of PatchworkActions.heads
+
+
 class PatchworkActions(ActionCodec):
     """``0`` skip; ``1 + slot * 648 + (4 * flip + rotation) * 81 + y * 9 + x`` a placement."""
 
@@ -53,13 +56,13 @@ class PatchworkActions(ActionCodec):
         return (1 + slot * PER_SLOT + lay * SQUARES + action["y"] * SIZE + action["x"],)
 
     def heads(self, view: View, actions: Sequence[Action]) -> list[int]:
-        """As :meth:`encode`, for the engine's own listing (every field there, flip a bool)."""
-        base = dict(SPECIAL_STARTS)
+        """As :meth:`encode`, for the engine's own listing (every field there, flip a bool); the
+        dearest part of a step after the engine's listing itself, so written out."""
+        start = dict(SPECIAL_STARTS)
         for k, pid in enumerate(view["offer"]):
-            base[pid] = 1 + k * PER_SLOT
-        return [SKIP if a["type"] == "skip" else
-                base[a["patch"]] + (4 * SQUARES) * a["flip"] + SQUARES * a["rotation"] + SIZE * a["y"] + a["x"]
-                for a in actions]
+            start[pid] = 1 + k * PER_SLOT
+        return [start[a["patch"]] + 324 * a["flip"] + 81 * a["rotation"] + 9 * a["y"] + a["x"] if len(a) > 1 else SKIP
+                for a in actions]  # 324, 81, 9: a flip's, a rotation's, a row's tokens (LAYS, SQUARES, SIZE)
 
 
 SPECIAL_STARTS = {-t: 1 + 3 * PER_SLOT for t in SPECIAL_TIMES}  # special patches' ids are minus their space
@@ -83,24 +86,18 @@ LAYOUT = Layout([
 
 
 def _shape_grid(pid: int) -> list[float]:
-    return [float(ch == "O") for row in PATCHES[pid].orientations[0].rows for ch in row.ljust(SHAPE)] + \
-        [0.0] * (SHAPE * (SHAPE - len(PATCHES[pid].orientations[0].rows)))
+    """The patch's shape unturned, in a 5x5 grid row by row: 1.0 where it has a square."""
+    rows = PATCHES[pid].orientations[0].rows
+    return [float(y < len(rows) and x < len(rows[y]) and rows[y][x] == "O") for y in range(SHAPE) for x in range(SHAPE)]
 
 
-def _offer_places(k: int) -> list[np.ndarray]:
-    """Per patch id, the places of everything the offer's ``k``-th patch sets: its id, its numbers, its shape."""
-    ids, numbers, shapes = (LAYOUT[b].start for b in ("offer_ids", "offer_numbers", "offer_shapes"))
-    return [np.array([ids + k * len(PATCHES) + pid, *range(numbers + 4 * k, numbers + 4 * k + 4),
-                      *range(shapes + k * SHAPE * SHAPE, shapes + (k + 1) * SHAPE * SHAPE)]) for pid in range(len(PATCHES))]
-
-
-# per patch id, what the offer holds of it, in the order of _offer_places
-OFFERED = tuple(np.array([1.0, p.price / 10, p.time / 6, p.income / 3, p.size / 8, *_shape_grid(p.id)], dtype=np.float32)
-                for p in PATCHES)
-OFFER_PLACES = tuple(_offer_places(k) for k in range(3))
-PATCHED = ord("O")  # a patched square in the view's quilt rows
+# per patch id, what the offer shows of it: its numbers, its shape
+OFFER_NUMBERS = tuple(np.array([p.price / 10, p.time / 6, p.income / 3, p.size / 8], dtype=np.float32) for p in PATCHES)
+OFFER_SHAPES = tuple(np.array(_shape_grid(p.id), dtype=np.float32) for p in PATCHES)
+PATCHED = bytes.maketrans(b"O.", b"\x01\x00")  # the view's quilt rows: 1 patched, 0 empty
 PLACES = 1 - np.arange(len(PATCHES), dtype=np.float32) / len(PATCHES)  # the circle's places, first 1
 QUILTS, NUMBERS, CIRCLE = LAYOUT["quilt_self"].start, LAYOUT["self"].start, LAYOUT["circle"].start
+OFFER_IDS, OFFER_NUMBERS_AT, OFFER_SHAPES_AT = (LAYOUT[b].start for b in ("offer_ids", "offer_numbers", "offer_shapes"))
 SPECIALS_LEFT = LAYOUT.places("specials_left", {t: i for i, t in enumerate(SPECIAL_TIMES)})
 
 
@@ -110,21 +107,22 @@ class PatchworkObservation(ObservationEncoder):
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
         out = LAYOUT.zeros()
         me, other = view["players"][seat], view["players"][1 - seat]
-        quilts = "".join(me["quilt"]) + "".join(other["quilt"])
-        out[QUILTS:QUILTS + 2 * SQUARES] = np.frombuffer(quilts.encode(), dtype=np.uint8) == PATCHED
+        quilts = ("".join(me["quilt"]) + "".join(other["quilt"])).encode().translate(PATCHED)
+        out[QUILTS:QUILTS + 2 * SQUARES] = np.frombuffer(quilts, dtype=np.uint8)
         mover, home = view["last_mover"], view["first_home"]
         # self, opponent, turn and first_home follow each other
         out[NUMBERS:NUMBERS + 2 * PLAYER + 5] = (
-            *(value for player in (me, other) for value in (
-                player["buttons"] / 50, player["time"] / LAST_SPACE, player["income"] / 30, player["empty"] / SQUARES,
-                player["bonus"], len(player["special_patches"]), player["score"] / 200)),
+            me["buttons"] / 50, me["time"] / LAST_SPACE, me["income"] / 30, me["empty"] / SQUARES, me["bonus"],
+            len(me["special_patches"]), me["score"] / 200,
+            other["buttons"] / 50, other["time"] / LAST_SPACE, other["income"] / 30, other["empty"] / SQUARES,
+            other["bonus"], len(other["special_patches"]), other["score"] / 200,
             seat in view["to_act"], mover == seat, mover == 1 - seat, home == seat, home is not None and home != seat)
-        offer = view["offer"]
-        if offer:
-            out[np.concatenate([OFFER_PLACES[k][pid] for k, pid in enumerate(offer)])] = \
-                np.concatenate([OFFERED[pid] for pid in offer])
+        for k, pid in enumerate(view["offer"]):
+            out[OFFER_IDS + k * len(PATCHES) + pid] = 1.0
+            out[OFFER_NUMBERS_AT + 4 * k:OFFER_NUMBERS_AT + 4 * k + 4] = OFFER_NUMBERS[pid]
+            out[OFFER_SHAPES_AT + k * SHAPE * SHAPE:OFFER_SHAPES_AT + (k + 1) * SHAPE * SHAPE] = OFFER_SHAPES[pid]
         circle = view["circle"]
-        out[CIRCLE + np.fromiter(circle, np.intp, len(circle))] = PLACES[:len(circle)]
+        out[CIRCLE:CIRCLE + len(PATCHES)][np.fromiter(circle, np.intp, len(circle))] = PLACES[:len(circle)]
         for t in view["specials_left"]:
             out[SPECIALS_LEFT[t]] = 1.0
         return out
