@@ -10,6 +10,10 @@ move who acts, the acting seat's view, its legal actions, the random policy's dr
 applying the action and whether the game is over; at the end the result and every seat's view (each
 agent's last observation). That is the engine's part of the environment's time; the wrapper's part
 is the rest (tokens, mask, observation tensors, PettingZoo's and the table's bookkeeping).
+
+The random agent finds the legal tokens by reading the int8 mask as booleans: NumPy's ``nonzero``
+on int8 is several times slower (7 µs on Patchwork's 2,593 tokens, more than the engine's whole
+draw), and that would be the agent's cost, not the wrapper's.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ def environment_steps(env: Any, games: int, seed: int) -> tuple[float, int, list
                 env.step(None)
                 continue
             made = table.moves
-            env.step(rng.choice(observation["action_mask"].nonzero()[0]))
+            env.step(rng.choice(observation["action_mask"].view(bool).nonzero()[0]))  # see module docstring
             if table.moves != made:
                 moves.append(table.last_move)
             steps += 1

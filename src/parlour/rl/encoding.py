@@ -138,9 +138,18 @@ class Choices:
             assert encoded is not None
             heads = [t[0] for t in encoded]
         self.heads = heads
-        self.firsts = np.zeros(size, dtype=np.int8)  # the mask of first tokens: asked for at every step
-        self.firsts[np.fromiter(heads, np.intp, len(heads))] = 1
-        self.single = encoded is None and int(np.count_nonzero(self.firsts)) == len(heads)
+        # the mask of first tokens, asked for at every step; a few set one by one, more in NumPy
+        if len(heads) <= 16:
+            ones = bytearray(size)
+            for h in heads:
+                ones[h] = 1
+            self.firsts = np.frombuffer(ones, dtype=np.int8)
+            distinct = ones.count(1)
+        else:
+            self.firsts = np.zeros(size, dtype=np.int8)
+            self.firsts[np.fromiter(heads, np.intp, len(heads))] = 1
+            distinct = int(np.count_nonzero(self.firsts))
+        self.single = encoded is None and distinct == len(heads)
         self._encoded = encoded
         self._by_tokens: dict[Tokens, Action] | None = None
         if not self.single:
@@ -176,6 +185,12 @@ class Choices:
             if len(tokens) > k and tokens[:k] == prefix:
                 mask[tokens[k]] = 1
         return mask
+
+    def tokens(self, prefix: Tokens) -> list[int]:
+        """The tokens of :meth:`mask`, in order (NumPy finds the ones of an int8 mask slowly: as booleans)."""
+        if not prefix and self.single:
+            return sorted(self.heads)
+        return self.mask(prefix).view(bool).nonzero()[0].tolist()
 
     def action(self, tokens: Tokens) -> Action | None:
         """The legal action these tokens complete, or None if they only begin one."""

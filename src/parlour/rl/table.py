@@ -114,7 +114,8 @@ class Table:
         return self.encoder.encode(self.view(seat), seat, chosen)
 
     def legal_tokens(self, seat: int) -> list[int]:
-        return [int(i) for i in np.flatnonzero(self.mask(seat))]
+        """The tokens ``seat`` may choose now, in order (none when it need not act)."""
+        return self.choices(seat).tokens(self.prefix) if seat == self._seat else []
 
     # -- acting -------------------------------------------------------------------------------------
     def step(self, token: int) -> Action | None:

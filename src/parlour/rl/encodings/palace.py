@@ -40,6 +40,7 @@ class PalaceActions(CatalogueCodec):
                  for v in AS_VALUES for n in range(MOST_NATURALS + 1) for j in range(MOST_JOKERS + 1)]
         super().__init__([{"type": "play", "token": i} for i in range(PLAYS)] + others,
                          plays + [json_name(a) for a in others])
+        self.simple = {kind: self.token({"type": kind}) for kind in ("take", "no_swap")}  # no field but the type
 
     def encode(self, view: View, action: Action) -> Tokens:
         if action.get("type") == "play":
@@ -50,12 +51,19 @@ class PalaceActions(CatalogueCodec):
         return (self.token(action),)
 
     def heads(self, view: View, actions: Sequence[Action]) -> list[int]:
-        """As :meth:`encode` for each action, plays without a call each (most of the actions)."""
+        """As :meth:`encode` for each action, without a call for most of them."""
         out = []
+        simple = self.simple
         for action in actions:
-            if action["type"] == "play" and "as" not in action:
-                cards = action["cards"]
-                out.append(PLAY_TOKENS[VALUE[FACE_BY_CODE[cards[0]]]] + len(cards) * (MOST_JOKERS + 1))
+            kind = action["type"]
+            if kind == "play":
+                if "as" in action:
+                    out.append(play_token(action))
+                else:  # natural cards only
+                    cards = action["cards"]
+                    out.append(PLAY_TOKENS[VALUE[FACE_BY_CODE[cards[0]]]] + len(cards) * (MOST_JOKERS + 1))
+            elif kind in simple:
+                out.append(simple[kind])
             else:
                 out.append(self.encode(view, action)[0])
         return out
@@ -106,7 +114,7 @@ UPS = [LAYOUT.places("face_ups", FACE_BY_CODE, r * FACES) for r in range(MAX_PLA
 PILE = LAYOUT.places("pile", FACE_BY_CODE)
 BURNED = LAYOUT.places("burned", FACE_BY_CODE)
 # the top four cards of the pile by the value they count as (0: a joker not yet played)
-AS = {name: VALUE_BY_NAME.get(name, 0) for name in (*VALUE_BY_NAME, "joker", None)}
+AS = {name: VALUE_BY_NAME.get(name, 0) for name in (*VALUE_BY_NAME, "joker")}
 TOP = [LAYOUT.places("pile_top", AS, k * VALUES) for k in range(4)]
 COUNTS = LAYOUT.places("counts", VALUE_BY_NAME)
 NUMBERS = LAYOUT["players"].start
@@ -131,11 +139,7 @@ class PalaceObservation(ObservationEncoder):
                         p["place"] is not None)
         pile = view["play_pile"]
         places += [PILE[p["card"]] for p in pile]
-        k = 0
-        for p in reversed(pile[-4:]):
-            top = TOP[k]
-            places.append(top.get(p["as"], top[None]))
-            k += 1
+        places += [top[p["as"]] for top, p in zip(TOP, reversed(pile[-4:]))]
         if view["counts"] is not None:
             places.append(COUNTS[view["counts"]])
         places += map(BURNED.__getitem__, view["burn_pile"])
