@@ -133,8 +133,11 @@ class PalaceObservation(ObservationEncoder):
         for r in range(n):
             i = (seat + r) % n
             p = players[i]
-            places += map(KNOWN[r].__getitem__, p["known_hand"])
-            places += map(UPS[r].__getitem__, p["face_ups"])
+            known, ups = p["known_hand"], p["face_ups"]
+            if known:  # often empty: the map is dearer than the test
+                places += map(KNOWN[r].__getitem__, known)
+            if ups:
+                places += map(UPS[r].__getitem__, ups)
             numbers += (1.0, i in to_act, p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
                         p["place"] is not None)
         pile = view["play_pile"]

@@ -91,13 +91,24 @@ def _shape_grid(pid: int) -> list[float]:
     return [float(y < len(rows) and x < len(rows[y]) and rows[y][x] == "O") for y in range(SHAPE) for x in range(SHAPE)]
 
 
-# per patch id, what the offer shows of it: its numbers, its shape
-OFFER_NUMBERS = tuple(np.array([p.price / 10, p.time / 6, p.income / 3, p.size / 8], dtype=np.float32) for p in PATCHES)
-OFFER_SHAPES = tuple(np.array(_shape_grid(p.id), dtype=np.float32) for p in PATCHES)
+def _offered(k: int, pid: int) -> np.ndarray:
+    """The offer's three blocks (ids, numbers, shapes) as they are when patch ``pid`` is its ``k``-th
+    patch and there is no other: the offer is the sum of its patches'."""
+    ids, numbers, shapes = (LAYOUT[b].start - LAYOUT["offer_ids"].start
+                            for b in ("offer_ids", "offer_numbers", "offer_shapes"))
+    p = PATCHES[pid]
+    block = np.zeros(OFFER_SIZE, dtype=np.float32)
+    block[ids + k * len(PATCHES) + pid] = 1.0
+    block[numbers + 4 * k:numbers + 4 * k + 4] = (p.price / 10, p.time / 6, p.income / 3, p.size / 8)
+    block[shapes + k * SHAPE * SHAPE:shapes + (k + 1) * SHAPE * SHAPE] = _shape_grid(pid)
+    return block
+
+
+OFFER, OFFER_SIZE = LAYOUT["offer_ids"].start, LAYOUT["offer_shapes"].stop - LAYOUT["offer_ids"].start
+OFFERED = tuple(tuple(_offered(k, p.id) for p in PATCHES) for k in range(3))
 PATCHED = bytes.maketrans(b"O.", b"\x01\x00")  # the view's quilt rows: 1 patched, 0 empty
 PLACES = 1 - np.arange(len(PATCHES), dtype=np.float32) / len(PATCHES)  # the circle's places, first 1
 QUILTS, NUMBERS, CIRCLE = LAYOUT["quilt_self"].start, LAYOUT["self"].start, LAYOUT["circle"].start
-OFFER_IDS, OFFER_NUMBERS_AT, OFFER_SHAPES_AT = (LAYOUT[b].start for b in ("offer_ids", "offer_numbers", "offer_shapes"))
 SPECIALS_LEFT = LAYOUT.places("specials_left", {t: i for i, t in enumerate(SPECIAL_TIMES)})
 
 
@@ -117,10 +128,12 @@ class PatchworkObservation(ObservationEncoder):
             other["buttons"] / 50, other["time"] / LAST_SPACE, other["income"] / 30, other["empty"] / SQUARES,
             other["bonus"], len(other["special_patches"]), other["score"] / 200,
             seat in view["to_act"], mover == seat, mover == 1 - seat, home == seat, home is not None and home != seat)
-        for k, pid in enumerate(view["offer"]):
-            out[OFFER_IDS + k * len(PATCHES) + pid] = 1.0
-            out[OFFER_NUMBERS_AT + 4 * k:OFFER_NUMBERS_AT + 4 * k + 4] = OFFER_NUMBERS[pid]
-            out[OFFER_SHAPES_AT + k * SHAPE * SHAPE:OFFER_SHAPES_AT + (k + 1) * SHAPE * SHAPE] = OFFER_SHAPES[pid]
+        offer = view["offer"]
+        if offer:
+            block = OFFERED[0][offer[0]]
+            for k in range(1, len(offer)):
+                block = block + OFFERED[k][offer[k]]
+            out[OFFER:OFFER + OFFER_SIZE] = block
         circle = view["circle"]
         out[CIRCLE:CIRCLE + len(PATCHES)][np.fromiter(circle, np.intp, len(circle))] = PLACES[:len(circle)]
         for t in view["specials_left"]:
