@@ -138,18 +138,16 @@ class Choices:
             assert encoded is not None
             heads = [t[0] for t in encoded]
         self.heads = heads
-        # the mask of first tokens, asked for at every step; a few set one by one, more in NumPy
+        # the mask of first tokens, asked for at every step: ``firsts`` in NumPy, ``first_bytes`` the same
+        # bytes for Python to read one token; a few set one by one, more in NumPy
+        self.first_bytes = first = bytearray(size)
+        self.firsts = np.frombuffer(first, dtype=np.int8)
         if len(heads) <= 16:
-            ones = bytearray(size)
             for h in heads:
-                ones[h] = 1
-            self.firsts = np.frombuffer(ones, dtype=np.int8)
-            distinct = ones.count(1)
+                first[h] = 1
         else:
-            self.firsts = np.zeros(size, dtype=np.int8)
             self.firsts[np.fromiter(heads, np.intp, len(heads))] = 1
-            distinct = int(np.count_nonzero(self.firsts))
-        self.single = encoded is None and distinct == len(heads)
+        self.single = encoded is None and first.count(1) == len(heads)
         self._encoded = encoded
         self._by_tokens: dict[Tokens, Action] | None = None
         if not self.single:
@@ -192,10 +190,14 @@ class Choices:
             return sorted(self.heads)
         return self.mask(prefix).view(bool).nonzero()[0].tolist()
 
+    def allows(self, prefix: Tokens, token: int) -> bool:
+        """Does ``token`` (in range) continue ``prefix`` towards a legal action?"""
+        return bool(self.first_bytes[token]) if not prefix else bool(self.mask(prefix)[token])
+
     def action(self, tokens: Tokens) -> Action | None:
         """The legal action these tokens complete, or None if they only begin one."""
         if self.single:
-            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.firsts[tokens[0]] else None
+            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.first_bytes[tokens[0]] else None
         return self.by_tokens.get(tokens)
 
 
@@ -262,15 +264,3 @@ class ObservationEncoder(ABC):
 def relative(seat: int, other: int, players: int) -> int:
     """Where ``other`` sits counting from ``seat``: 0 is the seat itself, 1 the next one..."""
     return (other - seat) % players
-
-
-def one_hot(out: np.ndarray, block: slice, index: int | None) -> None:
-    """Set the ``index``-th value of ``block`` of ``out`` to 1 (nothing when ``index`` is None)."""
-    if index is not None:
-        out[block.start + index] = 1.0
-
-
-def counts(out: np.ndarray, block: slice, indices: Iterable[int]) -> None:
-    """Add 1 to ``block``'s value at each of ``indices`` (a multiset becomes counts)."""
-    for i in indices:
-        out[block.start + i] += 1.0

@@ -127,7 +127,7 @@ class Table:
         choices = self.choices(seat)
         token = int(token)
         prefix = self.prefix
-        if not (0 <= token < self.codec.size) or not choices.mask(prefix)[token]:
+        if not (0 <= token < self.codec.size and choices.allows(prefix, token)):
             raise EncodingError(f"token {token} ({self.name(token)}) is not legal for player {seat + 1} now")
         tokens = prefix + (token,)
         action = choices.action(tokens)
