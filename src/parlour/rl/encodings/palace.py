@@ -9,6 +9,7 @@ Cards are counted by face: ``2H`` .. ``AS`` (0-51, rank-major), joker, rules, so
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -107,12 +108,12 @@ LAYOUT = Layout([
 PAIRS = tuple(combinations(range(MAX_PLAYERS), 2))
 
 
-# the place of each card code, counted by face, in each block of faces
-HAND = LAYOUT.places("hand", FACE_BY_CODE)
-KNOWN = [LAYOUT.places("known_hands", FACE_BY_CODE, r * FACES) for r in range(MAX_PLAYERS)]
-UPS = [LAYOUT.places("face_ups", FACE_BY_CODE, r * FACES) for r in range(MAX_PLAYERS)]
+# the place of each card code, counted by face, in each block of faces (looked up by map: bound once)
+HAND = LAYOUT.places("hand", FACE_BY_CODE).__getitem__
+KNOWN = [LAYOUT.places("known_hands", FACE_BY_CODE, r * FACES).__getitem__ for r in range(MAX_PLAYERS)]
+UPS = [LAYOUT.places("face_ups", FACE_BY_CODE, r * FACES).__getitem__ for r in range(MAX_PLAYERS)]
 PILE = LAYOUT.places("pile", FACE_BY_CODE)
-BURNED = LAYOUT.places("burned", FACE_BY_CODE)
+BURNED = LAYOUT["burned"].start
 # the top four cards of the pile by the value they count as (0: a joker not yet played)
 AS = {name: VALUE_BY_NAME.get(name, 0) for name in (*VALUE_BY_NAME, "joker")}
 TOP = [LAYOUT.places("pile_top", AS, k * VALUES) for k in range(4)]
@@ -121,13 +122,20 @@ NUMBERS = LAYOUT["players"].start
 PILE_STATE, TABLE, SWAPPED = (LAYOUT[b].start for b in ("pile_state", "table", "swapped"))
 
 
+@lru_cache(maxsize=1024)
+def burned(burn_pile: tuple[str, ...]) -> np.ndarray:
+    """How many cards of each face the burn pile holds. The pile only grows, a few times a round,
+    and is the longest list of the view (50 cards in six-player games): each is counted once."""
+    return np.bincount([FACE_BY_CODE[c] for c in burn_pile], minlength=FACES).astype(np.float32)
+
+
 class PalaceObservation(ObservationEncoder):
     layout = LAYOUT
 
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
         players = view["players"]
         n = len(players)
-        places = list(map(HAND.__getitem__, players[seat]["hand"]))
+        places = list(map(HAND, players[seat]["hand"]))
         numbers: list[float | bool] = []  # the players block, from the seat
         to_act = view["to_act"]
         for r in range(n):
@@ -135,9 +143,9 @@ class PalaceObservation(ObservationEncoder):
             p = players[i]
             known, ups = p["known_hand"], p["face_ups"]
             if known:  # often empty: the map is dearer than the test
-                places += map(KNOWN[r].__getitem__, known)
+                places += map(KNOWN[r], known)
             if ups:
-                places += map(UPS[r].__getitem__, ups)
+                places += map(UPS[r], ups)
             numbers += (1.0, i in to_act, p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
                         p["place"] is not None)
         pile = view["play_pile"]
@@ -145,10 +153,10 @@ class PalaceObservation(ObservationEncoder):
         places += [top[p["as"]] for top, p in zip(TOP, reversed(pile[-4:]))]
         if view["counts"] is not None:
             places.append(COUNTS[view["counts"]])
-        places += map(BURNED.__getitem__, view["burn_pile"])
         for pair in view["swapped"]:
             places.append(SWAPPED + PAIRS.index(tuple(sorted((s - seat) % n for s in pair))))
         out = LAYOUT.counted(places)
+        out[BURNED:BURNED + FACES] = burned(tuple(view["burn_pile"]))
         out[NUMBERS:NUMBERS + len(numbers)] = numbers
         out[PILE_STATE:PILE_STATE + 3] = (len(pile) / 20, view["capped"], view["rules_on_top"])
         out[TABLE:TABLE + 6] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2,
