@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 import numpy as np
 
@@ -112,7 +113,8 @@ PAIRS = tuple(combinations(range(MAX_PLAYERS), 2))
 HAND = LAYOUT.places("hand", FACE_BY_CODE).__getitem__
 KNOWN = [LAYOUT.places("known_hands", FACE_BY_CODE, r * FACES).__getitem__ for r in range(MAX_PLAYERS)]
 UPS = [LAYOUT.places("face_ups", FACE_BY_CODE, r * FACES).__getitem__ for r in range(MAX_PLAYERS)]
-PILE = LAYOUT.places("pile", FACE_BY_CODE)
+PILE = LAYOUT.places("pile", FACE_BY_CODE).__getitem__
+CARD, AS_NAME = itemgetter("card"), itemgetter("as")  # of a card of the play pile
 BURNED = LAYOUT["burned"].start
 # the top four cards of the pile by the value they count as (0: a joker not yet played)
 AS = {name: VALUE_BY_NAME.get(name, 0) for name in (*VALUE_BY_NAME, "joker")}
@@ -149,8 +151,9 @@ class PalaceObservation(ObservationEncoder):
             numbers += (1.0, i in to_act, p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
                         p["place"] is not None)
         pile = view["play_pile"]
-        places += [PILE[p["card"]] for p in pile]
-        places += [top[p["as"]] for top, p in zip(TOP, reversed(pile[-4:]))]
+        if pile:
+            places += map(PILE, map(CARD, pile))
+            places += map(dict.__getitem__, TOP, map(AS_NAME, reversed(pile[-4:])))
         if view["counts"] is not None:
             places.append(COUNTS[view["counts"]])
         for pair in view["swapped"]:
