@@ -52,26 +52,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def serve_command(db_url: str, port: int, options: tuple[str, ...] = ()) -> list[str]:
+    """The arguments after Python's own that run ``parlour serve`` on 127.0.0.1:``port``."""
+    return ["-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url, *options]
+
+
+def hall_answers(port: int) -> bool:
+    """Whether a hall (or the proxy in front of halls) on 127.0.0.1:``port`` serves its catalogue."""
+    import httpx
+
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
 def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",)
                  ) -> subprocess.Popen[bytes]:
     """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers; by
     default without per-address quotas, since every room comes from this one machine."""
-    import httpx
-
     errors = tempfile.TemporaryFile()  # a file, not a pipe: nobody reads it while the server runs
-    server = subprocess.Popen([sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
-                               "--port", str(port), "--db", db_url, "--quiet", *options],
+    server = subprocess.Popen([sys.executable, *serve_command(db_url, port, ("--quiet", *options))],
                               stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+        if hall_answers(port):
             return server
-        except httpx.TransportError:
-            if server.poll() is not None:
-                errors.seek(0)
-                raise RuntimeError(f"the server did not start: {errors.read().decode(errors='replace')}") from None
-            time.sleep(0.1)
+        if server.poll() is not None:
+            errors.seek(0)
+            raise RuntimeError(f"the server did not start: {errors.read().decode(errors='replace')}")
+        time.sleep(0.1)
     server.kill()
     raise RuntimeError("the server did not answer within 30 seconds")
 
