@@ -10,7 +10,7 @@ with everything it writes inside one folder (``--dir``)::
     postgres/             its Unix socket and postgres.log; it listens on 127.0.0.1, a free port
     redis/redis.conf      Redis: 127.0.0.1, a free port, nothing kept on disk; redis.log
     halls/hall-K.log      ``parlour serve`` number K, on 127.0.0.1, a free port
-    nginx/nginx.conf      nginx in front of the halls, on 127.0.0.1:--port; logs/ and tmp/ beside it
+    nginx/nginx.conf      nginx in front of the halls, on 127.0.0.1:--port; logs/, tmp/, nginx.log beside it
 
 The parts start in that order, each once the previous one answers; Ctrl-C (SIGINT) or SIGTERM
 stops them in the reverse order (nginx, the halls, Redis, PostgreSQL), each within
@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import glob
+import grp
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -60,6 +62,38 @@ def postgres_programs() -> Path | None:
 
 def nginx_program() -> str | None:
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+
+
+def why_not() -> str | None:
+    """What this machine lacks to run a cluster, in words, or None when it has it all."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        return "the hall's PostgreSQL driver is not installed (pip install -e '.[postgres]')"
+    if postgres_programs() is None:
+        return "PostgreSQL's programs are not installed (apt-get install postgresql)"
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "running as root, and there is no 'postgres' user to run PostgreSQL as (it refuses root)"
+    if shutil.which("redis-server") is None:
+        return "redis-server is not installed (apt-get install redis-server)"
+    if nginx_program() is None:
+        return "nginx is not installed (apt-get install nginx)"
+    return None
+
+
+def closed_to(user: str, folder: Path) -> Path | None:
+    """The first folder from the root down to ``folder`` that ``user`` may not enter, or None."""
+    account = pwd.getpwnam(user)
+    groups = {account.pw_gid, *(g.gr_gid for g in grp.getgrall() if user in g.gr_mem)}
+    for path in [*reversed(folder.parents), folder]:
+        mode = path.stat()
+        if not (mode.st_mode & 0o001 or (mode.st_uid == account.pw_uid and mode.st_mode & 0o100)
+                or (mode.st_gid in groups and mode.st_mode & 0o010)):
+            return path
+    return None
 
 
 def tail(path: Path, lines: int = LOG_TAIL) -> str:
@@ -169,6 +203,9 @@ class Cluster:
     def start(self) -> None:
         """Start every part in order, each once the one before answers; if one fails, stop those
         started and raise :class:`PartFailed`."""
+        missing = why_not()
+        if missing is not None:
+            raise PartFailed(f"a cluster cannot start here: {missing}")
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self._start_postgres()
@@ -195,23 +232,21 @@ class Cluster:
 
     # -- the parts -----------------------------------------------------------------------------
     def _start_postgres(self) -> None:
+        import psycopg
+
         programs = postgres_programs()
-        if programs is None:
-            raise PartFailed("PostgreSQL: its programs are not installed (apt-get install postgresql)")
-        try:
-            import psycopg
-        except ImportError:
-            raise PartFailed("PostgreSQL: the hall's driver is not installed (pip install -e '.[postgres]')") from None
+        assert programs is not None  # why_not() said so
         home = self.folder / "postgres"
         data = home / "data"
         home.mkdir(exist_ok=True)
         user = None
         if os.geteuid() == 0:  # PostgreSQL refuses to run as root: its own user owns its folder
             user = "postgres"
-            try:
-                shutil.chown(home, user, user)
-            except LookupError:
-                raise PartFailed("PostgreSQL: running as root and there is no 'postgres' user to run it as") from None
+            closed = closed_to(user, home.parent)
+            if closed is not None:
+                raise PartFailed(f"PostgreSQL: its user {user!r} cannot enter {closed}, above {home}:"
+                                 f" choose a --dir it can reach (or chmod o+x {closed})")
+            shutil.chown(home, user, user)
         if not (data / "PG_VERSION").exists():
             self.say(f"PostgreSQL: a new data directory in {data}")
             done = subprocess.run([str(programs / "initdb"), "-D", str(data), "-U", DB_USER, "--auth=trust",
@@ -241,8 +276,7 @@ class Cluster:
 
     def _start_redis(self) -> None:
         program = shutil.which("redis-server")
-        if program is None:
-            raise PartFailed("Redis: redis-server is not installed (apt-get install redis-server)")
+        assert program is not None  # why_not() said so
         home = self.folder / "redis"
         home.mkdir(exist_ok=True)
         port = free_port()
@@ -274,8 +308,7 @@ class Cluster:
 
     def _start_nginx(self) -> None:
         program = nginx_program()
-        if program is None:
-            raise PartFailed("nginx: it is not installed (apt-get install nginx)")
+        assert program is not None  # why_not() said so
         home = self.folder / "nginx"
         (home / "logs").mkdir(parents=True, exist_ok=True)
         (home / "tmp").mkdir(exist_ok=True)
@@ -283,11 +316,11 @@ class Cluster:
         # -p: every relative path of the configuration is inside the folder; -e: so is the error
         # log nginx opens before it reads its configuration (never /var/log/nginx)
         part = Part("nginx", [program, "-p", f"{home}/", "-c", "nginx.conf", "-e", "logs/error.log"],
-                    home / "logs" / "error.log")
+                    home / "nginx.log")  # what it says before its error log is open
         self.parts.append(part)
         part.wait_until(lambda: hall_answers(self.port))
         self.say(f"nginx on 127.0.0.1:{self.port} in front of {self.servers} hall(s); its configuration:"
-                 f" {home / 'nginx.conf'}")
+                 f" {home / 'nginx.conf'}, its log: {home / 'logs' / 'error.log'}")
 
 
 def nginx_conf(port: int, hall_ports: Sequence[int]) -> str:
