@@ -8,14 +8,16 @@ reports acknowledged moves per second and the latency from sending an ``act`` to
 there.
 
 ``--servers 1,2`` runs the same load through nginx in front of one, then two halls on PostgreSQL
-and Redis, each a cluster of its own started as ``parlour cluster`` starts it, and adds the CPU
-time of PostgreSQL, Redis and nginx to the halls'.
+and Redis, started as ``parlour cluster`` starts them (each run on a database of its own), and adds
+the CPU time of PostgreSQL, Redis and nginx to the halls', with PostgreSQL's write transactions,
+Redis's commands and the halls' memory a room.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import multiprocessing
 import os
 import random
@@ -26,9 +28,10 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 
 def register(targets: argparse._SubParsersAction) -> None:
@@ -280,6 +283,14 @@ def descendants(pid: int, table: dict[int, list[str]] | None = None) -> list[int
     return found
 
 
+def resident_bytes(pid: int) -> int:
+    """The resident memory of process ``pid`` alone; 0 where /proc is missing."""
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time (user + system) used so far by process ``pid`` and its children, living or ended
     (a hall's bot workers, PostgreSQL's backends, nginx's workers); 0 where /proc is missing."""
@@ -302,7 +313,10 @@ class Run:
     client_cpu: float
     cpu: dict[str, float]  # CPU seconds over the window, by part ("server", "halls", "PostgreSQL", ...)
     load: tuple[tuple[float, ...], tuple[float, ...]]  # load averages before and after
+    counted: dict[str, int] = field(default_factory=dict)  # growth of counters over the window
+    memory: tuple[int, int] = (0, 0)  # the halls' resident bytes before the rooms, at the window's end
     stored: int = 0  # actions in the store once the clients are done
+    rooms: int = 0
 
     @property
     def moves_per_second(self) -> float:
@@ -313,10 +327,15 @@ class Run:
         return self.latencies[min(len(self.latencies) - 1, int(share * len(self.latencies)))] * 1000
 
 
-def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, list[int]]) -> Run:
+def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, list[int]],
+            counters: Callable[[], dict[str, int]] = dict) -> Run:
     """Create the rooms through 127.0.0.1:``port``, play them from ``args.clients`` client
-    processes for ``args.seconds``, and take the CPU time of each part's processes over that time."""
+    processes for ``args.seconds``, and take over that time the CPU time of each part's processes
+    and the growth of ``counters()``; the first part's resident memory is taken before the rooms
+    are made and at the end of the window."""
     from ..core import ParlourError
+
+    memory_before = sum(resident_bytes(pid) for pid in next(iter(parts.values())))
 
     # in a thread of its own: the caller may already run an event loop (tests, notebooks)
     with ThreadPoolExecutor(1) as thread:
@@ -340,17 +359,20 @@ def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, lis
     def cpu() -> dict[str, float]:
         return {name: sum(cpu_seconds(pid) for pid in pids) for name, pids in parts.items()}
 
-    load_before, cpu_before = os.getloadavg(), cpu()
+    load_before, cpu_before, counted = os.getloadavg(), cpu(), counters()
     go.set()
     time.sleep(args.seconds)  # the server's CPU over the window, not the goodbyes after it
     load_after, cpu_after = os.getloadavg(), cpu()
+    counted = {name: value - counted[name] for name, value in counters().items()}
+    memory_after = sum(resident_bytes(pid) for pid in next(iter(parts.values())))
     reports = [pipe.recv() for pipe in pipes]
     for process in processes:
         process.join()
     return Run(latencies=sorted(x for r in reports for x in r["latencies"]),
                elapsed=max(r["elapsed"] for r in reports), failed=sum(r["failed"] for r in reports),
                errors=[e for r in reports for e in r["errors"]][:5], client_cpu=sum(r["cpu"] for r in reports),
-               cpu={name: cpu_after[name] - cpu_before[name] for name in parts}, load=(load_before, load_after))
+               cpu={name: cpu_after[name] - cpu_before[name] for name in parts}, load=(load_before, load_after),
+               counted=counted, memory=(memory_before, memory_after), rooms=len(rooms))
 
 
 def stored_actions(db_url: str) -> int:
@@ -369,24 +391,51 @@ def stored_actions(db_url: str) -> int:
 def cluster_runs(console: Any, args: argparse.Namespace, game: Any) -> list[tuple[int, Run]]:
     """The same load through nginx in front of each number of halls of ``args.servers``: a
     cluster started as ``parlour cluster`` starts it (:class:`~parlour.cli.cluster.Cluster`), in a
-    temporary folder whose PostgreSQL data the next number of halls reuses."""
+    temporary folder whose PostgreSQL the next number of halls reuses, with a database of its own
+    (no room of the run before is loaded)."""
     from .cluster import Cluster
 
     runs = []
     with tempfile.TemporaryDirectory(prefix="parlour-bench-cluster-") as folder:
         os.chmod(folder, 0o755)  # PostgreSQL runs as its own user when this runs as root
-        for servers in args.servers:
+        for number, servers in enumerate(args.servers, 1):
             with Cluster(Path(folder), servers, free_port(), hall_options=("--quiet", "--no-client-quotas"),
-                         say=lambda line: console.print(line, style="dim")) as cluster:
+                         say=lambda line: console.print(line, style="dim"), database=f"bench_{number}") as cluster:
                 pids = cluster.pids()
                 parts = {"halls": [pids[f"hall {n}"] for n in range(1, servers + 1)],
                          **{name: [pids[name]] for name in ("PostgreSQL", "Redis", "nginx")}}
                 console.print(f"{servers} hall(s) behind nginx at {cluster.address}; creating {args.rooms} rooms...")
-                before = stored_actions(cluster.db_url)
-                result = measure(args, game, cluster.port, parts)
-                result.stored = stored_actions(cluster.db_url) - before
+                with cluster_counters(cluster) as counters:
+                    result = measure(args, game, cluster.port, parts, counters)
+                result.stored = stored_actions(cluster.db_url)
             runs.append((servers, result))
     return runs
+
+
+@contextmanager
+def cluster_counters(cluster: Any) -> Iterator[Callable[[], dict[str, int]]]:
+    """What PostgreSQL and Redis have done so far: write transactions (transaction ids given out,
+    read at once, where PostgreSQL's statistics lag by seconds) and commands Redis processed."""
+    import redis
+    import sqlalchemy as sa
+
+    from ..hall.store import make_engine
+
+    engine = make_engine(cluster.db_url)
+    client = redis.Redis.from_url(cluster.redis_url)
+    reads = itertools.count()
+
+    def read() -> dict[str, int]:
+        with engine.connect() as conn:
+            next_id = conn.execute(sa.text("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")).scalar_one()
+        commands = int(client.info("stats")["total_commands_processed"]) - next(reads)  # less our own INFOs
+        return {"PostgreSQL write transactions": next_id, "Redis commands": commands}
+
+    try:
+        yield read
+    finally:
+        client.close()
+        engine.dispose()
 
 
 def report(console: Any, args: argparse.Namespace, game: Any, result: Run, server: str) -> bool:
@@ -416,6 +465,14 @@ def report(console: Any, args: argparse.Namespace, game: Any, result: Run, serve
                   f" {moves / server_cpu:,.0f} moves per server CPU-second)"
                   + (f" = {parts}" if len(result.cpu) > 1 else "") + f"; clients {result.client_cpu:.1f} s"
                   if server_cpu > 0 else "CPU time: not measured on this system")
+    if result.counted:
+        console.print("; ".join(f"{name}: {count:,} over the window ({moves / count:.1f} moves each)" if count else
+                                f"{name}: none over the window" for name, count in result.counted.items()))
+    before, after = result.memory
+    if after:
+        console.print(f"resident memory of the {next(iter(result.cpu))}: {before / 2**20:.0f} MiB before the rooms,"
+                      f" {after / 2**20:.0f} MiB at the end of the window, so"
+                      f" {(after - before) / result.rooms / 1024:.0f} KiB a room (its game, its seats' connections)")
     if result.failed:
         console.print(f"[red]{result.failed} client connections failed[/red]: {result.errors}")
     console.print(machine(), style="dim")
@@ -430,15 +487,20 @@ def summary(console: Any, runs: list[tuple[int, Run]]) -> None:
 
     from .shared import print_table
 
-    table = Table(title="through nginx (CPU: ms a move)")
-    for heading in ("halls", "moves/s", "p50 ms", "p99 ms", "CPU halls", "PostgreSQL", "Redis", "nginx", "all"):
+    table = Table(title="through nginx: CPU in ms a move, moves per PostgreSQL write, memory a room")
+    for heading in ("halls", "moves/s", "p50 ms", "p99 ms", "CPU halls", "PostgreSQL", "Redis", "nginx", "all",
+                    "moves/write", "Redis cmd/move", "KiB/room"):
         table.add_column(heading, justify="right")
     for servers, result in runs:
         moves = len(result.latencies)
+        writes = result.counted.get("PostgreSQL write transactions", 0)
+        before, after = result.memory
         table.add_row(str(servers), f"{result.moves_per_second:,.0f}", f"{statistics.median(result.latencies) * 1000:.1f}",
                       f"{result.percentile(0.99):.1f}",
                       *(f"{result.cpu[name] / moves * 1000:.3f}" for name in ("halls", "PostgreSQL", "Redis", "nginx")),
-                      f"{sum(result.cpu.values()) / moves * 1000:.3f}")
+                      f"{sum(result.cpu.values()) / moves * 1000:.3f}", f"{moves / writes:.1f}" if writes else "-",
+                      f"{result.counted.get('Redis commands', 0) / moves:.2f}",
+                      f"{(after - before) / result.rooms / 1024:.0f}")
     print_table(console, table)
 
 

@@ -170,11 +170,12 @@ class Cluster:
             print(cluster.address)          # http://127.0.0.1:8000/
 
     ``hall_options``: more ``parlour serve`` options for every hall (the benchmark lifts the
-    per-address quotas); ``say``: where the parts' addresses are told as they come up.
+    per-address quotas); ``say``: where the parts' addresses are told as they come up;
+    ``database``: the one the halls use (created when missing).
     """
 
     def __init__(self, folder: Path, servers: int, port: int, hall_options: Sequence[str] = (),
-                 say: Callable[[str], None] = print) -> None:
+                 say: Callable[[str], None] = print, database: str = DATABASE) -> None:
         if not 1 <= servers <= MAX_SERVERS:
             raise ParlourError(f"--servers must be 1 to {MAX_SERVERS}, not {servers}")
         if not 1 <= port <= 65535:
@@ -184,6 +185,9 @@ class Cluster:
         self.port = port
         self.hall_options = tuple(hall_options)
         self.say = say
+        if not database.isidentifier():
+            raise ParlourError(f"a database name is letters, digits and _, not {database!r}")
+        self.database = database
         self.parts: list[Part] = []  # in the order they started
         self.db_url = ""
         self.redis_url = ""
@@ -263,15 +267,16 @@ class Cluster:
             try:
                 with psycopg.connect(host="127.0.0.1", port=port, user=DB_USER, dbname="postgres",
                                      connect_timeout=2, autocommit=True) as connection:
-                    if connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)).fetchone() is None:
-                        connection.execute(f"CREATE DATABASE {DATABASE}")
+                    if connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                          (self.database,)).fetchone() is None:
+                        connection.execute(f"CREATE DATABASE {self.database}")
                 return True
             except psycopg.OperationalError:
                 return False
 
         part.wait_until(database_exists)
-        self.db_url = f"postgresql+psycopg://{DB_USER}@127.0.0.1:{port}/{DATABASE}"
-        self.say(f"PostgreSQL {programs.parent.name} on 127.0.0.1:{port}, database {DATABASE!r}"
+        self.db_url = f"postgresql+psycopg://{DB_USER}@127.0.0.1:{port}/{self.database}"
+        self.say(f"PostgreSQL {programs.parent.name} on 127.0.0.1:{port}, database {self.database!r}"
                  f" (connections from 127.0.0.1 trusted without a password); its log: {part.log}")
 
     def _start_redis(self) -> None:
