@@ -31,6 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-client-quotas", action="store_true",
                         help="no quota per client address (for load tests from one machine); sizes,"
                              " per-connection rates and outgoing queues stay bounded")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="deal the rooms and seed the bots from N, so that the same rooms created in the"
+                             " same order get the same deals (for tests and demonstrations; never on a public"
+                             " hall: whoever knows N knows every deal)")
     parser.set_defaults(run=run)
 
 
@@ -52,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if store.upgraded:
         print(f"the store's schema was brought up to date: revision(s) {', '.join(store.upgraded)}", flush=True)
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
-                     bot_time_limit=args.bot_budget, bot_workers=args.bot_workers)
+                     bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)
     try:
