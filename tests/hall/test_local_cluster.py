@@ -13,6 +13,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterator
 
@@ -103,7 +104,10 @@ def play_to_the_end(base: str, code: str, token: str) -> dict:
     go = threading.Event()
     go.set()
     ws = base.replace("http://", "ws://")
-    return asyncio.run(drive(ws, [(code, [token])], "patchwork", "random", False, 120.0, 0.0, lambda: None, go))
+    # in a thread of its own: an earlier test (the browser's) may leave an event loop running in this one
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(lambda: asyncio.run(drive(ws, [(code, [token])], "patchwork", "random", False, 120.0,
+                                                       0.0, lambda: None, go))).result()
 
 
 @pytest.mark.timeout(600)
