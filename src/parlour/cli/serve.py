@@ -35,6 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-client-quotas", action="store_true",
                         help="no quota per client address (for load tests from one machine); sizes,"
                              " per-connection rates and outgoing queues stay bounded")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="deal the rooms and seed the bots from N, so that the same rooms created in the"
+                             " same order get the same deals (for tests and demonstrations; never on a public"
+                             " hall: whoever knows N knows every deal)")
     parser.set_defaults(run=run)
 
 
@@ -61,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
 
         cluster = Node(store, args.redis, os.environ.get("PARLOUR_HALL_ADDRESS") or reachable(args.host, args.port))
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
-                     bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, cluster=cluster)
+                     bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed,
+                     cluster=cluster)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     among = f"; one of the halls on Redis {args.redis}, reached at {cluster.address}" if cluster else ""
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it)",

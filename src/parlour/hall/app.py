@@ -82,13 +82,15 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
-               cluster: Node | None = None) -> FastAPI:
+               seed: int | None = None, cluster: Node | None = None) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
-    ``password_hasher``: Argon2id's (hall/accounts.py) unless given; ``cluster``: this process's
-    part when several share the rooms (hall/cluster/node.py, docs/scaling.md)."""
-    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers,
+    ``password_hasher``: Argon2id's (hall/accounts.py) unless given; ``seed``: deal every room and
+    seed every bot from it (tests and demonstrations: whoever knows it knows every deal);
+    ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
+    docs/scaling.md)."""
+    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
                 cluster=cluster)
     guard = Guard(limits or Limits())
 

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Mapping, Sequence
 
 from .. import bots as bot_registry
-from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, fresh_seed, normalise_action
+from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, derive, fresh_seed, normalise_action
 from ..games import all_games
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
@@ -784,11 +784,12 @@ class Room:
         bot = self._bots.get((seat, name))
         if bot is None:
             bot = self._bots[seat, name] = bot_registry.create(
-                self.game, name, seed=fresh_seed(), time_limit=self.hall.bot_time_limit)
+                self.game, name, seed=self.hall.new_seed("bot", self.seed, seat, name),
+                time_limit=self.hall.bot_time_limit)
         try:
             if bot.thinks and self.game.id in self.hall.registry:
                 action = await asyncio.get_running_loop().run_in_executor(
-                    self.hall.thinking, self._choose_apart, name, state, seat)
+                    self.hall.thinking, self._choose_apart, name, state, seat, turn)
             else:
                 action = await asyncio.get_running_loop().run_in_executor(
                     self.hall.executor, self._choose, bot, state, seat)
@@ -812,9 +813,10 @@ class Room:
     def _choose(self, bot: Bot, state: Any, seat: int) -> Action:
         return bot.choose(self.game.view(state, seat), seat, self.game.legal_actions(state, seat))
 
-    def _choose_apart(self, name: str, state: Any, seat: int) -> Action:
+    def _choose_apart(self, name: str, state: Any, seat: int, turn: int) -> Action:
         """A thinking bot's move, made in a worker process (:mod:`parlour.hall.thinkers`)."""
-        return self.hall.thinkers.choose(self.game.id, name, fresh_seed(), self.game.view(state, seat), seat,
+        seed = self.hall.new_seed("thinker", self.seed, seat, name, turn)
+        return self.hall.thinkers.choose(self.game.id, name, seed, self.game.view(state, seat), seat,
                                          self.game.legal_actions(state, seat))
 
 
@@ -838,11 +840,13 @@ class Hall:
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                  broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
-                 bot_workers: int = 1, cluster: Node | None = None) -> None:
+                 bot_workers: int = 1, seed: int | None = None, cluster: Node | None = None) -> None:
         """``cluster``: this process's part when several share the rooms (hall/cluster/node.py);
         it brings its own broadcast (Redis) when the hall starts."""
         self.store = store
         self.cluster = cluster
+        self.seed = seed  # None: every deal and bot seed is fresh; else all follow from it (new_seed)
+        self._dealt = 0  # the rooms created since this hall started, for new_seed
         self.games = dict(games)
         self.clock = clock
         self.broadcast = broadcast or LocalBroadcast()
@@ -895,6 +899,11 @@ class Hall:
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.thinking.shutdown(wait=False, cancel_futures=True)
         self.thinkers.close()
+
+    def new_seed(self, *labels: object) -> int:
+        """A seed for a new deal or bot: fresh entropy, or with the hall's ``seed`` one fixed by
+        it and ``labels``, so that a test hall deals the same rooms in the same order every run."""
+        return fresh_seed() if self.seed is None else derive(self.seed, *labels).getrandbits(63)
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -1011,7 +1020,9 @@ class Hall:
         code = new_code()
         while code in self.rooms or self.store.load_room(code) is not None:
             code = new_code()
-        record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved, seed=fresh_seed(),
+        self._dealt += 1
+        record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved,
+                            seed=self.new_seed("room", self._dealt),
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
                             seats=records, created=self.clock.now())
         also: list[Write] = []
