@@ -7,7 +7,7 @@ import json
 import signal
 import subprocess
 import time
-from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import httpx
@@ -32,17 +32,20 @@ SKIP = {"type": "skip"}
 class Halls:
     """``parlour serve`` processes on one PostgreSQL database and one Redis."""
 
-    def __init__(self, db_url: str, redis_url: str) -> None:
-        self.db_url, self.redis_url = db_url, redis_url
+    def __init__(self, db_url: str, redis_url: str, folder: Path) -> None:
+        self.db_url, self.redis_url, self.folder = db_url, redis_url, folder
         self.ports: list[int] = []
         self.processes: list[subprocess.Popen[bytes]] = []
+        self.logs: list[Path] = []  # each process's output, shown when a test fails
 
     def start(self, count: int) -> None:
         for _ in range(count):
             port = free_port()
+            log = self.folder / f"hall-{len(self.ports)}.log"
             self.processes.append(start_server(self.db_url, port, (
-                "--no-client-quotas", "--redis", self.redis_url, "--bot-workers", "1")))
+                "--no-client-quotas", "--redis", self.redis_url, "--bot-workers", "1"), log=log))
             self.ports.append(port)
+            self.logs.append(log)
 
     def base(self, hall: int) -> str:
         return f"http://127.0.0.1:{self.ports[hall]}"
@@ -75,11 +78,13 @@ class Halls:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        for hall, log in enumerate(self.logs):  # pytest shows it with a failure
+            print(f"--- hall {hall} (port {self.ports[hall]}) ---\n{log.read_text(errors='replace')[-6000:]}")
 
 
 @pytest.fixture
-def halls(postgres_url: str, redis_server: RedisServer) -> Iterator[Halls]:
-    running = Halls(empty_database(postgres_url), redis_server.url)
+def halls(postgres_url: str, redis_server: RedisServer, tmp_path: Path) -> Iterator[Halls]:
+    running = Halls(empty_database(postgres_url), redis_server.url, tmp_path)
     yield running
     running.close()
 

@@ -543,6 +543,8 @@ class Room:
             self.catch_up(quiet=True)
             self.lease = lease
             self.chat.forget()
+            self.deadline = None  # the turn timer starts again, here
+            self._thinking.clear()  # whatever this process's bots began choosing before is moot
         self._changed(here_only=True)
 
     def lose(self) -> None:
@@ -959,6 +961,8 @@ class Hall:
             room = self._restore(record) if record is not None else None
             if room is None:
                 raise HallError("unknown_room", f"there is no room {code!r}")
+            if room.status == "playing" and not room.authoritative:
+                room._arm_timer(False)  # the deadline as its owner set it
         return room
 
     def game(self, game_id: str) -> Game[Any]:
