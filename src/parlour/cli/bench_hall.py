@@ -92,11 +92,13 @@ def hall_answers(port: int) -> bool:
         return False
 
 
-def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",)
-                 ) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",),
+                 log: Path | None = None) -> subprocess.Popen[bytes]:
     """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers; by
-    default without per-address quotas, since every room comes from this one machine."""
-    errors = tempfile.TemporaryFile()  # a file, not a pipe: nobody reads it while the server runs
+    default without per-address quotas, since every room comes from this one machine. ``log``:
+    a file for what it writes on stderr (by default a temporary one, read if it fails to start)."""
+    # a file, not a pipe: nobody reads it while the server runs
+    errors = tempfile.TemporaryFile() if log is None else open(log, "w+b")
     server = subprocess.Popen([sys.executable, *serve_command(db_url, port, ("--quiet", *options))],
                               stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 30

@@ -9,7 +9,7 @@ with everything it writes inside one folder (``--dir``)::
     postgres/data         PostgreSQL's data directory (initdb on the first run, reused after)
     postgres/             its Unix socket and postgres.log; it listens on 127.0.0.1, a free port
     redis/redis.conf      Redis: 127.0.0.1, a free port, nothing kept on disk; redis.log
-    halls/hall-K.log      ``parlour serve`` number K, on 127.0.0.1, a free port
+    halls/hall-K.log      ``parlour serve --redis`` number K, on 127.0.0.1, a free port
     nginx/nginx.conf      nginx in front of the halls, on 127.0.0.1:--port; logs/, tmp/, nginx.log beside it
 
 The parts start in that order, each once the previous one answers; Ctrl-C (SIGINT) or SIGTERM
@@ -302,7 +302,7 @@ class Cluster:
         self.hall_ports = [free_port() for _ in range(self.servers)]
         halls = []
         for number, port in enumerate(self.hall_ports, 1):
-            command = [sys.executable, *serve_command(self.db_url, port, self.hall_options)]
+            command = [sys.executable, *serve_command(self.db_url, port, ("--redis", self.redis_url, *self.hall_options))]
             halls.append(Part(f"hall {number}", command, home / f"hall-{number}.log"))
             self.parts.append(halls[-1])
             if number == 1:  # the first brings the store's schema up to date, alone
