@@ -47,7 +47,8 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
     server = subprocess.Popen(
         [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas"],  # every test comes from this machine
+         "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas",  # every test comes from this machine
+         "--seed", "2026"],  # the same deals every run
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent if os.name == "posix" else None)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -60,7 +60,7 @@ def test_what_is_stored_is_the_normalised_action(client):
         sockets = [ana, bo]
         ana.hello(tokens[0])
         bo.hello(tokens[1])
-        for _ in range(60):  # the room's seed is random: skip until the seat to act can afford a patch
+        for _ in range(60):  # skip until the seat to act can afford a patch (some deals offer none at first)
             seat = min(room.game.to_act(room.state))
             plays = [a for a in room.game.legal_actions(room.state, seat) if a["type"] == "play"]
             if plays:

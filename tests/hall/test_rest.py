@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fastapi.testclient import TestClient
 from hallkit import OPEN, bot, host, join, new_room, started_room
 
 from parlour.games import all_games
+from parlour.hall import create_app
 from parlour.hall.rooms import CODE_LETTERS, distinct_name
+from parlour.hall.store import SqlStore
 
 
 def test_catalogue_lists_each_game_with_options_seats_bots_and_urls(client):
@@ -182,3 +185,20 @@ def test_rules_pages_are_written_for_players(client):
     assert "SKIP" in spec and "SKIP" not in client.get("/games/patchwork/rules").text
 
 
+
+
+def test_a_seeded_hall_deals_the_same_rooms_in_the_same_order_and_an_unseeded_one_fresh(make_client, db_url,
+                                                                                        games, clock):
+    def first_deals(client) -> list[int]:
+        hall = client.app.state.hall
+        return [hall.room(new_room(client)["code"]).seed for _ in range(3)]
+
+    seeded = first_deals(make_client())
+    assert first_deals(make_client()) == seeded  # a restart on the same seed deals the same again
+    assert len(set(seeded)) == 3
+    store = SqlStore(db_url)
+    try:
+        with TestClient(create_app(store, games, clock)) as unseeded:
+            assert set(first_deals(unseeded)).isdisjoint(seeded)
+    finally:
+        store.close()

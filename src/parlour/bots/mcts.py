@@ -113,7 +113,10 @@ class _Guide:
 
     def rollout(self, state: Any, seat: int, rng: Any) -> Action:
         game = self.game
-        return self.bots[seat].choose(game.view(state, seat), seat, game.legal_actions(state, seat))
+        legal = game.legal_actions(state, seat)
+        if len(legal) == 1:
+            return legal[0]  # no choice: the bot's view is not even built (most of a playout's cost)
+        return self.bots[seat].choose(game.view(state, seat), seat, legal)
 
     def candidates(self, state: Any, seat: int, depth: int) -> list[Action]:
         actions = list(self.game.legal_actions(state, seat))

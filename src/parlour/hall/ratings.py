@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 
 from .store import Write, accounts_table, ratings_table, room_players_table
 
@@ -36,14 +37,26 @@ def bot_account_name(bot: str) -> str:
     return f"{BOT_PREFIX}{bot}"
 
 
+def insert_missing(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], *keys: str) -> None:
+    """Insert the ``rows`` whose ``keys`` are not in ``table`` yet, skipping the others, also when
+    another transaction inserts them meanwhile (halls of a cluster settle games at once): the
+    database's own ``INSERT ... ON CONFLICT DO NOTHING``, which waits for that transaction."""
+    if not rows:
+        return
+    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    conn.execute(insert(table).values(rows).on_conflict_do_nothing(index_elements=list(keys)))
+
+
 def bot_account(conn: sa.Connection, bot: str, now: float) -> int:
     """The id of the bot's account, made if it has none yet."""
     name = bot_account_name(bot)
-    found = conn.execute(sa.select(accounts_table.c.id).where(accounts_table.c.name_key == name.casefold())).first()
-    if found is not None:
-        return found.id
-    return conn.execute(accounts_table.insert().values(
-        name=name, name_key=name.casefold(), kind="bot", password=None, created=now)).inserted_primary_key[0]
+    find = sa.select(accounts_table.c.id).where(accounts_table.c.name_key == name.casefold())
+    found = conn.execute(find).scalar()
+    if found is None:
+        insert_missing(conn, accounts_table, [dict(name=name, name_key=name.casefold(), kind="bot", password=None,
+                                                   created=now)], "name_key")
+        found = conn.execute(find).scalar_one()
+    return found
 
 
 def final_ranks(ranks: Sequence[int], forfeits: set[int]) -> list[int]:
@@ -91,25 +104,30 @@ def settle(conn: sa.Connection, code: str, game: str, seats: list[dict[str, Any]
 
 def _rate(conn: sa.Connection, game: str, accounts: dict[int, int], places: list[int],
           now: float) -> dict[int, float]:
-    """Rate the seats in ``accounts`` by ``places``; returns each changed seat's rating change."""
+    """Rate the seats in ``accounts`` by ``places``; returns each changed seat's rating change.
+
+    The rows of the accounts it changes are made first if missing (a new player's rating, 0
+    games) and locked, in one order, for the rest of the transaction: another hall process
+    settling a game of the same players at the same moment waits, then rates from these results
+    instead of overwriting them (PostgreSQL; SQLite has one writer at a time anyway)."""
     rt = ratings_table
+    twice = {account for account, n in Counter(accounts.values()).items() if n > 1}
+    changed = sorted(set(accounts.values()) - twice)
+    new = model().rating()
+    insert_missing(conn, rt, [dict(account=account, game=game, mu=new.mu, sigma=new.sigma, rating=new.ordinal(),
+                                   games=0, updated=now) for account in changed], "account", "game")
     stored = {row.account: row for row in conn.execute(sa.select(rt).where(
-        rt.c.game == game, rt.c.account.in_(set(accounts.values()))))}
+        rt.c.game == game, rt.c.account.in_(set(accounts.values()))).order_by(rt.c.account).with_for_update())}
     seats = sorted(accounts)
     before = [model().rating(mu=stored[accounts[s]].mu, sigma=stored[accounts[s]].sigma)
               if accounts[s] in stored else model().rating() for s in seats]
     after = model().rate([[rating] for rating in before], ranks=[places[s] for s in seats])
-    twice = {account for account, n in Counter(accounts.values()).items() if n > 1}
     changes: dict[int, float] = {}
-    for seat, old, (new,) in zip(seats, before, after):
+    for seat, old, (rating,) in zip(seats, before, after):
         account = accounts[seat]
         if account in twice:
             continue
-        values = dict(mu=new.mu, sigma=new.sigma, rating=new.ordinal(), updated=now)
-        if account in stored:
-            conn.execute(rt.update().where(rt.c.account == account, rt.c.game == game).values(
-                games=stored[account].games + 1, **values))
-        else:
-            conn.execute(rt.insert().values(account=account, game=game, games=1, **values))
-        changes[seat] = new.ordinal() - old.ordinal()
+        conn.execute(rt.update().where(rt.c.account == account, rt.c.game == game).values(
+            mu=rating.mu, sigma=rating.sigma, rating=rating.ordinal(), games=stored[account].games + 1, updated=now))
+        changes[seat] = rating.ordinal() - old.ordinal()
     return changes

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ...core import Action, Bot, View
 from .engine import CARDS, GOAL, IS_POINT, MAIN_CARDS
 
@@ -74,8 +76,7 @@ class SurvivorBot(Bot):
         my_trait = me["trait"]
         leader = max(p["escape"] for p in players)
         hand = view["hand"]
-        samples = self.samples
-        draws = [[self.rng.choice(pool) + players[i]["trait"] for i in others] for _ in range(samples)]
+        odds = self._odds(pool, [players[i]["trait"] for i in others])
         best, best_value = legal[0], float("-inf")
         for action in legal:
             c = CARDS[action["card"]]
@@ -85,17 +86,7 @@ class SurvivorBot(Bot):
             elif c.key == "delicious_smoothie":
                 score += max((CARDS[x].value for x in hand if IS_POINT[x] and CARDS[x].effect and x != c.id),
                              default=0)
-            low = high = 0.0
-            for row in draws:
-                lowest_other, highest_other = min(row), max(row)
-                if score < lowest_other:
-                    low += 1
-                elif score == lowest_other:
-                    low += 0.5
-                if score >= highest_other:
-                    high += 1
-            low /= samples
-            high /= samples
+            low, high = odds(score)
             points = high * max(score, 0)
             if me["escape"] + score >= GOAL:
                 points += high * 40
@@ -106,6 +97,26 @@ class SurvivorBot(Bot):
             if value > best_value:
                 best, best_value = action, value
         return best
+
+    def _odds(self, pool: list[int], traits: list[int]) -> Callable[[int], tuple[float, float]]:
+        """For a score, the chances (estimated over ``samples`` guesses at the others' Point cards,
+        each a value of ``pool`` plus its trait) that it is the lowest (a tie counting half) and
+        that it is the highest or tied for it."""
+        samples = self.samples
+        draws = [[self.rng.choice(pool) + t for t in traits] for _ in range(samples)]
+        extremes = [(min(row), max(row)) for row in draws]
+
+        def odds(score: int) -> tuple[float, float]:
+            low = high = 0.0
+            for lowest_other, highest_other in extremes:
+                if score < lowest_other:
+                    low += 1
+                elif score == lowest_other:
+                    low += 0.5
+                if score >= highest_other:
+                    high += 1
+            return low / samples, high / samples
+        return odds
 
     # -- effects --------------------------------------------------------------------------------
     def _effect(self, view: View, seat: int, legal: list[Action]) -> Action:

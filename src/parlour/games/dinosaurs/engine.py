@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from itertools import combinations
 from typing import Any, Iterable, Mapping
@@ -76,17 +77,36 @@ def eliminates(area: Iterable[int], two_player: bool = False) -> bool:
     """Whether a Disaster Area eliminates its dinosaur: three of one type or three different
     types (four of one type or two of each type under the 2-player rules), a Meteor counting as
     whichever type completes a set."""
-    counts = dict.fromkeys(DISASTER_TYPES, 0)
-    meteors = 0
+    return _eliminated(_type_counts(area), two_player)
+
+
+def deadly_types(area: Iterable[int], two_player: bool = False) -> tuple[str, ...]:
+    """The Disaster types (and "meteor") one more of which would eliminate the area's dinosaur."""
+    return _deadly(_type_counts(area), two_player)
+
+
+_AREA_TYPES = DISASTER_TYPES + ("meteor",)
+_TYPE_INDEX = {c.id: _AREA_TYPES.index(c.key) for c in CARDS if c.kind == "disaster"}
+
+
+def _type_counts(area: Iterable[int]) -> tuple[int, ...]:
+    counts = [0, 0, 0, 0]  # natural, predatory, emotional, meteor
     for cid in area:
-        key = CARDS[cid].key
-        if key == "meteor":
-            meteors += 1
-        else:
-            counts[key] += 1
+        counts[_TYPE_INDEX[cid]] += 1
+    return tuple(counts)
+
+
+@lru_cache(maxsize=None)  # a few hundred Disaster Areas are possible: search asks about them constantly
+def _eliminated(counts: tuple[int, ...], two_player: bool) -> bool:
+    *types, meteors = counts
     same, each = (4, 2) if two_player else (3, 1)
-    return (max(counts.values()) + meteors >= same
-            or sum(max(0, each - n) for n in counts.values()) <= meteors)
+    return max(types) + meteors >= same or sum(max(0, each - n) for n in types) <= meteors
+
+
+@lru_cache(maxsize=None)
+def _deadly(counts: tuple[int, ...], two_player: bool) -> tuple[str, ...]:
+    return tuple(t for k, t in enumerate(_AREA_TYPES)
+                 if _eliminated(tuple(n + (i == k) for i, n in enumerate(counts)), two_player))
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -966,8 +986,7 @@ class Dinosaurs(Game[State]):
                 "answered": s.phase == "scoring" and s.answers[i] is not None,
                 "score": calculated[i], "final_score": final[i],
                 "trait": trait(s.dinosaurs[i], round_disaster(s) if revealed else s.disaster),
-                "deadly": [t for t in DISASTER_TYPES + ("meteor",)
-                           if eliminates(s.areas[i] + [_ANY_OF[t]], s.two_player)],
+                "deadly": list(deadly_types(s.areas[i], s.two_player)),
             })
         mine = me is not None
         answer = s.answers[me] if mine and s.phase == "scoring" else None
@@ -1097,6 +1116,3 @@ class Dinosaurs(Game[State]):
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         return State(**{name: data[name] for name in State.FIELDS}).copy()
 
-
-# One Disaster of each type, to ask "would one more of this type eliminate?"
-_ANY_OF = {t: next(c.id for c in CARDS if c.kind == "disaster" and c.key == t) for t in DISASTER_TYPES + ("meteor",)}

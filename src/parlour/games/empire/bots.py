@@ -80,6 +80,19 @@ class DetectiveBot(Bot):
         candidates = self._opponent_candidates(view)
         return sum(1 for n in candidates if n < mine) / len(candidates)
 
+    @staticmethod
+    def _reveal_unseen(view: View, legal: list[Action]) -> Action | None:
+        """A Reveal of revelatory cards this seat has not seen (one seen card beside the last unseen
+        one), or None when it has seen them all."""
+        unseen = [s["slot"] for s in view["revelatory"] if s["present"] and s["card"] is None]
+        if not unseen:
+            return None
+        present = [s["slot"] for s in view["revelatory"] if s["present"]]
+        pick = unseen[:2] if len(unseen) >= 2 or len(present) == 1 else unseen + [
+            next(i for i in present if i not in unseen)]
+        action = {"type": "reveal", "slots": sorted(pick)}
+        return action if action in legal else None
+
     # -- the steps -----------------------------------------------------------------------------
     def _accuse_chance(self, view: View, seat: int, legal: list[Action]) -> Action:
         if self._should_accuse(view, seat):
@@ -96,6 +109,8 @@ class DetectiveBot(Bot):
         lose_to = min(amount, view["coins"][seat])
         p = self._win_chance(view["you"]["role"], view)
         values = {"pass": -amount, "challenge": p * amount - (1 - p) * (amount + lose_to)}
+        if not self._may_challenge(view, seat):
+            del values["challenge"]
         if can_guess:
             q = 1 / len(candidates)
             values["guess"] = -COSTS["guess"] + q * 2 * amount - (1 - q) * amount
@@ -104,6 +119,10 @@ class DetectiveBot(Bot):
             ruled_out = set(view["opponent"]["ruled_out"])
             return {"type": "guess", "role": self.rng.choice([n for n in candidates if n not in ruled_out])}
         return {"type": best}
+
+    def _may_challenge(self, view: View, seat: int) -> bool:
+        """Whether a challenge is worth weighing by its coins at all (the detective: always)."""
+        return True
 
     def _collect(self, view: View, seat: int, legal: list[Action]) -> Action:
         return max(legal, key=lambda a: a["from_opponent"])
@@ -151,13 +170,9 @@ class DetectiveBot(Bot):
             return {"type": "claim", "amount": min(claims)}
         if "discover" not in used and not knows_culprit and _first(legal, "discover"):
             return {"type": "discover"}
-        unseen = [s["slot"] for s in view["revelatory"] if s["present"] and s["card"] is None]
-        if "reveal" not in used and unseen and coins >= COSTS["reveal"] + 2 and not knows_culprit:
-            present = [s["slot"] for s in view["revelatory"] if s["present"]]
-            pick = unseen[:2] if len(unseen) >= 2 or len(present) == 1 else unseen + [
-                next(i for i in present if i not in unseen)]
-            action = {"type": "reveal", "slots": sorted(pick)}
-            if action in legal:
+        if "reveal" not in used and coins >= COSTS["reveal"] + 2 and not knows_culprit:
+            action = self._reveal_unseen(view, legal)
+            if action is not None:
                 return action
         if ("spy" not in used and view["opponent"]["role"] is None and not knows_culprit
                 and COSTS["spy"] + 6 <= coins < COSTS["discover"]):
@@ -187,3 +202,101 @@ class RookieBot(DetectiveBot):
         if "discover" not in view["used"] and view["culprit"] is None and _first(legal, "discover"):
             return {"type": "discover"}
         return {"type": "end"}
+
+
+class SleuthBot(DetectiveBot):
+    """The detective with exact deduction and an eye on who gets the first chance to accuse.
+
+    - **The belief.** Every card its seat has not seen is equally likely to be anywhere it cannot
+      see, except that the opponent's role is none of the roles its wrong guesses ruled out. So a
+      suspect that was ruled out as the opponent's role is likelier to be the culprit, and with two
+      suspects and one of them ruled out the culprit is certain: it accuses then, where the
+      detective, counting suspects only, would wait or toss a coin.
+    - **The race.** What each player has seen is public in number (its own cards, the pile, the
+      revelatory cards it looked at), so the count of suspects the opponent has left is known: at
+      one, the opponent will accuse at its next chance, and the sleuth accuses first (its likeliest
+      suspect) rather than lose for sure.
+    - **Tempo.** With the deck empty, a challenged claim makes the claimant draw a revelatory card
+      first, handing the opponent, who has just seen the claimant's role, the first chance to
+      accuse: the sleuth does not claim then (income instead). Answering a claim with two suspects
+      left (the claimant's role and the culprit), it challenges: the claimant draws first and the
+      sleuth, now sure, accuses; with no revelatory card left to draw (a challenge would end in a
+      tie) it guesses instead: right or wrong, one suspect is left. Otherwise it does not challenge
+      when the claimant, having seen its role and drawn a card, would be sure first.
+    - **Clues.** Once the deck is empty (and it no longer claims) it buys a Reveal of unseen
+      revelatory cards as soon as it has 3 coins (the detective keeps 2 back for claims), and it
+      Spies when the opponent's role is the last thing between it and the culprit (it then accuses
+      in the same turn).
+    """
+
+    name = "sleuth"
+
+    def culprit_odds(self, view: View) -> dict[int, float]:
+        """Each suspect's chance of being the culprit.
+
+        The opponent holds one of the suspects as its role (when this seat does not know it): of the
+        ``R`` suspects it may hold (those its wrong guesses did not rule out), a suspect among them
+        is the culprit in ``R - 1`` of the ways the two cards can lie, one outside them in ``R``.
+        """
+        if view["culprit"] is not None:
+            return {view["culprit"]: 1.0}
+        suspects = self._suspects(view)
+        other = 1 - view["seat"]
+        holds_one = view["holding"][other] - (view["promoting"] == other) == 1
+        may_hold = [n for n in suspects if n not in view["opponent"]["ruled_out"]]
+        if view["opponent"]["role"] is not None or not holds_one or not may_hold:
+            return {n: 1 / len(suspects) for n in suspects}
+        weights = {n: len(may_hold) - (n in may_hold) for n in suspects}
+        total = sum(weights.values())
+        return {n: w / total for n, w in weights.items()}
+
+    def _best_guess(self, view: View) -> int:
+        odds = self.culprit_odds(view)
+        top = max(odds.values())
+        return self.rng.choice([n for n in sorted(odds) if odds[n] == top])
+
+    def _sure(self, view: View) -> bool:
+        return max(self.culprit_odds(view).values()) >= 1.0
+
+    def _should_accuse(self, view: View, seat: int) -> bool:
+        return self._sure(view) or self._opponent_suspects(view, seat) == 1
+
+    def _last_two(self, view: View) -> bool:
+        """Two suspects left, the opponent's role one of them: learning that role settles the culprit."""
+        return (view["culprit"] is None and len(self._suspects(view)) == 2 and view["opponent"]["role"] is None
+                and len(self.culprit_odds(view)) == 2 and not self._sure(view))
+
+    def _respond(self, view: View, seat: int, legal: list[Action]) -> Action:
+        # With two suspects, one the claimant's role, the deck is empty (its cards would be suspects).
+        if self._last_two(view):
+            if any(s["present"] for s in view["revelatory"]):
+                return {"type": "challenge"}  # the claimant draws a revelatory card, then this seat accuses
+            if view["coins"][seat] >= COSTS["guess"]:  # a challenge would end in a tie: nothing to draw
+                return {"type": "guess", "role": self.rng.choice(self._suspects(view))}
+        return super()._respond(view, seat, legal)
+
+    def _may_challenge(self, view: View, seat: int) -> bool:
+        """Not when the challenge would make the claimant sure of the culprit before this seat's first
+        chance to accuse: it sees this seat's role, then draws a card it has not seen (from the
+        deck, or with the deck empty a revelatory card it has not looked at, if one is left) and
+        has the first chance (its turn goes on; with the deck empty its draw comes first)."""
+        other = 1 - seat
+        unseen = view["deck_count"] > 0 or any(
+            s["present"] and other not in s["looked_at_by"] for s in view["revelatory"])
+        return self._opponent_suspects(view, seat) - 1 - unseen > 1
+
+    def _turn(self, view: View, seat: int, legal: list[Action]) -> Action:
+        if self._should_accuse(view, seat):
+            return {"type": "accuse", "role": self._best_guess(view)}
+        used = set(view["used"])
+        if self._last_two(view) and "spy" not in used and _first(legal, "spy"):
+            return {"type": "spy"}
+        if view["deck_count"] == 0 and view["main_done"] and "reveal" not in used and view["culprit"] is None:
+            # no more claims to keep coins back for (see below): every 3 coins buy a Reveal
+            action = self._reveal_unseen(view, legal)
+            if action is not None:
+                return action
+        action = super()._turn(view, seat, legal)
+        if action["type"] == "claim" and view["deck_count"] == 0:
+            return {"type": "income"}  # a challenge now would give the opponent the first chance to accuse
+        return action

@@ -43,10 +43,12 @@ class SharkBot(Bot):
             return self._swap(view, seat, legal)
         if kind == "flip":
             return legal[0]  # face-downs are all alike to their owner
-        return max((a for a in legal if a["type"] == "play"), key=lambda a: self._worth(view, seat, a))
+        threat = self._threat(view, seat)
+        return max((a for a in legal if a["type"] == "play"), key=lambda a: self._worth(view, seat, a, threat))
 
     # -- plays ---------------------------------------------------------------------------------------
-    def _worth(self, view: View, seat: int, action: Action) -> float:
+    def _worth(self, view: View, seat: int, action: Action, threat: dict[int, float] | None = None) -> float:
+        """What a play is worth; ``threat`` is ``_threat(view, seat)``, worked out once per choice."""
         players = view["players"]
         me = players[seat]
         value = play_value(action)
@@ -64,7 +66,8 @@ class SharkBot(Bot):
                                 and len(cards) + sum(1 for _ in _run(top, value)) >= 4)
         if burns:
             worth += 1.0 + 0.4 * len(pile) + SHED  # and another turn: one more card shed
-        threat = self._threat(view, seat)
+        if threat is None:
+            threat = self._threat(view, seat)
         nxt = self._next(view, seat, 1)
         if not burns:
             counting = value if value not in INVISIBLE else _counting(pile)

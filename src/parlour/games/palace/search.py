@@ -49,7 +49,8 @@ class PalaceSearch:
         shark.rng = random.Random(len(legal))
         first = shark.choose(view, seat, legal)
         plays = [a for a in legal if a["type"] == "play" and a != first]
-        plays.sort(key=lambda a: -shark._worth(view, seat, a))
+        threat = shark._threat(view, seat)
+        plays.sort(key=lambda a: -shark._worth(view, seat, a, threat))
         rest = [a for a in legal if a["type"] != "play" and a != first]
         return [first] + plays + rest
 
