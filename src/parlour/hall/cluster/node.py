@@ -230,8 +230,9 @@ class Node:
             held = {code: room.lease.token for code, room in self._hall.rooms.items() if room.lease is not None}
             if not held:
                 continue
+            renewed: dict[str, float] = {}
             try:
-                renewed = await asyncio.to_thread(self.leases.renew_many, self.id, held)
+                await self._hall.store.write([self.leases.renewing(self.id, held, renewed)])
             except Exception as error:  # the database is away: commits fail too; renew next time
                 log.warning("could not renew %d lease(s): %s", len(held), error)
                 continue
