@@ -411,7 +411,11 @@ def run(args: argparse.Namespace) -> int:
     def interrupt(number: int, _: object) -> None:
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, interrupt)  # SIGINT already raises KeyboardInterrupt
+    # Both set here: a command started in the background by a script inherits SIGINT ignored, and
+    # Python then leaves it ignored instead of raising KeyboardInterrupt (Ctrl-C or kill -INT would
+    # do nothing)
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, interrupt)
     outcome = 0
     try:
         cluster.start()
