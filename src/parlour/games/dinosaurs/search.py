@@ -49,7 +49,7 @@ class QuickSurvivor(SurvivorBot):
 class DinosaursSearch:
     playout_bot = QuickSurvivor  # plays every seat in the playouts
     tree_depth = 1
-    time_share = 0.3  # of the time limit: a busy machine may stall the program for longer than it thinks
+    time_share = 0.45  # of the time limit (Palace: 0.3); a busy machine shrinks it (docs/bots.md)
     min_rounds = 2
     moves_per_player = 6  # playouts run about to the end of the round: this many moves a seat
 
