@@ -963,6 +963,10 @@ class Hall:
                 raise HallError("unknown_room", f"there is no room {code!r}")
             if room.status == "playing" and not room.authoritative:
                 room._arm_timer(False)  # the deadline as its owner set it
+            elif room.status == "waiting" and self.cluster is not None:
+                # last touched (for its expiry from the lobby) when the store last heard of it:
+                # made, or a line of its chat (who took a seat, who left)
+                room.touched = max([record.created, *(line.at for line in room.chat.lines()[-1:])])
         return room
 
     def game(self, game_id: str) -> Game[Any]:

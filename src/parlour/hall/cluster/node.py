@@ -246,9 +246,15 @@ class Node:
                     room.lose()
 
     def release_later(self, lease: Lease) -> None:
-        """Give up the lease of a room this process lets go of (in the background)."""
+        """Give up the lease of a room this process lets go of (in the background on the hall's
+        event loop; at once when called from elsewhere)."""
         assert self._hall is not None
-        self._hall.spawn(asyncio.to_thread(self.leases.release, lease))
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self.leases.release(lease)
+        else:
+            self._hall.spawn(asyncio.to_thread(self.leases.release, lease))
 
 
 # -- the owner's side of forwarding ------------------------------------------------------------------
