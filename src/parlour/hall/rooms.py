@@ -860,6 +860,7 @@ class Hall:
         self.registry = set(all_games())  # the games a worker process can build by id
         self.rooms: dict[str, Room] = {}
         self.timed: set[Room] = set()
+        self.abandoned: set[str] = set()  # waiting rooms let go of as abandoned (the store keeps them)
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
@@ -932,6 +933,8 @@ class Hall:
                 not room.authoritative and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
         for code in idle:
             room = self.rooms.pop(code)
+            if expired(room, now):
+                self.abandoned.add(code)
             if room.lease is not None and self.cluster is not None:
                 self.cluster.release_later(room.lease)
         return idle
@@ -963,10 +966,6 @@ class Hall:
                 raise HallError("unknown_room", f"there is no room {code!r}")
             if room.status == "playing" and not room.authoritative:
                 room._arm_timer(False)  # the deadline as its owner set it
-            elif room.status == "waiting" and self.cluster is not None:
-                # last touched (for its expiry from the lobby) when the store last heard of it:
-                # made, or a line of its chat (who took a seat, who left)
-                room.touched = max([record.created, *(line.at for line in room.chat.lines()[-1:])])
         return room
 
     def game(self, game_id: str) -> Game[Any]:

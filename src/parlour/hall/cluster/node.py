@@ -117,6 +117,7 @@ class Node:
         self.broadcast: Fanout | None = None
         self._http: httpx.AsyncClient | None = None
         self._hall: Hall | None = None
+        self._broken: set[str] = set()  # rooms nobody holds that this process could not take
 
     # -- life ------------------------------------------------------------------------------------
     def connect(self, hall: "Hall") -> Fanout:
@@ -208,12 +209,15 @@ class Node:
         """Take over every room being played whose owner stopped renewing its lease."""
         assert self._hall is not None
         for code in await asyncio.to_thread(self.leases.unowned):
+            if code in self._broken:
+                continue
             try:
                 room = self._hall.room(code)
                 if room.lease is None:
                     await self.claim(room)
-            except Exception:
+            except Exception:  # e.g. it no longer replays: not tried again by this process
                 log.exception("room %s could not be taken over", code)
+                self._broken.add(code)
 
     async def _take_loop(self) -> None:
         while True:
