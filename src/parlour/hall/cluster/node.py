@@ -117,13 +117,15 @@ class Node:
         self.broadcast: Fanout | None = None
         self._http: httpx.AsyncClient | None = None
         self._hall: Hall | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the hall's
         self._broken: set[str] = set()  # rooms nobody holds that this process could not take
 
     # -- life ------------------------------------------------------------------------------------
     def connect(self, hall: "Hall") -> Fanout:
         """The broadcast for ``hall`` (called on its event loop, before it serves)."""
         self._hall = hall
-        self.broadcast = Fanout(self.redis_url, hall.heard, asyncio.get_running_loop())
+        self._loop = asyncio.get_running_loop()
+        self.broadcast = Fanout(self.redis_url, hall.heard, self._loop)
         self._http = httpx.AsyncClient(timeout=httpx.Timeout(ANSWER_WITHIN, connect=CONNECT_WITHIN),
                                        headers={SECRET_HEADER: self.secret})
         return self.broadcast
@@ -254,11 +256,13 @@ class Node:
         event loop; at once when called from elsewhere)."""
         assert self._hall is not None
         try:
-            asyncio.get_running_loop()
+            here = asyncio.get_running_loop() is self._loop
         except RuntimeError:
-            self.leases.release(lease)
-        else:
+            here = False
+        if here:
             self._hall.spawn(asyncio.to_thread(self.leases.release, lease))
+        else:
+            self.leases.release(lease)
 
 
 # -- the owner's side of forwarding ------------------------------------------------------------------
