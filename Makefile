@@ -4,11 +4,17 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test chromium postgresql redis nginx
+.PHONY: run cluster test chromium postgresql redis nginx
+SERVERS ?= 2
 
 # The hall on an embedded SQLite file under ./var/; it prints the address to open.
 run: $(STAMP)
 	$(VENV)/bin/parlour serve --db sqlite:///var/parlour.sqlite3
+
+# A local cluster: PostgreSQL, Redis and nginx in front of $(SERVERS) halls, everything under
+# ./var/cluster/ (make cluster SERVERS=3); Ctrl-C stops it all. It prints the address to open.
+cluster: $(STAMP) postgresql redis nginx
+	$(VENV)/bin/parlour cluster --servers $(SERVERS) --dir var/cluster
 
 test: $(STAMP) chromium postgresql redis nginx
 	$(PY) -m pytest

@@ -10,7 +10,6 @@ machine is taken), and is stopped and deleted at the end. As root, PostgreSQL ru
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import subprocess
@@ -18,14 +17,15 @@ import tempfile
 from contextlib import contextmanager
 from typing import Iterator
 
+from parlour.cli.cluster import postgres_programs
+
 PORT = 5432  # only names the socket file: the server listens on no TCP port
 
 
 def binaries() -> str | None:
     """The folder of the newest installed PostgreSQL's programs (initdb, pg_ctl), or None."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
-                   key=lambda path: int(path.split("/")[4]) if path.split("/")[4].isdigit() else 0)
-    return os.path.dirname(found[-1]) if found else None
+    found = postgres_programs()
+    return str(found) if found else None
 
 
 def why_not() -> str | None:

@@ -18,6 +18,7 @@ COMMANDS = (
     "selfplay",
     "bench",
     "serve",
+    "cluster",
     "db",
     "arena",
     "replay",

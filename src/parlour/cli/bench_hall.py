@@ -6,12 +6,18 @@ share the server's core): each client plays its seat with a bot as soon as it mu
 reports acknowledged moves per second and the latency from sending an ``act`` to receiving its
 ``ack`` (median and 99th percentile), then checks in the store that every acknowledged move is
 there.
+
+``--servers 1,2`` runs the same load through nginx in front of one, then two halls on PostgreSQL
+and Redis, started as ``parlour cluster`` starts them (each run on a database of its own), and adds
+the CPU time of PostgreSQL, Redis and nginx to the halls', with PostgreSQL's write transactions,
+Redis's commands and the halls' memory a room.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import multiprocessing
 import os
 import random
@@ -22,8 +28,10 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 
 def register(targets: argparse._SubParsersAction) -> None:
@@ -43,7 +51,24 @@ def register(targets: argparse._SubParsersAction) -> None:
     parser.add_argument("--legal", action="store_true",
                         help="ask the server for each seat's legal actions, as the browser does (default:"
                              " the bots work their moves out from the view, hello with legal: false)")
+    parser.add_argument("--servers", type=servers_list, metavar="N[,N...]",
+                        help="through nginx in front of N halls on PostgreSQL and Redis (parlour cluster),"
+                             " each N in turn, e.g. --servers 1,2 (default: one hall on SQLite, no proxy)")
     parser.set_defaults(run=run)
+
+
+def servers_list(text: str) -> list[int]:
+    """``1,2`` -> [1, 2]; refused in words unless each is a whole number of halls in range."""
+    from .cluster import MAX_SERVERS
+
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--servers takes numbers of halls separated by commas, e.g. 1,2; not {text!r}"
+                                         ) from None
+    if not all(1 <= n <= MAX_SERVERS for n in counts) or len(counts) > 8:
+        raise argparse.ArgumentTypeError(f"--servers takes up to 8 numbers of halls, each 1 to {MAX_SERVERS}; not {text!r}")
+    return counts
 
 
 def free_port() -> int:
@@ -52,26 +77,38 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",)
-                 ) -> subprocess.Popen[bytes]:
-    """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers; by
-    default without per-address quotas, since every room comes from this one machine."""
+def serve_command(db_url: str, port: int, options: tuple[str, ...] = ()) -> list[str]:
+    """The arguments after Python's own that run ``parlour serve`` on 127.0.0.1:``port``."""
+    return ["-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url, *options]
+
+
+def hall_answers(port: int) -> bool:
+    """Whether a hall (or the proxy in front of halls) on 127.0.0.1:``port`` serves its catalogue."""
     import httpx
 
-    errors = tempfile.TemporaryFile()  # a file, not a pipe: nobody reads it while the server runs
-    server = subprocess.Popen([sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
-                               "--port", str(port), "--db", db_url, "--quiet", *options],
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",),
+                 log: Path | None = None) -> subprocess.Popen[bytes]:
+    """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers; by
+    default without per-address quotas, since every room comes from this one machine. ``log``:
+    a file for what it writes on stderr (by default a temporary one, read if it fails to start)."""
+    # a file, not a pipe: nobody reads it while the server runs
+    errors = tempfile.TemporaryFile() if log is None else open(log, "w+b")
+    server = subprocess.Popen([sys.executable, *serve_command(db_url, port, ("--quiet", *options))],
                               stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+        if hall_answers(port):
             return server
-        except httpx.TransportError:
-            if server.poll() is not None:
-                errors.seek(0)
-                raise RuntimeError(f"the server did not start: {errors.read().decode(errors='replace')}") from None
-            time.sleep(0.1)
+        if server.poll() is not None:
+            errors.seek(0)
+            raise RuntimeError(f"the server did not start: {errors.read().decode(errors='replace')}")
+        time.sleep(0.1)
     server.kill()
     raise RuntimeError("the server did not answer within 30 seconds")
 
@@ -222,25 +259,265 @@ def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, 
     out.close()
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) used so far by process ``pid``; 0 where /proc is missing."""
+def processes() -> dict[int, list[str]]:
+    """Every process of the machine: its id -> the fields of /proc/ID/stat after its name
+    (state, parent, ...); empty where /proc is missing."""
+    table = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            table[int(stat.parent.name)] = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+    return table
+
+
+def descendants(pid: int, table: dict[int, list[str]] | None = None) -> list[int]:
+    """``pid`` and every living process under it (children, their children, ...)."""
+    table = processes() if table is None else table
+    children: dict[int, list[int]] = {}
+    for number, fields in table.items():
+        children.setdefault(int(fields[1]), []).append(number)
+    found, todo = [], [pid]
+    while todo:
+        number = todo.pop()
+        found.append(number)
+        todo.extend(children.get(number, ()))
+    return found
+
+
+def resident_bytes(pid: int) -> int:
+    """The resident memory of process ``pid`` alone; 0 where /proc is missing."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by process ``pid`` and its children, living or ended
+    (a hall's bot workers, PostgreSQL's backends, nginx's workers); 0 where /proc is missing."""
+    table = processes()
+    # each one's own time, and that of its children that ended and were waited for
+    ticks = sum(sum(int(f) for f in table[n][11:15]) for n in descendants(pid, table) if n in table)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 # -- the command -------------------------------------------------------------------------------
 
-def run(args: argparse.Namespace) -> int:
+@dataclass
+class Run:
+    """One measured window: what the clients saw, and the CPU time of each part of the server."""
+
+    latencies: list[float]  # send-to-ack, seconds, sorted
+    elapsed: float
+    failed: int  # client connections that failed
+    errors: list[str]
+    client_cpu: float
+    cpu: dict[str, float]  # CPU seconds over the window, by part ("server", "halls", "PostgreSQL", ...)
+    load: tuple[tuple[float, ...], tuple[float, ...]]  # load averages before and after
+    counted: dict[str, int] = field(default_factory=dict)  # growth of counters over the window
+    memory: tuple[int, int] = (0, 0)  # the halls' resident bytes before the rooms, at the window's end
+    stored: int = 0  # actions in the store once the clients are done
+    rooms: int = 0
+
+    @property
+    def moves_per_second(self) -> float:
+        return len(self.latencies) / self.elapsed
+
+    def percentile(self, share: float) -> float:
+        """Milliseconds."""
+        return self.latencies[min(len(self.latencies) - 1, int(share * len(self.latencies)))] * 1000
+
+
+def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, list[int]],
+            counters: Callable[[], dict[str, int]] = dict) -> Run:
+    """Create the rooms through 127.0.0.1:``port``, play them from ``args.clients`` client
+    processes for ``args.seconds``, and take over that time the CPU time of each part's processes
+    and the growth of ``counters()``; the first part's resident memory is taken before the rooms
+    are made and at the end of the window."""
+    from ..core import ParlourError
+
+    memory_before = sum(resident_bytes(pid) for pid in next(iter(parts.values())))
+
+    # in a thread of its own: the caller may already run an event loop (tests, notebooks)
+    with ThreadPoolExecutor(1) as thread:
+        rooms = thread.submit(lambda: asyncio.run(create_rooms(
+            f"http://127.0.0.1:{port}", game.id, game.min_players, args.rooms))).result()
+    shares = [rooms[i::args.clients] for i in range(args.clients)]
+    context = multiprocessing.get_context("spawn")
+    go = context.Event()
+    pipes, processes = [], []
+    for share in shares:
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(target=client_process, args=(
+            f"ws://127.0.0.1:{port}", share, game.id, args.bot, args.legal, args.seconds, args.think, go, send))
+        process.start()
+        send.close()  # the child's copy is the only one left: a child that dies ends the pipe
+        pipes.append(receive)
+        processes.append(process)
+    try:
+        for pipe in pipes:  # every seat of every client process has said hello
+            if pipe.recv() != "connected":
+                raise ParlourError("a client process could not connect its seats")
+    except EOFError:
+        raise ParlourError("a client process ended before its seats were connected") from None
+
+    def cpu() -> dict[str, float]:
+        return {name: sum(cpu_seconds(pid) for pid in pids) for name, pids in parts.items()}
+
+    load_before, cpu_before, counted = os.getloadavg(), cpu(), counters()
+    go.set()
+    time.sleep(args.seconds)  # the server's CPU over the window, not the goodbyes after it
+    load_after, cpu_after = os.getloadavg(), cpu()
+    counted = {name: value - counted[name] for name, value in counters().items()}
+    memory_after = sum(resident_bytes(pid) for pid in next(iter(parts.values())))
+    try:
+        reports = [pipe.recv() for pipe in pipes]
+    except EOFError:
+        raise ParlourError("a client process ended without its report") from None
+    for process in processes:
+        process.join()
+    return Run(latencies=sorted(x for r in reports for x in r["latencies"]),
+               elapsed=max(r["elapsed"] for r in reports), failed=sum(r["failed"] for r in reports),
+               errors=[e for r in reports for e in r["errors"]][:5], client_cpu=sum(r["cpu"] for r in reports),
+               cpu={name: cpu_after[name] - cpu_before[name] for name in parts}, load=(load_before, load_after),
+               counted=counted, memory=(memory_before, memory_after), rooms=len(rooms))
+
+
+def stored_actions(db_url: str) -> int:
     import sqlalchemy as sa
+
+    from ..hall.store import actions_table, make_engine
+
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.count()).select_from(actions_table)).scalar_one()
+    finally:
+        engine.dispose()
+
+
+def cluster_runs(console: Any, args: argparse.Namespace, game: Any) -> list[tuple[int, Run]]:
+    """The same load through nginx in front of each number of halls of ``args.servers``: a
+    cluster started as ``parlour cluster`` starts it (:class:`~parlour.cli.cluster.Cluster`), in a
+    temporary folder whose PostgreSQL the next number of halls reuses, with a database of its own
+    (no room of the run before is loaded)."""
+    from .cluster import Cluster
+
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="parlour-bench-cluster-") as folder:
+        os.chmod(folder, 0o755)  # PostgreSQL runs as its own user when this runs as root
+        for number, servers in enumerate(args.servers, 1):
+            with Cluster(Path(folder), servers, free_port(), hall_options=("--quiet", "--no-client-quotas"),
+                         say=lambda line: console.print(line, style="dim"), database=f"bench_{number}") as cluster:
+                pids = cluster.pids()
+                parts = {"halls": [pids[f"hall {n}"] for n in range(1, servers + 1)],
+                         **{name: [pids[name]] for name in ("PostgreSQL", "Redis", "nginx")}}
+                console.print(f"{servers} hall(s) behind nginx at {cluster.address}; creating {args.rooms} rooms...")
+                with cluster_counters(cluster) as counters:
+                    result = measure(args, game, cluster.port, parts, counters)
+                result.stored = stored_actions(cluster.db_url)
+            runs.append((servers, result))
+    return runs
+
+
+@contextmanager
+def cluster_counters(cluster: Any) -> Iterator[Callable[[], dict[str, int]]]:
+    """What PostgreSQL and Redis have done so far: write transactions (transaction ids given out,
+    read at once, where PostgreSQL's statistics lag by seconds) and commands Redis processed."""
+    import redis
+    import sqlalchemy as sa
+
+    from ..hall.store import make_engine
+
+    engine = make_engine(cluster.db_url)
+    client = redis.Redis.from_url(cluster.redis_url)
+    reads = itertools.count()
+
+    def read() -> dict[str, int]:
+        with engine.connect() as conn:
+            next_id = conn.execute(sa.text("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")).scalar_one()
+        commands = int(client.info("stats")["total_commands_processed"]) - next(reads)  # less our own INFOs
+        return {"PostgreSQL write transactions": next_id, "Redis commands": commands}
+
+    try:
+        yield read
+    finally:
+        client.close()
+        engine.dispose()
+
+
+def report(console: Any, args: argparse.Namespace, game: Any, result: Run, server: str) -> bool:
+    """Print one run's figures; whether it was clean (every acknowledged move stored, no failure)."""
+    from ..core import ParlourError
+    from .bench import machine
+
+    latencies = result.latencies
+    if not latencies:
+        raise ParlourError(f"no move was acknowledged; client errors: {result.errors}")
+    console.print(f"{game.name}: {args.rooms} rooms x {game.min_players} WebSocket clients ({args.bot} bots),"
+                  f" {args.clients} client process(es), {server};"
+                  f" {'legal actions sent by the server' if args.legal else 'moves worked out by the clients'};"
+                  f" {f'{args.think:g} s of thought before each move on average' if args.think else 'no thinking time'}")
+    console.print(f"[bold]{result.moves_per_second:,.0f} acknowledged moves/s[/bold]"
+                  f" ({len(latencies):,} moves in {result.elapsed:.1f} s); send-to-ack latency"
+                  f" median [bold]{statistics.median(latencies) * 1000:.1f} ms[/bold],"
+                  f" p99 [bold]{result.percentile(0.99):.1f} ms[/bold], max {latencies[-1] * 1000:.1f} ms")
+    verdict = ("every acknowledged move is in the store" if result.stored == len(latencies) else
+               "more than were acknowledged: some acks were lost with failed connections"
+               if result.stored > len(latencies) else "MOVES ARE MISSING")
+    console.print(f"store: {result.stored:,} actions committed, {len(latencies):,} acknowledged: {verdict}")
+    moves = len(latencies)
+    server_cpu = sum(result.cpu.values())
+    parts = ", ".join(f"{name} {seconds:.1f} s ({seconds / moves * 1000:.3f} ms)" for name, seconds in result.cpu.items())
+    console.print(f"CPU time: server {server_cpu:.1f} s ({server_cpu / moves * 1000:.2f} ms a move, so"
+                  f" {moves / server_cpu:,.0f} moves per server CPU-second)"
+                  + (f" = {parts}" if len(result.cpu) > 1 else "") + f"; clients {result.client_cpu:.1f} s"
+                  if server_cpu > 0 else "CPU time: not measured on this system")
+    if result.counted:
+        console.print("; ".join(f"{name}: {count:,} over the window ({moves / count:.1f} moves each)" if count else
+                                f"{name}: none over the window" for name, count in result.counted.items()))
+    before, after = result.memory
+    if after:
+        console.print(f"resident memory of the {next(iter(result.cpu))}: {before / 2**20:.0f} MiB before the rooms,"
+                      f" {after / 2**20:.0f} MiB at the end of the window, so"
+                      f" {(after - before) / result.rooms / 1024:.0f} KiB a room (its game, its seats' connections)")
+    if result.failed:
+        console.print(f"[red]{result.failed} client connections failed[/red]: {result.errors}")
+    console.print(machine(), style="dim")
+    console.print("load average during the run: " + ", ".join(f"{x:.2f}" for x in result.load[0])
+                  + " -> " + ", ".join(f"{x:.2f}" for x in result.load[1]), style="dim")
+    return result.stored >= len(latencies) and not result.failed
+
+
+def summary(console: Any, runs: list[tuple[int, Run]]) -> None:
+    """The runs side by side: one line per number of halls."""
+    from rich.table import Table
+
+    from .shared import print_table
+
+    table = Table(title="through nginx: CPU in ms a move, moves per PostgreSQL write, memory a room")
+    for heading in ("halls", "moves/s", "p50 ms", "p99 ms", "CPU halls", "PostgreSQL", "Redis", "nginx", "all",
+                    "moves/write", "Redis cmd/move", "KiB/room"):
+        table.add_column(heading, justify="right")
+    for servers, result in runs:
+        moves = len(result.latencies)
+        writes = result.counted.get("PostgreSQL write transactions", 0)
+        before, after = result.memory
+        table.add_row(str(servers), f"{result.moves_per_second:,.0f}", f"{statistics.median(result.latencies) * 1000:.1f}",
+                      f"{result.percentile(0.99):.1f}",
+                      *(f"{result.cpu[name] / moves * 1000:.3f}" for name in ("halls", "PostgreSQL", "Redis", "nginx")),
+                      f"{sum(result.cpu.values()) / moves * 1000:.3f}", f"{moves / writes:.1f}" if writes else "-",
+                      f"{result.counted.get('Redis commands', 0) / moves:.2f}",
+                      f"{(after - before) / result.rooms / 1024:.0f}")
+    print_table(console, table)
+
+
+def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..core import ParlourError
     from ..games import get
-    from ..hall.store import actions_table, make_engine
-    from .bench import machine
 
     if args.rooms < 1 or args.seconds <= 0 or args.clients < 1:
         raise ParlourError("--rooms, --seconds and --clients must be positive")
@@ -248,70 +525,21 @@ def run(args: argparse.Namespace) -> int:
         raise ParlourError("--think cannot be negative")
     game = get(args.game)
     console = Console(highlight=False)
-    with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
-        db_url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
-        port = free_port()
-        server = start_server(db_url, port)
-        try:
-            console.print(f"server on 127.0.0.1:{port}, store {db_url}; creating {args.rooms} rooms...")
-            # in a thread of its own: the caller may already run an event loop (tests, notebooks)
-            with ThreadPoolExecutor(1) as thread:
-                rooms = thread.submit(lambda: asyncio.run(create_rooms(
-                    f"http://127.0.0.1:{port}", game.id, game.min_players, args.rooms))).result()
-            shares = [rooms[i::args.clients] for i in range(args.clients)]
-            context = multiprocessing.get_context("spawn")
-            go = context.Event()
-            pipes, processes = [], []
-            for share in shares:
-                receive, send = context.Pipe(duplex=False)
-                process = context.Process(target=client_process, args=(
-                    f"ws://127.0.0.1:{port}", share, game.id, args.bot, args.legal, args.seconds, args.think, go, send))
-                process.start()
-                pipes.append(receive)
-                processes.append(process)
-            for pipe in pipes:  # every seat of every client process has said hello
-                if pipe.recv() != "connected":
-                    raise ParlourError("a client process could not connect its seats")
-            load_before, cpu_before = os.getloadavg(), cpu_seconds(server.pid)
-            go.set()
-            time.sleep(args.seconds)  # the server's CPU over the window, not the goodbyes after it
-            load_after, server_cpu = os.getloadavg(), cpu_seconds(server.pid) - cpu_before
-            reports = [pipe.recv() for pipe in pipes]
-            for process in processes:
-                process.join()
-        finally:
-            server.terminate()
-            server.wait(30)
-        engine = make_engine(db_url)
-        with engine.connect() as conn:
-            stored = conn.execute(sa.select(sa.func.count()).select_from(actions_table)).scalar_one()
-        engine.dispose()
-    latencies = sorted(x for r in reports for x in r["latencies"])
-    elapsed = max(r["elapsed"] for r in reports)
-    failed = sum(r["failed"] for r in reports)
-    if not latencies:
-        raise ParlourError(f"no move was acknowledged; client errors: {[r['errors'] for r in reports]}")
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
-    console.print(f"{game.name}: {args.rooms} rooms x {game.min_players} WebSocket clients ({args.bot} bots),"
-                  f" {args.clients} client process(es), one server process;"
-                  f" {'legal actions sent by the server' if args.legal else 'moves worked out by the clients'};"
-                  f" {f'{args.think:g} s of thought before each move on average' if args.think else 'no thinking time'}")
-    console.print(f"[bold]{len(latencies) / elapsed:,.0f} acknowledged moves/s[/bold]"
-                  f" ({len(latencies):,} moves in {elapsed:.1f} s); send-to-ack latency"
-                  f" median [bold]{p50:.1f} ms[/bold], p99 [bold]{p99:.1f} ms[/bold], max {latencies[-1] * 1000:.1f} ms")
-    verdict = ("every acknowledged move is in the store" if stored == len(latencies) else
-               "more than were acknowledged: some acks were lost with failed connections" if stored > len(latencies)
-               else "MOVES ARE MISSING")
-    console.print(f"store: {stored:,} actions committed, {len(latencies):,} acknowledged: {verdict}")
-    moves = len(latencies)
-    client_cpu = sum(r["cpu"] for r in reports)
-    console.print(f"CPU time: server {server_cpu:.1f} s ({server_cpu / moves * 1000:.2f} ms a move, so"
-                  f" {moves / server_cpu:,.0f} moves per server CPU-second), clients {client_cpu:.1f} s"
-                  if server_cpu > 0 else "CPU time: not measured on this system")
-    if failed:
-        console.print(f"[red]{failed} client connections failed[/red]: {reports[0]['errors']}")
-    console.print(machine(), style="dim")
-    console.print("load average during the run: " + ", ".join(f"{x:.2f}" for x in load_before)
-                  + " -> " + ", ".join(f"{x:.2f}" for x in load_after), style="dim")
-    return 0 if stored >= len(latencies) and not failed else 1
+    if args.servers is None:
+        with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
+            db_url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+            port = free_port()
+            server = start_server(db_url, port)
+            try:
+                console.print(f"server on 127.0.0.1:{port}, store {db_url}; creating {args.rooms} rooms...")
+                result = measure(args, game, port, {"server": [server.pid]})
+            finally:
+                server.terminate()
+                server.wait(30)
+            result.stored = stored_actions(db_url)
+        return 0 if report(console, args, game, result, "one server process") else 1
+    runs = cluster_runs(console, args, game)
+    clean = [report(console, args, game, result, f"{servers} hall process(es) behind nginx, store on PostgreSQL")
+             for servers, result in runs]
+    summary(console, runs)
+    return 0 if all(clean) else 1

@@ -17,6 +17,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", default=DEFAULT_DB,
                         help=f"the store's SQLAlchemy URL (default {DEFAULT_DB}, a file under ./var/);"
                              " PostgreSQL: postgresql+psycopg://user:pass@host/db")
+    parser.add_argument("--redis", metavar="URL",
+                        help="one of several hall processes sharing every room (docs/scaling.md): Redis's URL,"
+                             " e.g. redis://127.0.0.1:6379/0, with a PostgreSQL --db shared by all of them;"
+                             " the others reach this one at --host:--port (or $PARLOUR_HALL_ADDRESS)")
     parser.add_argument("--no-upgrade", dest="upgrade", action="store_false",
                         help="refuse to start on a store whose schema is older, rather than bring it up to date")
     parser.add_argument("--quiet", action="store_true", help="no access log")
@@ -55,10 +59,18 @@ def run(args: argparse.Namespace) -> int:
     store = SqlStore(args.db, upgrade=args.upgrade)
     if store.upgraded:
         print(f"the store's schema was brought up to date: revision(s) {', '.join(store.upgraded)}", flush=True)
+    cluster = None
+    if args.redis:
+        from ..hall.cluster.node import Node
+
+        cluster = Node(store, args.redis, os.environ.get("PARLOUR_HALL_ADDRESS") or reachable(args.host, args.port))
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
-                     bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed)
+                     bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed,
+                     cluster=cluster)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}; Ctrl-C stops it)", flush=True)
+    among = f"; one of the halls on Redis {args.redis}, reached at {cluster.address}" if cluster else ""
+    print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it)",
+          flush=True)
     try:
         # No per-message deflate: it costs the server more CPU per message than the wire it saves
         # on a local network (docs/benchmarks.md).
@@ -84,6 +96,16 @@ def settle_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+
+
+def reachable(host: str, port: int) -> str:
+    """``host:port`` as the other hall processes can reach it: a wildcard address stands for the
+    machine's own name."""
+    import socket
+
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.getfqdn()
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def ensure_folder(url: str) -> None:

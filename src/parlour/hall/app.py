@@ -15,7 +15,7 @@ import html
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
 
 from argon2 import PasswordHasher
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
@@ -36,6 +36,9 @@ from .rooms import Hall, HallError, Room, frames
 from .store import Store
 from . import table
 from .ws import room_socket
+
+if TYPE_CHECKING:
+    from .cluster.node import Node
 
 BOT_ROOM_WAIT = 600  # seconds an untouched waiting room with bots still counts as its creator's
 STATIC = Path(__file__).parent / "static"
@@ -79,13 +82,16 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
-               seed: int | None = None) -> FastAPI:
+               seed: int | None = None, cluster: Node | None = None) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
     ``password_hasher``: Argon2id's (hall/accounts.py) unless given; ``seed``: deal every room and
-    seed every bot from it (tests and demonstrations: whoever knows it knows every deal)."""
-    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed)
+    seed every bot from it (tests and demonstrations: whoever knows it knows every deal);
+    ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
+    docs/scaling.md)."""
+    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
+                cluster=cluster)
     guard = Guard(limits or Limits())
 
     @asynccontextmanager
@@ -297,5 +303,9 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return JSONResponse({"detail": f"game {game_id!r} has no file {relative!r}"}, status_code=404)
 
     app.include_router(players)
+    if cluster is not None:
+        from .cluster.node import internal_router
+
+        app.include_router(internal_router(hall))
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

@@ -26,6 +26,11 @@ class Broadcast(ABC):
     def publish(self, code: str) -> None:
         """Room ``code`` changed: every listener of it is called (they must not block)."""
 
+    def publish_here(self, code: str) -> None:
+        """Only this process's listeners of ``code`` are called: a change it learnt from another
+        process, or one that only it can see (a connection came or went)."""
+        self.publish(code)
+
 
 class LocalBroadcast(Broadcast):
     """Listeners in this process."""

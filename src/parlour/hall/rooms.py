@@ -18,8 +18,8 @@ import logging
 import random
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Mapping
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Mapping, Sequence
 
 from .. import bots as bot_registry
 from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, derive, fresh_seed, normalise_action
@@ -27,15 +27,17 @@ from ..games import all_games
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
+from .cluster.leases import Lease, LeaseLost, fence
 from .limits import NAME_MAX, text_field
 from .ratings import settle_writes
-from .store import ActionRecord, RoomRecord, Store, StoreError, forfeiting, holding
+from .store import ActionRecord, ChatLine, RoomRecord, Store, StoreError, Write, chat_line, forfeiting, holding
 from .table import Chat, expired
 from .thinkers import Thinkers
 from .wire import dumps_bytes
 
 if TYPE_CHECKING:
     from .accounts import Account
+    from .cluster.node import Node
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,7 @@ CODE_LENGTH = 6
 TOKEN_BYTES = 24  # 192 random bits
 TIMER_TICK = 0.1  # seconds between two looks at the turn timers
 KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (the store keeps it)
+KEEP_REPLICA = 60  # seconds a room another process applies stays in memory here once nobody watches it
 SWEEP_EVERY = 60  # seconds between two looks for such rooms
 MAX_TURN_TIMER = 24 * 3600
 
@@ -53,6 +56,7 @@ HTTP_STATUS = {
     "not_host": 403, "conflict": 409, "not_started": 409, "over": 409, "not_a_player": 403,
     "not_your_turn": 409, "stale": 409, "illegal": 409, "store": 503,
     "bad_credentials": 401, "signed_out": 401, "throttled": 429, "unknown_player": 404, "unknown_game": 404,
+    "retry": 503,
 }
 
 
@@ -192,7 +196,12 @@ class Room:
         self._thinking: dict[int, int | None] = {}  # seat -> its waiting_since when a bot began choosing
         self._bots: dict[tuple[int, str], Bot] = {}
         self.chat = Chat(self)
-        self.rematch: str | None = None  # the code of the room its players were invited to next
+        self.rematch = record.rematch  # the code of the room its players were invited to next
+        # Several hall processes (hall/cluster/node.py): the room's lease while this process applies
+        # it; None: another one does, and this copy follows the store (a replica).
+        self.lease: Lease | None = None
+        self.claiming = asyncio.Lock()
+        self._forwarding = 0  # players' actions sent to the owner and not yet answered
         if self.status != "waiting":
             self._begin()
             for action in map(self._cleaned, record.actions):
@@ -375,6 +384,10 @@ class Room:
         no one else until its time is up; that player claims it with ``token``, their seat token
         in the last game. Signed in (``account``), the seat is the account's, under its name."""
         name = clean_name(account.name if account is not None else name)
+        answer = await self.elsewhere("join", {"name": name, "seat": seat, "token": token,
+                                               "account": asdict(account) if account is not None else None})
+        if answer is not None:
+            return answer["seat"], answer["token"]
         async with self.lock:
             held = self.seat_of(account)
             if held is not None:
@@ -414,13 +427,15 @@ class Room:
         self.check_seat(seat)
         self.hall.check_bot(self.game, bot)
         name = clean_name(name) if name is not None else None
+        if not self.authoritative:  # the player may be connected here rather than at the owner
+            self._check_abandoned(seat)
+        if await self.elsewhere("give_to_bot", {"seat": seat, "bot": bot, "name": name}) is not None:
+            return
         async with self.lock:
             if self.status == "over":
                 raise HallError("over", "the game is over")
             current = self.seats[seat]
-            if current.kind == "human" and current.connections > 0:
-                raise HallError("conflict", f"seat {seat} is {current.name}'s, who is still here;"
-                                " only an empty or abandoned seat can go to a bot")
+            self._check_abandoned(seat)
             if name is None:  # mid-game the seat's moves so far are its player's
                 taking_over = current.kind == "human" and self.status == "playing"
                 name = f"{current.name} (bot)" if taking_over else bot
@@ -436,7 +451,15 @@ class Room:
         await self.chat.tell(f"a bot ({bot}) took over {current.name}'s seat" if current.kind == "human"
                              else f"{name} (bot) took seat {seat + 1}")
 
+    def _check_abandoned(self, seat: int) -> None:
+        current = self.seats[seat]
+        if current.kind == "human" and current.connections > 0:
+            raise HallError("conflict", f"seat {seat} is {current.name}'s, who is still here;"
+                            " only an empty or abandoned seat can go to a bot")
+
     async def start(self) -> None:
+        if await self.elsewhere("start", {}) is not None:
+            return
         async with self.lock:
             if self.status != "waiting":
                 raise HallError("conflict", "the game has already started")
@@ -455,7 +478,7 @@ class Room:
         if seat is not None:
             self.seats[seat].connections += 1
             self.chat.arrived(seat)
-            self._changed(game=False)
+            self._changed(game=False, here_only=True)
 
     def disconnect(self, seat: int | None) -> None:
         self.watchers -= 1
@@ -464,14 +487,125 @@ class Room:
             self.seats[seat].connections -= 1
             if self.seats[seat].kind == "human" and self.seats[seat].connections == 0:
                 self.chat.departed(seat)
-            self._changed(game=False)
+            self._changed(game=False, here_only=True)
 
-    async def _save(self, **changes: Any) -> None:
-        """Change the room in the store (``seats``, ``status``; ``also``: more writes with them)."""
+    async def _save(self, also: Sequence[Write] = (), **changes: Any) -> None:
+        """Change the room in the store (``seats``, ``status``, ``rematch``; ``also``: more writes
+        with them)."""
         try:
-            await self.hall.store.update_room(self.code, **changes)
+            await self.hall.store.update_room(self.code, also=self.fenced(also), **changes)
         except StoreError as error:
-            raise HallError("store", str(error)) from None
+            raise self.refusal(error) from None
+
+    async def offered_rematch(self, code: str) -> None:
+        """Its players were invited to room ``code`` next (hall/table.py)."""
+        async with self.lock:
+            await self._save(rematch=code)
+            self.rematch = code
+        self.changed_status()
+
+    # -- the cluster: which process applies the room (hall/cluster/node.py) -------------------------
+    @property
+    def authoritative(self) -> bool:
+        """Whether this process applies the room's changes: always, unless several processes
+        share the rooms and another one holds the room's lease."""
+        return self.lease is not None or self.hall.cluster is None
+
+    def fenced(self, writes: Sequence[Write]) -> list[Write]:
+        """``writes`` with the lease's fencing check when several processes share the rooms: the
+        transaction fails, and nothing of it is saved, once another process holds the room."""
+        return [*writes, fence(self.lease)] if self.lease is not None else list(writes)
+
+    def refusal(self, error: StoreError) -> HallError:
+        """What a failed commit of this room tells the client (the room is let go if it was lost)."""
+        if isinstance(error.__cause__, LeaseLost):
+            self.lose()
+            return HallError("retry", "another process of the hall took this room over while the change was"
+                             " being saved: nothing was done; look at the room's state, then try again")
+        return HallError("store", str(error))
+
+    async def elsewhere(self, op: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """None when this process makes the change ``op`` (always, but for a room another process
+        applies and cannot be taken from it); else the answer of the process that made it, once
+        committed there. This copy of the room is caught up before that answer is returned."""
+        if self.authoritative:
+            return None
+        assert self.hall.cluster is not None
+        answer = await self.hall.cluster.elsewhere(self, op, payload)
+        if answer is not None:
+            self.refresh()
+        return answer
+
+    async def own(self, lease: Lease) -> None:
+        """This process holds the room's lease from now on: the room is caught up from the store
+        (whatever its last owner committed is there, fencing saw to it), then its bots and timer
+        run here."""
+        async with self.lock:
+            self.catch_up(quiet=True)
+            self.lease = lease
+            self.chat.forget()
+            self.deadline = None  # the turn timer starts again, here
+            self._thinking.clear()  # whatever this process's bots began choosing before is moot
+        self._changed(here_only=True)
+
+    def lose(self) -> None:
+        """Another process holds the room now: this copy stops deciding, and follows the store."""
+        if self.lease is None:
+            return
+        self.lease = None
+        self.hall.timed.discard(self)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """A replica caught up from the store now, or once the change under way here is done (an
+        action being forwarded: its ack goes out first)."""
+        if self.authoritative or self._forwarding:
+            return
+        if self.lock.locked():
+            self.hall.spawn(self._refresh_after())
+        else:
+            self.catch_up()
+
+    async def _refresh_after(self) -> None:
+        async with self.lock:
+            if not self.authoritative:
+                self.catch_up()
+
+    def catch_up(self, quiet: bool = False) -> bool:
+        """Bring this copy up to what the store has committed: the room's seats and status, and its
+        actions from this copy's turn on, applied in order (the store holds every turn, so none is
+        skipped). Its watchers here are told unless ``quiet``. Returns whether anything changed."""
+        record = self.hall.store.load_room(self.code, from_turn=self.turn)
+        if record is None:
+            return False
+        changed = False
+        if record.seats != [seat.record() for seat in self.seats]:
+            connections = [seat.connections for seat in self.seats]
+            self.seats = [Seat.of(seat) for seat in record.seats]
+            for seat, count in zip(self.seats, connections):
+                seat.connections = count
+            changed = True
+        if record.rematch != self.rematch:
+            self.rematch, changed = record.rematch, True
+        if self.status == "waiting" and record.status != "waiting":
+            self.status = "playing"
+            self._begin()
+            if self._audiences is not None:  # as the owner showed it
+                self._show(self.state)
+            changed = True
+        applied, seen_by_all = False, False
+        for action in map(self._cleaned, record.actions):
+            if action.turn < self.turn:
+                continue
+            if action.turn != self.turn:
+                raise StoreError(f"room {self.code}: turn {self.turn} is missing from the store")
+            entries: list[LogEntry] = []
+            state = self.game.apply(self.state, action.seat, action.action, entries)
+            seen_by_all = self._advance(action, state, entries) or seen_by_all
+            applied = changed = True
+        if changed and not quiet:
+            self._changed(seen_by_all if applied else None, here_only=True)
+        return changed
 
     # -- playing ------------------------------------------------------------------------------
     async def act(self, seat: int, turn: Any, action: Any, by: str = "player",
@@ -483,7 +617,28 @@ class Room:
         acknowledgement) runs next, then the broadcast. Refusals raise :class:`HallError` and change
         nothing. A cancelled caller (a closed socket) does not interrupt a commit under way.
         """
+        if self.lease is None and self.hall.cluster is not None:
+            return await self._act_elsewhere(seat, turn, action, by, on_commit)
         return await asyncio.shield(self._act(seat, turn, action, by, on_commit))
+
+    async def _act_elsewhere(self, seat: int, turn: Any, action: Any, by: str,
+                             on_commit: Callable[[int], None] | None) -> int:
+        """A player's action at a process that does not apply the room: forwarded to the one that
+        does, acknowledged once committed there. Bots and timers play only at the room's owner."""
+        if by != "player":
+            raise HallError("stale", f"room {self.code} is applied by another process of the hall now")
+        assert self.hall.cluster is not None
+        self._forwarding += 1  # the copy here waits: the ack goes out before the state it made
+        try:
+            answer = await self.hall.cluster.elsewhere(self, "act", {"seat": seat, "turn": turn, "action": action})
+            if answer is not None and on_commit is not None:
+                on_commit(answer["turn"])
+        finally:
+            self._forwarding -= 1
+            self.refresh()
+        if answer is None:  # this process took the room over
+            return await asyncio.shield(self._act(seat, turn, action, by, on_commit))
+        return answer["turn"]
 
     async def _act(self, seat: int, turn: Any, action: Any, by: str,
                    on_commit: Callable[[int], None] | None) -> int:
@@ -505,9 +660,10 @@ class Room:
             rated = settle_writes(self.code, self.game.id, [s.record() for s in self.seats], result.ranks,
                                   record.at) if result is not None else []
             try:
-                await self.hall.store.append_action(self.code, record, status="over" if over else None, also=rated)
+                await self.hall.store.append_action(self.code, record, status="over" if over else None,
+                                                    also=self.fenced(rated))
             except StoreError as error:
-                raise HallError("store", str(error)) from None
+                raise self.refusal(error) from None
             seen_by_all = self._advance(record, state, entries)
             turn = self.audience(seat).turn
             if on_commit is not None:
@@ -570,9 +726,10 @@ class Room:
         """The room's status changed (not its game): its watchers are told."""
         self._changed(game=False)
 
-    def _changed(self, action_seen_by_all: bool | None = None, game: bool = True) -> None:
+    def _changed(self, action_seen_by_all: bool | None = None, game: bool = True, here_only: bool = False) -> None:
         """After any change; ``action_seen_by_all`` after an action: whether every audience saw it;
-        ``game`` False when only the status changed (a connection came or went)."""
+        ``game`` False when only the status changed; ``here_only`` when the change is not one to
+        tell the other processes of the hall (a connection came or went here; a change they made)."""
         if action_seen_by_all is None:  # seats, the start: show them to everyone
             if self._audiences is None:
                 self._track()
@@ -580,14 +737,18 @@ class Room:
                 self._show(self.state)
         if self.status == "playing":
             self._arm_timer(bool(action_seen_by_all))
-            self._schedule_bots()
+            if self.authoritative:
+                self._schedule_bots()
         else:
             self.deadline = None
         self.touched = self.hall.clock.now()
         # after an action the status changes only when the game ends
         self._refresh_shared(status=action_seen_by_all is None or self.status == "over")
         self._texts.clear()
-        self.hall.broadcast.publish(self.code)
+        if here_only:
+            self.hall.broadcast.publish_here(self.code)
+        else:
+            self.hall.broadcast.publish(self.code)
 
     def _arm_timer(self, restart: bool) -> None:
         """The deadline starts when human seats must act, and starts again after an action that
@@ -597,6 +758,9 @@ class Room:
         if not self.turn_timer or not humans:
             self.deadline = None
             self.hall.timed.discard(self)
+        elif not self.authoritative:  # as the owner set it: from the last action (the store's time of it)
+            if self.deadline is None or (restart and any(self.waiting_since[s] == self.turn for s in humans)):
+                self.deadline = (self.records[-1].at if self.records else self.hall.clock.now()) + self.turn_timer
         elif self.deadline is None or (restart and any(self.waiting_since[s] == self.turn for s in humans)):
             self.deadline = self.hall.clock.now() + self.turn_timer
             self.hall.timed.add(self)
@@ -684,8 +848,11 @@ class Hall:
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                  broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
-                 bot_workers: int = 1, seed: int | None = None) -> None:
+                 bot_workers: int = 1, seed: int | None = None, cluster: Node | None = None) -> None:
+        """``cluster``: this process's part when several share the rooms (hall/cluster/node.py);
+        it brings its own broadcast (Redis) when the hall starts."""
         self.store = store
+        self.cluster = cluster
         self.seed = seed  # None: every deal and bot seed is fresh; else all follow from it (new_seed)
         self._dealt = 0  # the rooms created since this hall started, for new_seed
         self.games = dict(games)
@@ -699,11 +866,19 @@ class Hall:
         self.registry = set(all_games())  # the games a worker process can build by id
         self.rooms: dict[str, Room] = {}
         self.timed: set[Room] = set()
+        self.abandoned: set[str] = set()  # waiting rooms let go of as abandoned (the store keeps them)
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
         """Rebuild every stored room whose game is not over by replaying its actions, wake its
-        bots, run the timers. Finished games are loaded when someone asks for one."""
+        bots, run the timers. Finished games are loaded when someone asks for one. One of several
+        processes: take the rooms being played that no process holds; the others are read from
+        the store when someone asks for one."""
+        if self.cluster is not None:
+            self.broadcast = self.cluster.connect(self)
+            self.spawn(self._tick())
+            await self.cluster.start()
+            return
         for record in self.store.load(finished=False):
             room = self._restore(record)
             if room is not None and room.status == "playing":
@@ -728,6 +903,8 @@ class Hall:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.thinking.shutdown(wait=False, cancel_futures=True)
         self.thinkers.close()
@@ -758,21 +935,43 @@ class Hall:
         waiting rooms that expired (:func:`~parlour.hall.table.expired`); they stay in the store,
         and come back when asked for. Returns their codes."""
         idle = [code for code, room in self.rooms.items() if expired(room, now) or (
-                room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED)]
+                room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED) or (
+                not room.authoritative and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
         for code in idle:
-            del self.rooms[code]
+            room = self.rooms.pop(code)
+            if expired(room, now):
+                self.abandoned.add(code)
+            if room.lease is not None and self.cluster is not None:
+                self.cluster.release_later(room.lease)
         return idle
+
+    def heard(self, key: str) -> None:
+        """Another process of the hall changed ``key`` (a room, or its chat: ``CODE/chat``), or
+        such changes may have been missed (Redis was away): the copy here catches up from the store."""
+        code, _, chat = key.partition("/")
+        room = self.rooms.get(code)
+        if room is None or room.authoritative:
+            return
+        if chat:
+            room.chat.forget()
+            self.broadcast.publish_here(key)
+        else:
+            room.refresh()
 
     # -- rooms --------------------------------------------------------------------------------
     def room(self, code: str) -> Room:
         """The room ``code``, from memory or else (a finished game) from the store."""
         code = code.upper()
         room = self.rooms.get(code)
+        if room is not None and self.cluster is not None:
+            room.refresh()
         if room is None:
             record = self.store.load_room(code) if len(code) == CODE_LENGTH else None
             room = self._restore(record) if record is not None else None
             if room is None:
                 raise HallError("unknown_room", f"there is no room {code!r}")
+            if room.status == "playing" and not room.authoritative:
+                room._arm_timer(False)  # the deadline as its owner set it
         return room
 
     def game(self, game_id: str) -> Game[Any]:
@@ -839,12 +1038,13 @@ class Hall:
                             seed=self.new_seed("room", self._dealt),
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
                             seats=records, created=self.clock.now())
+        also: list[Write] = []
+        if take_seat is not None:  # nobody knows the room's code yet: written by whoever made it
+            also = [*holding(code, take_seat, account and account.id), chat_line(code, ChatLine(
+                0, record.created, "system", None, None, f"{records[take_seat]['name']} took seat {take_seat + 1}"))]
         try:
-            await self.store.create_room(
-                record, also=holding(code, take_seat, account and account.id) if take_seat is not None else [])
+            await self.store.create_room(record, also=also)
         except StoreError as error:
             raise HallError("store", str(error)) from None
         room = self.rooms[code] = Room(self, record, game)
-        if take_seat is not None:
-            await room.chat.tell(f"{records[take_seat]['name']} took seat {take_seat + 1}")
         return room, host_token, take_seat, seat_token

@@ -41,6 +41,7 @@ rooms_table = sa.Table(
     sa.Column("host_token", sa.String(64), nullable=False),  # sha256 hex of the host token
     sa.Column("seats", sa.Text, nullable=False),         # JSON list of seat records
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("rematch", sa.String(16), nullable=True),  # the room its players were invited to next
 )
 
 actions_table = sa.Table(
@@ -103,6 +104,12 @@ room_leases_table = sa.Table(
     sa.Column("expires", sa.Float, nullable=False),       # unless renewed before (the hall's clock)
 )
 
+cluster_settings_table = sa.Table(
+    "cluster_settings", metadata,
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("value", sa.String(128), nullable=False),    # e.g. the secret the halls forward with
+)
+
 # -- the table (hall/table.py): each room's chat, system lines included ---------------------------
 chat_table = sa.Table(
     "chat_lines", metadata,
@@ -157,6 +164,7 @@ class RoomRecord:
     seats: list[dict[str, Any]]
     created: float
     actions: list[ActionRecord] = field(default_factory=list)
+    rematch: str | None = None  # the code of the room its players were invited to next
 
 
 # One write: a statement with its parameters, or a function that reads and writes on the
@@ -177,15 +185,16 @@ class Store(ABC):
         whose game is not over (what the hall keeps in memory from its start)."""
 
     @abstractmethod
-    def load_room(self, code: str) -> RoomRecord | None:
-        """One room with its actions in order, or None if there is none by that code."""
+    def load_room(self, code: str, from_turn: int = 0) -> RoomRecord | None:
+        """One room with its actions in order (those from turn ``from_turn`` on), or None if there
+        is none by that code."""
 
     @abstractmethod
     async def create_room(self, room: RoomRecord, also: Sequence[Write] = ()) -> None: ...
 
     @abstractmethod
     async def update_room(self, code: str, *, seats: list[dict[str, Any]] | None = None,
-                          status: str | None = None, also: Sequence[Write] = ()) -> None:
+                          status: str | None = None, rematch: str | None = None, also: Sequence[Write] = ()) -> None:
         """Change a room; ``also``: more writes in the same transaction (who holds a seat)."""
 
     @abstractmethod
@@ -207,7 +216,7 @@ class Store(ABC):
         """The room's ``last`` newest chat lines, oldest first."""
 
     @abstractmethod
-    async def append_chat(self, code: str, line: ChatLine) -> None: ...
+    async def append_chat(self, code: str, line: ChatLine, also: Sequence[Write] = ()) -> None: ...
 
     def close(self) -> None:
         """Finish pending writes and let go of resources."""
@@ -243,6 +252,8 @@ UPDATE_SEATS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("ro
     seats=sa.bindparam("new_seats"))
 UPDATE_STATUS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("room")).values(
     status=sa.bindparam("new_status"))
+UPDATE_REMATCH = rooms_table.update().where(rooms_table.c.code == sa.bindparam("room")).values(
+    rematch=sa.bindparam("new_rematch"))
 INSERT_ACTION = actions_table.insert()
 _PLAYER_AT = (room_players_table.c.code == sa.bindparam("room")) & (room_players_table.c.seat == sa.bindparam("at"))
 INSERT_PLAYER = room_players_table.insert()
@@ -256,6 +267,12 @@ def holding(code: str, seat: int, account: int | None) -> list[Write]:
     if account is None:
         return []
     return [(INSERT_PLAYER, dict(code=code, seat=seat, account=account, forfeit=False))]
+
+
+def chat_line(code: str, line: ChatLine) -> Write:
+    """The write that keeps ``line`` of room ``code``'s chat."""
+    return (INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat, name=line.name,
+                              text=line.text))
 
 
 def forfeiting(code: str, seat: int, account: int | None, status: str) -> list[Write]:
@@ -291,22 +308,33 @@ class SqlStore(Store):
     def load(self, *, finished: bool = True) -> list[RoomRecord]:
         return self._load(None if finished else rooms_table.c.status != "over")
 
-    def load_room(self, code: str) -> RoomRecord | None:
-        found = self._load(rooms_table.c.code == code)
+    def load_room(self, code: str, from_turn: int = 0) -> RoomRecord | None:
+        if from_turn:
+            found = self._load(rooms_table.c.code == code, actions_table.c.code == code,
+                               actions_table.c.turn >= from_turn)
+        else:
+            found = self._load(rooms_table.c.code == code)
         return found[0] if found else None
 
-    def _load(self, which: Any = None) -> list[RoomRecord]:
-        """The rooms ``which`` selects (a condition on the rooms table; None: all), with their actions."""
+    def _load(self, which: Any = None, *actions: Any) -> list[RoomRecord]:
+        """The rooms ``which`` selects (a condition on the rooms table; None: all), with their
+        actions (those ``actions``, conditions on the actions table, select, if given). The rooms'
+        rows are read in the same transaction as their actions, so the two agree."""
         room_rows = sa.select(rooms_table).order_by(rooms_table.c.created)
         action_rows = sa.select(actions_table).order_by(actions_table.c.code, actions_table.c.turn)
+        if actions:
+            action_rows = action_rows.where(*actions)
         if which is not None:
             room_rows = room_rows.where(which)
-            action_rows = action_rows.where(actions_table.c.code.in_(sa.select(rooms_table.c.code).where(which)))
-        with self.engine.connect() as conn:
+            if not actions:
+                action_rows = action_rows.where(actions_table.c.code.in_(sa.select(rooms_table.c.code).where(which)))
+        with self.engine.connect() as conn, conn.begin():
+            if conn.dialect.name == "postgresql":  # one snapshot for both reads
+                conn.execute(sa.text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"))
             rooms = {row.code: RoomRecord(
                 code=row.code, game=row.game, players=row.players, options=json.loads(row.options),
                 seed=row.seed, status=row.status, turn_timer=row.turn_timer, host_token=row.host_token,
-                seats=json.loads(row.seats), created=row.created)
+                seats=json.loads(row.seats), created=row.created, rematch=row.rematch)
                 for row in conn.execute(room_rows)}
             for row in conn.execute(action_rows):
                 rooms[row.code].actions.append(
@@ -321,12 +349,14 @@ class SqlStore(Store):
             seats=json.dumps(room.seats), created=room.created)), *also])
 
     async def update_room(self, code: str, *, seats: list[dict[str, Any]] | None = None,
-                          status: str | None = None, also: Sequence[Write] = ()) -> None:
+                          status: str | None = None, rematch: str | None = None, also: Sequence[Write] = ()) -> None:
         writes: list[Write] = []
         if seats is not None:
             writes.append((UPDATE_SEATS, {"room": code, "new_seats": json.dumps(seats)}))
         if status is not None:
             writes.append((UPDATE_STATUS, {"room": code, "new_status": status}))
+        if rematch is not None:
+            writes.append((UPDATE_REMATCH, {"room": code, "new_rematch": rematch}))
         writes.extend(also)
         if writes:
             await self.write(writes)
@@ -352,9 +382,8 @@ class SqlStore(Store):
             lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text) for row in conn.execute(rows)]
         return lines[::-1]
 
-    async def append_chat(self, code: str, line: ChatLine) -> None:
-        await self.write([(INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat,
-                                             name=line.name, text=line.text))])
+    async def append_chat(self, code: str, line: ChatLine, also: Sequence[Write] = ()) -> None:
+        await self.write([chat_line(code, line), *also])
 
     async def write(self, writes: list[Write]) -> None:
         """``writes`` in one transaction, committed (with others queued meanwhile) by the writer."""
@@ -427,7 +456,9 @@ class SqlStore(Store):
                 try:
                     self._transaction(writes)
                 except Exception as error:
-                    _settle(future, StoreError(f"the store could not save this: {error}"))
+                    refused = StoreError(f"the store could not save this: {error}")
+                    refused.__cause__ = error  # e.g. a lost lease (hall/cluster/leases.py)
+                    _settle(future, refused)
                 else:
                     _settle(future, None)
             return

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
+
+import sqlalchemy as sa
 
 from .limits import TEXT_MAX
-from .store import ChatLine, StoreError
+from .store import ChatLine, StoreError, rooms_table
 
 if TYPE_CHECKING:
     from .rooms import Hall, Room
@@ -53,13 +56,40 @@ def lobby(hall: "Hall", status: LobbyStatus = "waiting", game: str | None = None
     if game is not None:
         hall.game(game)  # an unknown game is refused in words
     now = hall.clock.now()
-    rooms = sorted((r for r in hall.rooms.values() if listed(r, status, now) and (game is None or r.game.id == game)),
-                   key=lambda r: -r.created)
-    page = rooms[offset:] if limit is None else rooms[offset:offset + limit]
+    candidates: Iterable[Room] = (stored(hall, status, game) if hall.cluster is not None
+                                  else sorted(hall.rooms.values(), key=lambda r: -r.created))
+    rooms = (r for r in candidates if listed(r, status, now) and (game is None or r.game.id == game))
+    page = list(islice(rooms, offset, None if limit is None else offset + limit))
     return [{"code": r.code, "game": r.game.id, "status": r.status, "seats": r.seats_json(),
              "created": r.created, "turn": r.audience(None).turn if r.status == "playing" else 0,
              "watchers": r.watchers}
             for r in page]
+
+
+STORED_PAGE = 100  # rooms read from the store at a time for the lobby of several processes
+
+
+def stored(hall: "Hall", status: LobbyStatus, game: str | None) -> Iterator["Room"]:
+    """The rooms the store has with ``status`` (of ``game``), newest first, as this process has
+    them (one of several: the lobby is every process's rooms, not only those in memory here)."""
+    from .rooms import HallError
+
+    query = sa.select(rooms_table.c.code).where(rooms_table.c.status == status).order_by(rooms_table.c.created.desc())
+    if game is not None:
+        query = query.where(rooms_table.c.game == game)
+    start = 0
+    while True:
+        codes = hall.store.read(lambda c: list(c.execute(query.offset(start).limit(STORED_PAGE)).scalars()))
+        for code in codes:
+            if code in hall.abandoned and code not in hall.rooms:
+                continue  # abandoned, as this process saw it (the single process's lobby forgets it too)
+            try:
+                yield hall.room(code)
+            except HallError:  # it no longer replays (logged)
+                continue
+        if len(codes) < STORED_PAGE:
+            return
+        start += STORED_PAGE
 
 
 def chat_text(text: Any) -> str:
@@ -103,8 +133,8 @@ class Chat:
 
         text = chat_text(text)
         if seat is not None:
-            return await self._add("player", seat, self.room.names()[seat], text)
-        return await self._add("spectator", None, clean_name(name) if name else "a spectator", text)
+            return await self.add("player", seat, self.room.names()[seat], text)
+        return await self.add("spectator", None, clean_name(name) if name else "a spectator", text)
 
     def announce(self, text: str) -> None:
         """A system line, written in the background (a failed write is logged, not raised)."""
@@ -113,20 +143,30 @@ class Chat:
     async def tell(self, text: str) -> None:
         """A system line, kept before this returns (a failed write is logged, not raised)."""
         try:
-            await self._add("system", None, None, text)
+            await self.add("system", None, None, text)
         except Exception:
             log.exception("room %s: the chat line %r could not be kept", self.room.code, text)
 
-    async def _add(self, kind: str, seat: int | None, name: str | None, text: str) -> ChatLine:
-        from .rooms import HallError
+    def forget(self) -> None:
+        """Read the lines from the store again when next needed (another process wrote some)."""
+        self._lines = None
 
+    async def add(self, kind: str, seat: int | None, name: str | None, text: str) -> ChatLine:
+        """A line, numbered and kept by the process that applies the room (forwarded there)."""
+        answer = await self.room.elsewhere("chat", {"kind": kind, "seat": seat, "name": name, "text": text})
+        if answer is not None:
+            self.forget()
+            self.room.hall.broadcast.publish_here(chat_key(self.room.code))
+            return ChatLine(answer["n"], self.room.hall.clock.now(), kind, seat, name, text)
         lines = self.lines()
         line = ChatLine(self._next, self.room.hall.clock.now(), kind, seat, name, text)
         self._next += 1  # taken now: lines are numbered in the order they were said
         try:
-            await self.room.hall.store.append_chat(self.room.code, line)
+            await self.room.hall.store.append_chat(self.room.code, line, also=self.room.fenced(()))
         except StoreError as error:
-            raise HallError("store", str(error)) from None
+            raise self.room.refusal(error) from None
+        if self._lines is not lines:  # the room changed hands meanwhile: the store has it
+            return line
         lines.append(line)
         del lines[:-CHAT_HISTORY]
         self.room.hall.broadcast.publish(chat_key(self.room.code))
@@ -161,6 +201,9 @@ async def rematch(room: "Room", token: str | None) -> tuple["Room", str, int, st
     from .rooms import HallError
 
     seat = room.seat_for_token(token)
+    answer = await room.elsewhere("rematch", {"token": token})
+    if answer is not None:
+        return room.hall.room(answer["code"]), answer["host_token"], answer["seat"], answer["seat_token"]
     if room.status != "over":
         raise HallError("conflict", "a rematch is offered once the game is over")
     if room.rematch is not None:
@@ -179,8 +222,7 @@ async def rematch(room: "Room", token: str | None) -> tuple["Room", str, int, st
     # the room's options as played, bots as named: a bot that took over a seat keeps "Ana (bot)"
     new_room, host_token, mine, seat_token = await room.hall.create_room(
         room.game.id, room.options, specs, room.turn_timer, room.names()[seat], (seat + 1) % n, kept)
-    room.rematch = new_room.code
-    room.changed_status()
+    await room.offered_rematch(new_room.code)
     await room.chat.tell(f"{room.names()[seat]} offers a rematch")
     assert mine is not None and seat_token is not None
     return new_room, host_token, mine, seat_token

@@ -3,7 +3,7 @@ view, and that it beats the random player in at least 90% of 500 games (issue 6)
 
 from __future__ import annotations
 
-from empire_states import CHALLENGE, END, GAME, SPY, claim, make_state, run
+from empire_states import CHALLENGE, END, GAME, PASS, SPY, claim, make_state, run
 
 from parlour import bots
 from parlour.core import derive
@@ -162,6 +162,16 @@ def test_sleuth_challenges_with_the_last_two_suspects_and_then_accuses():
     while min(GAME.to_act(state)) == 0:  # player 1 collects and draws a revelatory card: player 2's chance
         state = run(state, (0, sleuth_choice(state)))
     assert sleuth_choice(state) == {"type": "accuse", "role": 6}
+
+
+def test_sleuth_does_not_challenge_when_the_claimant_would_then_be_sure_first():
+    # player 1 has seen all but three cards: player 2's role, the deck's last card and the culprit
+    state = run(make_state(roles=(7, 15), deck=(14,), pile=(3, 8, 9, 10, 11, 12, 13), looked=((0, 1, 2, 3), ())),
+                (0, claim(2)))
+    assert choice(state, seat=1) == CHALLENGE, "the detective's Empress wins any challenge"
+    assert sleuth_choice(state, seat=1) == PASS
+    shown = run(state, (1, CHALLENGE))  # player 1 saw the Empress and drew the 14; player 2 draws next,
+    assert GAME.view(shown, 0)["suspects"] == [6]  # and player 1 accuses at the chance that gives it
 
 
 def test_sleuth_spies_when_the_opponents_role_is_all_it_lacks():

@@ -109,6 +109,8 @@ class DetectiveBot(Bot):
         lose_to = min(amount, view["coins"][seat])
         p = self._win_chance(view["you"]["role"], view)
         values = {"pass": -amount, "challenge": p * amount - (1 - p) * (amount + lose_to)}
+        if not self._may_challenge(view, seat):
+            del values["challenge"]
         if can_guess:
             q = 1 / len(candidates)
             values["guess"] = -COSTS["guess"] + q * 2 * amount - (1 - q) * amount
@@ -117,6 +119,10 @@ class DetectiveBot(Bot):
             ruled_out = set(view["opponent"]["ruled_out"])
             return {"type": "guess", "role": self.rng.choice([n for n in candidates if n not in ruled_out])}
         return {"type": best}
+
+    def _may_challenge(self, view: View, seat: int) -> bool:
+        """Whether a challenge is worth weighing by its coins at all (the detective: always)."""
+        return True
 
     def _collect(self, view: View, seat: int, legal: list[Action]) -> Action:
         return max(legal, key=lambda a: a["from_opponent"])
@@ -215,7 +221,8 @@ class SleuthBot(DetectiveBot):
       accuse: the sleuth does not claim then (income instead). Answering a claim with two suspects
       left (the claimant's role and the culprit), it challenges: the claimant draws first and the
       sleuth, now sure, accuses; with no revelatory card left to draw (a challenge would end in a
-      tie) it guesses instead: right or wrong, one suspect is left.
+      tie) it guesses instead: right or wrong, one suspect is left. Otherwise it does not challenge
+      when the claimant, having seen its role and drawn a card, would be sure first.
     - **Clues.** Once the deck is empty (and it no longer claims) it buys a Reveal of unseen
       revelatory cards as soon as it has 3 coins (the detective keeps 2 back for claims), and it
       Spies when the opponent's role is the last thing between it and the culprit (it then accuses
@@ -267,6 +274,16 @@ class SleuthBot(DetectiveBot):
             if view["coins"][seat] >= COSTS["guess"]:  # a challenge would end in a tie: nothing to draw
                 return {"type": "guess", "role": self.rng.choice(self._suspects(view))}
         return super()._respond(view, seat, legal)
+
+    def _may_challenge(self, view: View, seat: int) -> bool:
+        """Not when the challenge would make the claimant sure of the culprit before this seat's first
+        chance to accuse: it sees this seat's role, then draws a card it has not seen (from the
+        deck, or with the deck empty a revelatory card it has not looked at, if one is left) and
+        has the first chance (its turn goes on; with the deck empty its draw comes first)."""
+        other = 1 - seat
+        unseen = view["deck_count"] > 0 or any(
+            s["present"] and other not in s["looked_at_by"] for s in view["revelatory"])
+        return self._opponent_suspects(view, seat) - 1 - unseen > 1
 
     def _turn(self, view: View, seat: int, legal: list[Action]) -> Action:
         if self._should_accuse(view, seat):

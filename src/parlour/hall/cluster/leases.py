@@ -14,7 +14,7 @@ within a lease's length); fencing does not depend on clocks at all: a commit pas
 token the row holds at that moment, and the check is a write to the row, so on PostgreSQL a
 takeover waits for a commit under way and then rebuilds the room with that action in it.
 
-Nothing of the single-process hall uses this module; see docs/scaling.md.
+The clustered hall (:mod:`parlour.hall.cluster.node`) uses it; the single-process hall does not.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from typing import Callable
 import sqlalchemy as sa
 
 from ...core import ParlourError
-from ..store import Write, room_leases_table as leases_table
+from ..store import Write, room_leases_table as leases_table, rooms_table
 
 LENGTH = 5.0  # seconds a lease lasts unless renewed (the owner renews it well before)
+RENEW_BATCH = 500  # rooms renewed by one statement
 
 
 class LeaseLost(ParlourError):
@@ -83,6 +84,32 @@ class Leases:
                 .where(held(lease))
                 .values(expires=expires))
         return Lease(lease.code, lease.owner, lease.token, expires) if renewed.rowcount == 1 else None
+
+    def renew_many(self, owner: str, tokens: dict[str, int]) -> dict[str, float]:
+        """Renew every lease ``owner`` holds of the rooms ``tokens`` names (room code -> token), a
+        few statements in all; the new expiry of each renewed one. A room left out changed hands."""
+        expires = self.now() + self.length
+        renewed: dict[str, float] = {}
+        codes = list(tokens)
+        with self.engine.begin() as connection:
+            for start in range(0, len(codes), RENEW_BATCH):
+                rows = connection.execute(
+                    leases_table.update()
+                    .where(leases_table.c.owner == owner, leases_table.c.code.in_(codes[start:start + RENEW_BATCH]))
+                    .values(expires=expires)
+                    .returning(leases_table.c.code, leases_table.c.token))
+                renewed.update((row.code, expires) for row in rows if tokens.get(row.code) == row.token)
+        return renewed
+
+    def unowned(self, limit: int = 1000) -> list[str]:
+        """Rooms being played whose lease has expired or that never had one: nobody applies them."""
+        query = (sa.select(rooms_table.c.code)
+                 .select_from(rooms_table.outerjoin(leases_table, leases_table.c.code == rooms_table.c.code))
+                 .where(rooms_table.c.status == "playing",
+                        sa.or_(leases_table.c.code.is_(None), leases_table.c.expires <= self.now()))
+                 .limit(limit))
+        with self.engine.connect() as connection:
+            return list(connection.execute(query).scalars())
 
     def release(self, lease: Lease) -> None:
         """Give the room up at once (a process stopping cleanly), if it is still ours."""

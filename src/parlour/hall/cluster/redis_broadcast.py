@@ -74,6 +74,10 @@ class RedisBroadcast(Broadcast):
     def publish(self, code: str) -> None:
         for listener in self._listeners(code):
             listener()
+        self.tell_others(code)
+
+    def tell_others(self, code: str) -> None:
+        """Tell only the other processes that room ``code`` changed (in the background)."""
         self._outbox.put(code)
 
     def close(self) -> None:
