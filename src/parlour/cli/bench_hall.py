@@ -352,11 +352,15 @@ def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, lis
         process = context.Process(target=client_process, args=(
             f"ws://127.0.0.1:{port}", share, game.id, args.bot, args.legal, args.seconds, args.think, go, send))
         process.start()
+        send.close()  # the child's copy is the only one left: a child that dies ends the pipe
         pipes.append(receive)
         processes.append(process)
-    for pipe in pipes:  # every seat of every client process has said hello
-        if pipe.recv() != "connected":
-            raise ParlourError("a client process could not connect its seats")
+    try:
+        for pipe in pipes:  # every seat of every client process has said hello
+            if pipe.recv() != "connected":
+                raise ParlourError("a client process could not connect its seats")
+    except EOFError:
+        raise ParlourError("a client process ended before its seats were connected") from None
 
     def cpu() -> dict[str, float]:
         return {name: sum(cpu_seconds(pid) for pid in pids) for name, pids in parts.items()}
@@ -367,7 +371,10 @@ def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, lis
     load_after, cpu_after = os.getloadavg(), cpu()
     counted = {name: value - counted[name] for name, value in counters().items()}
     memory_after = sum(resident_bytes(pid) for pid in next(iter(parts.values())))
-    reports = [pipe.recv() for pipe in pipes]
+    try:
+        reports = [pipe.recv() for pipe in pipes]
+    except EOFError:
+        raise ParlourError("a client process ended without its report") from None
     for process in processes:
         process.join()
     return Run(latencies=sorted(x for r in reports for x in r["latencies"]),

@@ -114,8 +114,10 @@ class Part:
         self.name = name
         self.log = log
         self.stop_signal = stop_signal
-        # dies with this process if it is killed before it can stop its parts
-        orphaned = [shutil.which("setpriv"), "--pdeathsig", stop_signal.name[3:], "--"] if shutil.which("setpriv") else []
+        # stops when this process dies without stopping it: the kernel sends the signal when the
+        # thread that started the part ends, so a cluster is started from a thread that outlives it
+        setpriv = shutil.which("setpriv")
+        orphaned = [setpriv, "--pdeathsig", stop_signal.name[3:], "--"] if setpriv else []
         with open(log, "ab") as out:
             self.process = subprocess.Popen([*orphaned, *command], stdin=subprocess.DEVNULL, stdout=out,
                                             stderr=subprocess.STDOUT, process_group=0, user=user, group=user)
