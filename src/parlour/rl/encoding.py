@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,8 +52,15 @@ class ActionCodec(ABC):
         """The tokens of ``action`` for the seat whose ``view`` this is."""
 
     def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
-        """The tokens of each of ``actions`` (a game may do it faster than one by one)."""
+        """The tokens of each of ``actions``."""
         return [self.encode(view, action) for action in actions]
+
+    def heads(self, view: View, actions: Sequence[Action]) -> list[int] | None:
+        """The one token of each of ``actions`` when every one of them is a single token, else None
+        (then :meth:`encode_all` gives their sequences). Asked at every step: a game whose actions
+        are single tokens says it faster than by :meth:`encode`, one by one."""
+        encoded = self.encode_all(view, actions)
+        return [t[0] for t in encoded] if all(len(t) == 1 for t in encoded) else None
 
 
 class CatalogueCodec(ActionCodec):
@@ -97,11 +104,11 @@ class CatalogueCodec(ActionCodec):
     def encode(self, view: View, action: Action) -> Tokens:
         return (self.token(action),)
 
-    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+    def heads(self, view: View, actions: Sequence[Action]) -> list[int] | None:
         """As :meth:`encode` for each action, with :meth:`token`'s quick way written in line (when
         :meth:`encode` is this class's: a game's own encode may first rewrite the action)."""
         if type(self).encode is not CatalogueCodec.encode:
-            return super().encode_all(view, actions)
+            return super().heads(view, actions)
         by_field, out = self.by_field, []
         for action in actions:
             entry = by_field.get(action["type"])
@@ -109,9 +116,9 @@ class CatalogueCodec(ActionCodec):
                 value = action.get(entry[1])
                 i = entry[2].get(tuple(value) if type(value) is list else value)
                 if i is not None:
-                    out.append((i,))
+                    out.append(i)
                     continue
-            out.append(self.encode(view, action))
+            out.append(self.token(action))
         return out
 
 
@@ -119,28 +126,46 @@ class Choices:
     """The legal actions of one decision, by their tokens.
 
     Built at every step, so it does the least it can: when every action is one token and no two
-    share it (the usual case), the table of tokens to actions is made only if it is asked for.
+    share it (the usual case), it keeps the list of tokens (``heads``, in the order of ``legal``)
+    and makes the table of token sequences to actions only if it is asked for.
     """
 
-    def __init__(self, encoded: list[Tokens], legal: Sequence[Action], size: int) -> None:
-        self.encoded, self.legal, self.size = encoded, legal, size
-        self.heads = [t[0] for t in encoded]
-        self.firsts = np.zeros(size, dtype=np.int8)  # the mask of first tokens: asked for at every step
-        self.firsts[self.heads] = 1
-        self.single = all(len(t) == 1 for t in encoded) and int(np.count_nonzero(self.firsts)) == len(encoded)
+    def __init__(self, legal: Sequence[Action], size: int, heads: list[int] | None = None,
+                 encoded: list[Tokens] | None = None) -> None:
+        """Either ``heads`` (each action's one token) or ``encoded`` (each action's tokens)."""
+        self.legal, self.size = legal, size
+        if heads is None:
+            assert encoded is not None
+            heads = [t[0] for t in encoded]
+        self.heads = heads
+        # the mask of first tokens, asked for at every step: ``firsts`` in NumPy, ``first_bytes`` the same
+        # bytes for Python to read one token; a few set one by one, more in NumPy
+        self.first_bytes = first = bytearray(size)
+        self.firsts = np.frombuffer(first, dtype=np.int8)
+        if len(heads) <= 16:
+            for h in heads:
+                first[h] = 1
+        else:
+            self.firsts[np.fromiter(heads, np.intp, len(heads))] = 1
+        self.single = encoded is None and first.count(1) == len(heads)
+        self._encoded = encoded
         self._by_tokens: dict[Tokens, Action] | None = None
         if not self.single:
             self.by_tokens  # noqa: B018  (checks that no two actions share their tokens)
 
     @staticmethod
     def of(codec: ActionCodec, view: View, legal: Sequence[Action]) -> "Choices":
-        return Choices(codec.encode_all(view, legal), legal, codec.size)
+        heads = codec.heads(view, legal)
+        if heads is None:
+            return Choices(legal, codec.size, encoded=codec.encode_all(view, legal))
+        return Choices(legal, codec.size, heads=heads)
 
     @property
     def by_tokens(self) -> dict[Tokens, Action]:
         if self._by_tokens is None:
             by_tokens: dict[Tokens, Action] = {}
-            for tokens, action in zip(self.encoded, self.legal):
+            encoded = self._encoded if self._encoded is not None else [(h,) for h in self.heads]
+            for tokens, action in zip(encoded, self.legal):
                 if tokens in by_tokens:
                     raise EncodingError(f"{action_text(action)} and {action_text(by_tokens[tokens])} have the"
                                         f" same tokens {tokens}")
@@ -159,10 +184,20 @@ class Choices:
                 mask[tokens[k]] = 1
         return mask
 
+    def tokens(self, prefix: Tokens) -> list[int]:
+        """The tokens of :meth:`mask`, in order (NumPy finds the ones of an int8 mask slowly: as booleans)."""
+        if not prefix and self.single:
+            return sorted(self.heads)
+        return self.mask(prefix).view(bool).nonzero()[0].tolist()
+
+    def allows(self, prefix: Tokens, token: int) -> bool:
+        """Does ``token`` (in range) continue ``prefix`` towards a legal action?"""
+        return bool(self.first_bytes[token]) if not prefix else bool(self.mask(prefix)[token])
+
     def action(self, tokens: Tokens) -> Action | None:
         """The legal action these tokens complete, or None if they only begin one."""
         if self.single:
-            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.firsts[tokens[0]] else None
+            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.first_bytes[tokens[0]] else None
         return self.by_tokens.get(tokens)
 
 
@@ -189,6 +224,24 @@ class Layout:
     def zeros(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)
 
+    def ones(self, places: Sequence[int]) -> np.ndarray:
+        """A tensor with 1 at each of ``places`` and 0 elsewhere, in one pass in NumPy: an encoder
+        lists the places of its ones, then sets its other values."""
+        out = np.zeros(self.size, dtype=np.float32)
+        out[np.fromiter(places, np.intp, len(places))] = 1.0
+        return out
+
+    def counted(self, places: Sequence[int]) -> np.ndarray:
+        """As :meth:`ones`, but a place named several times holds how many times (a multiset's counts)."""
+        return np.bincount(np.fromiter(places, np.intp, len(places)), minlength=self.size).astype(np.float32)
+
+    def places(self, name: str, index: Mapping[Any, int], offset: int = 0) -> dict[Any, int]:
+        """Where each key of ``index`` goes in block ``name``: ``{key: place}``, the block's start plus
+        ``offset`` (a player's part of the block, say) plus the key's index. Made once, so that an
+        encoder looks a place up instead of working it out."""
+        start = self.slices[name].start + offset
+        return {key: start + i for key, i in index.items()}
+
     def table(self) -> str:
         """The layout as a Markdown table, for docs/rl.md."""
         rows = ["| offset | length | block | what it holds |", "|---|---|---|---|"]
@@ -211,15 +264,3 @@ class ObservationEncoder(ABC):
 def relative(seat: int, other: int, players: int) -> int:
     """Where ``other`` sits counting from ``seat``: 0 is the seat itself, 1 the next one..."""
     return (other - seat) % players
-
-
-def one_hot(out: np.ndarray, block: slice, index: int | None) -> None:
-    """Set the ``index``-th value of ``block`` of ``out`` to 1 (nothing when ``index`` is None)."""
-    if index is not None:
-        out[block.start + index] = 1.0
-
-
-def counts(out: np.ndarray, block: slice, indices: Iterable[int]) -> None:
-    """Add 1 to ``block``'s value at each of ``indices`` (a multiset becomes counts)."""
-    for i in indices:
-        out[block.start + i] += 1.0

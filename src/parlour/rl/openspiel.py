@@ -157,7 +157,7 @@ class ParlourState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        return [int(i) for i in np.flatnonzero(self._choices(player).mask(self.prefix))]
+        return self._choices(player).tokens(self.prefix)
 
     def _apply_action(self, action: int) -> None:
         seat = self.current_player()

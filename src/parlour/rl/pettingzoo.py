@@ -81,8 +81,8 @@ class ParlourEnv(AECEnv):
             self.infos = {a: {"view": table.view(self.seat_of[a])} for a in self.agents}
             return
         self.infos[self.agent_selection] = {}
-        self.agent_selection = agent_name(seat)
-        self.infos[self.agent_selection] = {"view": table.view(seat)}
+        self.agent_selection = agent = self.possible_agents[seat]
+        self.infos[agent] = {"view": table.view(seat)}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat_of[agent]
@@ -94,14 +94,14 @@ class ParlourEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.table.step(action)
-        if self.table.is_over():
-            for seat, reward in enumerate(self.table.rewards()):
+        table = self.table
+        table.step(action)
+        self._select()
+        if table.is_over():  # rewards come only at the end: until then there is nothing to add up
+            for seat, reward in enumerate(table.rewards()):
                 self.rewards[agent_name(seat)] = reward
                 self.terminations[agent_name(seat)] = True
-        self._select()
-        self._accumulate_rewards()
-        if self.table.is_over():
+            self._accumulate_rewards()
             self.agent_selection = self.agents[0]
         if self.render_mode == "human":
             print(self.render())

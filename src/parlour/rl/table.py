@@ -66,9 +66,13 @@ class Table:
         self._forget()
 
     def _forget(self) -> None:
+        """A new state: what was asked of the engine about the last one is forgotten."""
         self._views: dict[int, View] = {}
         self._choices: dict[int, Choices] = {}
-        self._to_act = self.game.to_act(self.state)
+        self._to_act = to_act = self.game.to_act(self.state)
+        # simultaneous choices are taken in seat order: each seat's view hides the others' choices
+        self._seat = min(to_act) if to_act else None
+        self._over: bool | None = None
 
     def set_state(self, state: Any) -> None:
         """Put the table in ``state`` (a resampled one, say), with no action under way."""
@@ -77,12 +81,10 @@ class Table:
 
     # -- what a seat knows and may do ---------------------------------------------------------------
     def seat(self) -> int | None:
-        """The seat whose token is next: the one half-way through an action, else the lowest seat
-        that must act (simultaneous choices are taken in seat order: each seat's view hides the
-        others' choices). None once the game is over."""
-        if self.prefix_seat is not None:
-            return self.prefix_seat
-        return min(self._to_act) if self._to_act else None
+        """The seat whose token is next, the lowest seat that must act (the one half-way through an
+        action, if any, since the state stays the same until the action is complete). None once the
+        game is over."""
+        return self._seat
 
     def to_act(self) -> frozenset[int]:
         return self._to_act
@@ -102,7 +104,7 @@ class Table:
 
     def mask(self, seat: int) -> np.ndarray:
         """1 for each token ``seat`` may choose now (all 0 when it need not act)."""
-        if seat != self.seat():
+        if seat != self._seat:
             return np.zeros(self.codec.size, dtype=np.int8)
         return self.choices(seat).mask(self.prefix).copy()
 
@@ -112,20 +114,22 @@ class Table:
         return self.encoder.encode(self.view(seat), seat, chosen)
 
     def legal_tokens(self, seat: int) -> list[int]:
-        return [int(i) for i in np.flatnonzero(self.mask(seat))]
+        """The tokens ``seat`` may choose now, in order (none when it need not act)."""
+        return self.choices(seat).tokens(self.prefix) if seat == self._seat else []
 
     # -- acting -------------------------------------------------------------------------------------
     def step(self, token: int) -> Action | None:
         """The next token of the seat to act: the action it completes, applied, or None while the
         action is still incomplete. A token the mask refuses raises :class:`EncodingError`."""
-        seat = self.seat()
+        seat = self._seat
         if seat is None:
             raise EncodingError("the game is over")
         choices = self.choices(seat)
         token = int(token)
-        if not (0 <= token < self.codec.size) or not choices.mask(self.prefix)[token]:
+        prefix = self.prefix
+        if not (0 <= token < self.codec.size and choices.allows(prefix, token)):
             raise EncodingError(f"token {token} ({self.name(token)}) is not legal for player {seat + 1} now")
-        tokens = self.prefix + (token,)
+        tokens = prefix + (token,)
         action = choices.action(tokens)
         if action is None:
             self.prefix, self.prefix_seat = tokens, seat
@@ -146,7 +150,9 @@ class Table:
 
     # -- the end ------------------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.game.is_over(self.state)
+        if self._over is None:
+            self._over = self.game.is_over(self.state)
+        return self._over
 
     def rewards(self) -> list[float]:
         """Every seat's reward once the game is over, zeros before."""

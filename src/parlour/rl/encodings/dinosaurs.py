@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core import Action, View
 from ...games.dinosaurs.engine import CARDS, DINOSAURS, DISASTER_TYPES, GOAL, PHASES
-from ..encoding import CatalogueCodec, Layout, ObservationEncoder, Tokens, counts, one_hot, relative
+from ..encoding import CatalogueCodec, Layout, ObservationEncoder, Tokens, relative
 
 MAX_PLAYERS = 4
 N_CARDS = len(CARDS)
@@ -92,53 +92,75 @@ LAYOUT = Layout([
 ])
 
 
+BY_ID = {c: c for c in range(N_CARDS)}
+HAND, FACE_DOWN, DISASTER, AREAS, DISCARD, INSTANTS, SUDDEN_DEATH, EFFECT, QUEUE, PEEK, GRAB, DISASTER_BOTTOM = (
+    LAYOUT.places(b, BY_ID) for b in ("hand", "face_down", "disaster", "areas", "discard", "instants",
+                                      "sudden_death", "effect", "queue", "peek", "grab", "disaster_bottom"))
+PHASE = LAYOUT.places("phase", {phase: i for i, phase in enumerate(PHASES)})
+FRONT = [LAYOUT.places("front", BY_ID, r * N_CARDS) for r in range(MAX_PLAYERS)]
+DINOSAUR = [LAYOUT.places("dinosaurs", {d: i for i, d in enumerate(DINOSAUR_KEYS)}, r * len(DINOSAUR_KEYS))
+            for r in range(MAX_PLAYERS)]
+DEADLY = [LAYOUT.places("deadly", {t: i for i, t in enumerate(AREA_TYPES)}, r * len(AREA_TYPES))
+          for r in range(MAX_PLAYERS)]
+ROUND, NUMBERS, SIZES = LAYOUT["round"].start, LAYOUT["players"].start, LAYOUT["sizes"].start
+EFFECT_PLAYER, GRAB_PLAYER, VICTIM = (LAYOUT[b].start for b in ("effect_player", "grab_player", "victim"))
+CHOSEN = LAYOUT["chosen"].start
+CARD_KEY = tuple(card.key for card in CARDS)
+NO_AREA = (0.0,) * len(AREA_TYPES)
+
+
 class DinosaursObservation(ObservationEncoder):
     layout = LAYOUT
 
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
-        out = LAYOUT.zeros()
         players = view["players"]
         n = len(players)
-        counts(out, LAYOUT["hand"], view["hand"] or ())
-        one_hot(out, LAYOUT["face_down"], view["face_down"])
-        one_hot(out, LAYOUT["phase"], PHASES.index(view["phase"]))
-        out[LAYOUT["round"].start] = view["round"] / 20
-        out[LAYOUT["options"].start] = view["options"]["two_player_rules"]
-        one_hot(out, LAYOUT["disaster"], view["disaster"])
-        base, dinos, deadly, front = (LAYOUT[b].start for b in ("players", "dinosaurs", "deadly", "front"))
+        places = list(map(HAND.__getitem__, view["hand"] or ()))
+        if view["face_down"] is not None:
+            places.append(FACE_DOWN[view["face_down"]])
+        places.append(PHASE[view["phase"]])
+        if view["disaster"] is not None:
+            places.append(DISASTER[view["disaster"]])
         to_act = view["to_act"]
-        for i, p in enumerate(players):
-            r = relative(seat, i, n)
-            area = [CARDS[c].key for c in p["area"]]
-            out[base + r * PLAYER:base + (r + 1) * PLAYER] = (
-                1.0, i in to_act, p["eliminated"], p["escape"] / GOAL, p["hand_size"] / 10, p["face_down"],
-                p["answered"], p["bonus"] / 10, (p["score"] or 0) / 20, (p["final_score"] or 0) / 20, p["trait"],
-                *(area.count(t) / 4 for t in AREA_TYPES), len(p["sudden_death"]) / 5)
+        numbers: list[float | bool] = []  # the players block, from the seat
+        for r in range(n):
+            i = (seat + r) % n
+            p = players[i]
+            area = p["area"]
+            if area:
+                keys = [CARD_KEY[c] for c in area]
+                area_counts = tuple(keys.count(t) / 4 for t in AREA_TYPES)
+            else:
+                area_counts = NO_AREA
+            numbers += (1.0, i in to_act, p["eliminated"], p["escape"] / GOAL, p["hand_size"] / 10, p["face_down"],
+                        p["answered"], p["bonus"] / 10, (p["score"] or 0) / 20, (p["final_score"] or 0) / 20,
+                        p["trait"], *area_counts, len(p["sudden_death"]) / 5)
             if p["dinosaur"] is not None:
-                out[dinos + r * len(DINOSAUR_KEYS) + DINOSAUR_KEYS.index(p["dinosaur"])] = 1.0
-            for t in p["deadly"]:
-                out[deadly + r * len(AREA_TYPES) + AREA_TYPES.index(t)] = 1.0
+                places.append(DINOSAUR[r][p["dinosaur"]])
+            places += map(DEADLY[r].__getitem__, p["deadly"])
             if p["card"] is not None:
-                out[front + r * N_CARDS + p["card"]] = 1.0
-            counts(out, LAYOUT["areas"], p["area"])
-            counts(out, LAYOUT["sudden_death"], p["sudden_death"])
-        counts(out, LAYOUT["discard"], view["discard"])
-        counts(out, LAYOUT["instants"], (i["card"] for i in view["instants"]))
+                places.append(FRONT[r][p["card"]])
+            places += map(AREAS.__getitem__, p["area"])
+            places += map(SUDDEN_DEATH.__getitem__, p["sudden_death"])
+        places += map(DISCARD.__getitem__, view["discard"])
+        places += [INSTANTS[i["card"]] for i in view["instants"]]
         if view["effect"] is not None:
-            one_hot(out, LAYOUT["effect"], view["effect"]["card"])
-            one_hot(out, LAYOUT["effect_player"], relative(seat, view["effect"]["player"], n))
-        counts(out, LAYOUT["queue"], view["queue"])
-        counts(out, LAYOUT["peek"], view["peek"] or ())
+            places += (EFFECT[view["effect"]["card"]], EFFECT_PLAYER + (view["effect"]["player"] - seat) % n)
+        places += map(QUEUE.__getitem__, view["queue"])
+        places += map(PEEK.__getitem__, view["peek"] or ())
         if view["grab"] is not None:
-            counts(out, LAYOUT["grab"], view["grab"]["hand"] or ())
-            one_hot(out, LAYOUT["grab_player"], relative(seat, view["grab"]["player"], n))
+            places += map(GRAB.__getitem__, view["grab"]["hand"] or ())
+            places.append(GRAB_PLAYER + (view["grab"]["player"] - seat) % n)
         if view["victim"] is not None:
-            one_hot(out, LAYOUT["victim"], relative(seat, view["victim"], n))
-        counts(out, LAYOUT["disaster_bottom"], view["disaster_bottom"])
-        out[LAYOUT["sizes"]] = (view["deck_size"] / 70, view["disaster_deck_size"] / 28, view["reshuffles"] / 5,
+            places.append(VICTIM + (view["victim"] - seat) % n)
+        places += map(DISASTER_BOTTOM.__getitem__, view["disaster_bottom"])
+        places += [CHOSEN + ACTIONS.actions[token]["card"] for token in chosen]
+        out = LAYOUT.counted(places)
+        out[NUMBERS:NUMBERS + len(numbers)] = numbers
+        out[ROUND] = view["round"] / 20
+        out[ROUND + 1] = view["options"]["two_player_rules"]
+        out[SIZES:SIZES + 4] = (view["deck_size"] / 70, view["disaster_deck_size"] / 28, view["reshuffles"] / 5,
                                 view["effects_ignored"])
-        for token in chosen:
-            out[LAYOUT["chosen"].start + ACTIONS.actions[token]["card"]] = 1.0
         return out
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...core import View
 from ...games.empire.engine import CLAIM_MAX, CLAIM_MIN, NUMBERS, SLOTS
-from ..encoding import CatalogueCodec, Layout, ObservationEncoder, Tokens, one_hot
+from ..encoding import CatalogueCodec, Layout, ObservationEncoder, Tokens
 
 ROLES = len(NUMBERS)
 STEPS = ("turn", "respond", "collect", "draw", "accuse_chance", "keep")
@@ -58,41 +58,71 @@ LAYOUT = Layout([
 ])
 
 
+# where each role goes in each block of roles (roles are numbered from 1)
+BY_ROLE = {n: n - 1 for n in NUMBERS}
+ROLE, DRAWN, OPPONENT_ROLE, OPPONENT_DRAWN, RULED_OUT, KNOWS, KNOWS_RULED_OUT, SUSPECTS, CULPRIT, PILE = (
+    LAYOUT.places(b, BY_ROLE) for b in ("role", "drawn", "opponent_role", "opponent_drawn", "opponent_ruled_out",
+                                        "opponent_knows", "opponent_knows_ruled_out", "suspects", "culprit", "pile"))
+REVELATORY, COINS, TURN, COUNTS = (LAYOUT[b].start for b in ("revelatory", "coins", "turn", "counts"))
+STEP = LAYOUT.places("step", {step: i for i, step in enumerate(STEPS)})
+USED = LAYOUT.places("used", {extra: i for i, extra in enumerate(EXTRAS)})
+DISCOVERED, PROMOTING = LAYOUT["discovered"].start, LAYOUT["promoting"].start
+
+
 class EmpireObservation(ObservationEncoder):
     layout = LAYOUT
 
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
-        out = LAYOUT.zeros()
         other = 1 - seat
-        you, opponent = view["you"], view["opponent"]
-        role = lambda n: None if n is None else n - 1  # noqa: E731
-        one_hot(out, LAYOUT["role"], role(you["role"]))
-        one_hot(out, LAYOUT["drawn"], role(you["drawn"]))
-        one_hot(out, LAYOUT["opponent_role"], role(opponent["role"]))
-        one_hot(out, LAYOUT["opponent_drawn"], role(opponent["drawn"]))
-        one_hot(out, LAYOUT["culprit"], role(view["culprit"]))
-        for block, cards in (("opponent_ruled_out", opponent["ruled_out"]),
-                             ("opponent_knows", view["opponent_knows"]["cards"]),
-                             ("opponent_knows_ruled_out", view["opponent_knows"]["ruled_out"]),
-                             ("suspects", view["suspects"]), ("pile", view["pile"])):
-            start = LAYOUT[block].start
-            for n in cards:
-                out[start + n - 1] = 1.0
-        start = LAYOUT["revelatory"].start
+        you, opponent, knows = view["you"], view["opponent"], view["opponent_knows"]
+        places = []
+        for block, n in ((ROLE, you["role"]), (DRAWN, you["drawn"]), (OPPONENT_ROLE, opponent["role"]),
+                         (OPPONENT_DRAWN, opponent["drawn"]), (CULPRIT, view["culprit"])):
+            if n is not None:
+                places.append(block[n])
+        places += map(RULED_OUT.__getitem__, opponent["ruled_out"])
+        places += map(KNOWS.__getitem__, knows["cards"])
+        places += map(KNOWS_RULED_OUT.__getitem__, knows["ruled_out"])
+        places += map(SUSPECTS.__getitem__, view["suspects"])
+        places += map(PILE.__getitem__, view["pile"])
         for slot in view["revelatory"]:
-            base = start + slot["slot"] * (5 + ROLES)
-            out[base:base + 5] = (slot["present"], seat in slot["looked_at_by"], other in slot["looked_at_by"],
-                                  slot["taken_by"] == seat, slot["taken_by"] == other)
+            base = REVELATORY + slot["slot"] * (5 + ROLES)
+            looked, taken = slot["looked_at_by"], slot["taken_by"]
+            if slot["present"]:
+                places.append(base)
+            if looked:
+                if seat in looked:
+                    places.append(base + 1)
+                if other in looked:
+                    places.append(base + 2)
+            if taken is not None:
+                places.append(base + 3 + (taken != seat))
             if slot["card"] is not None:
-                out[base + 5 + slot["card"] - 1] = 1.0
-        out[LAYOUT["coins"]] = (view["coins"][seat] / 20, view["coins"][other] / 20)
+                places.append(base + 4 + slot["card"])
         if view["step"] is not None:
-            one_hot(out, LAYOUT["step"], STEPS.index(view["step"]))
-        out[LAYOUT["turn"]] = (view["active"] == seat, seat in view["to_act"], view["main_done"], view["claim"] / 4)
-        out[LAYOUT["used"]] = tuple(extra in view["used"] for extra in EXTRAS)
-        out[LAYOUT["discovered"]] = (view["discovered"][seat], view["discovered"][other])
-        out[LAYOUT["promoting"]] = (view["promoting"] == seat, view["promoting"] == other)
-        out[LAYOUT["counts"]] = (view["deck_count"] / ROLES, view["holding"][seat] / 2, view["holding"][other] / 2)
+            places.append(STEP[view["step"]])
+        places += map(USED.__getitem__, view["used"])
+        if view["active"] == seat:
+            places.append(TURN)
+        if seat in view["to_act"]:
+            places.append(TURN + 1)
+        if view["main_done"]:
+            places.append(TURN + 2)
+        discovered, promoting = view["discovered"], view["promoting"]
+        if discovered[seat]:
+            places.append(DISCOVERED)
+        if discovered[other]:
+            places.append(DISCOVERED + 1)
+        if promoting is not None:
+            places.append(PROMOTING + (promoting != seat))
+        out = LAYOUT.ones(places)
+        coins, holding = view["coins"], view["holding"]
+        out[COINS] = coins[seat] / 20
+        out[COINS + 1] = coins[other] / 20
+        out[TURN + 3] = view["claim"] / 4
+        out[COUNTS] = view["deck_count"] / ROLES
+        out[COUNTS + 1] = holding[seat] / 2
+        out[COUNTS + 2] = holding[other] / 2
         return out
 
 

@@ -8,13 +8,16 @@ Cards are counted by face: ``2H`` .. ``AS`` (0-51, rank-major), joker, rules, so
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 import numpy as np
 
 from ...core import Action, View
 from ...games.palace.cards import AS_VALUES, FACE_BY_CODE, FACES, VALUE, VALUE_BY_NAME, value_name
-from ..encoding import CatalogueCodec, EncodingError, Layout, ObservationEncoder, Tokens, one_hot, relative
+from ..encoding import CatalogueCodec, EncodingError, Layout, ObservationEncoder, Tokens, relative
 
 MAX_PLAYERS = 6
 TABLE_CARDS = 3
@@ -39,22 +42,46 @@ class PalaceActions(CatalogueCodec):
                  for v in AS_VALUES for n in range(MOST_NATURALS + 1) for j in range(MOST_JOKERS + 1)]
         super().__init__([{"type": "play", "token": i} for i in range(PLAYS)] + others,
                          plays + [json_name(a) for a in others])
+        self.simple = {kind: self.token({"type": kind}) for kind in ("take", "no_swap")}  # no field but the type
 
     def encode(self, view: View, action: Action) -> Tokens:
         if action.get("type") == "play":
-            cards = action["cards"]
-            jokers = cards.count("joker")
-            if "as" in action:  # a play with jokers names its value
-                value = VALUE_BY_NAME[action["as"]]
-            elif jokers:
-                raise EncodingError(f"a play with jokers names their value ('as'): {action}")
-            else:
-                value = VALUE[FACE_BY_CODE[cards[0]]]
-            return (PLAY_TOKENS[value] + (len(cards) - jokers) * (MOST_JOKERS + 1) + jokers,)
+            return (play_token(action),)
         if action.get("type") == "swap":
             seat, n = view["seat"], len(view["players"])
             action = {"type": "swap", "seats": sorted(relative(seat, s, n) for s in action["seats"])}
         return (self.token(action),)
+
+    def heads(self, view: View, actions: Sequence[Action]) -> list[int]:
+        """As :meth:`encode` for each action, without a call for most of them."""
+        out = []
+        simple = self.simple
+        for action in actions:
+            kind = action["type"]
+            if kind == "play":
+                if "as" in action:
+                    out.append(play_token(action))
+                else:  # natural cards only
+                    cards = action["cards"]
+                    out.append(PLAY_TOKENS[VALUE[FACE_BY_CODE[cards[0]]]] + len(cards) * (MOST_JOKERS + 1))
+            elif kind in simple:
+                out.append(simple[kind])
+            else:
+                out.append(self.encode(view, action)[0])
+        return out
+
+
+def play_token(action: Action) -> int:
+    """A play's token: the value it is played as, its natural cards and its jokers."""
+    cards = action["cards"]
+    jokers = cards.count("joker")
+    if "as" in action:  # a play with jokers names its value
+        value = VALUE_BY_NAME[action["as"]]
+    elif jokers:
+        raise EncodingError(f"a play with jokers names their value ('as'): {action}")
+    else:
+        value = VALUE[FACE_BY_CODE[cards[0]]]
+    return PLAY_TOKENS[value] + (len(cards) - jokers) * (MOST_JOKERS + 1) + jokers
 
 
 def json_name(action: Action) -> str:
@@ -82,45 +109,61 @@ LAYOUT = Layout([
 PAIRS = tuple(combinations(range(MAX_PLAYERS), 2))
 
 
-def _faces(codes: list[str]) -> np.ndarray:
-    """How many cards of each face ``codes`` hold."""
-    return np.bincount([FACE_BY_CODE[c] for c in codes], minlength=FACES)
+# the place of each card code, counted by face, in each block of faces (looked up by map: bound once)
+HAND = LAYOUT.places("hand", FACE_BY_CODE).__getitem__
+KNOWN = [LAYOUT.places("known_hands", FACE_BY_CODE, r * FACES).__getitem__ for r in range(MAX_PLAYERS)]
+UPS = [LAYOUT.places("face_ups", FACE_BY_CODE, r * FACES).__getitem__ for r in range(MAX_PLAYERS)]
+PILE = LAYOUT.places("pile", FACE_BY_CODE).__getitem__
+CARD, AS_NAME = itemgetter("card"), itemgetter("as")  # of a card of the play pile
+BURNED = LAYOUT["burned"].start
+# the top four cards of the pile by the value they count as (0: a joker not yet played)
+AS = {name: VALUE_BY_NAME.get(name, 0) for name in (*VALUE_BY_NAME, "joker")}
+TOP = [LAYOUT.places("pile_top", AS, k * VALUES) for k in range(4)]
+COUNTS = LAYOUT.places("counts", VALUE_BY_NAME)
+NUMBERS = LAYOUT["players"].start
+PILE_STATE, TABLE, SWAPPED = (LAYOUT[b].start for b in ("pile_state", "table", "swapped"))
+
+
+@lru_cache(maxsize=1024)
+def burned(burn_pile: tuple[str, ...]) -> np.ndarray:
+    """How many cards of each face the burn pile holds. The pile only grows, a few times a round,
+    and is the longest list of the view (50 cards in six-player games): each is counted once."""
+    return np.bincount([FACE_BY_CODE[c] for c in burn_pile], minlength=FACES).astype(np.float32)
 
 
 class PalaceObservation(ObservationEncoder):
     layout = LAYOUT
 
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
-        out = LAYOUT.zeros()
         players = view["players"]
         n = len(players)
-        out[LAYOUT["hand"]] = _faces(players[seat]["hand"])
-        known, ups, numbers = (LAYOUT[b].start for b in ("known_hands", "face_ups", "players"))
-        for i, p in enumerate(players):
-            r = relative(seat, i, n)
-            if p["known_hand"]:
-                out[known + r * FACES:known + (r + 1) * FACES] = _faces(p["known_hand"])
-            if p["face_ups"]:
-                out[ups + r * FACES:ups + (r + 1) * FACES] = _faces(p["face_ups"])
-            out[numbers + r * PLAYER:numbers + (r + 1) * PLAYER] = (
-                1.0, i in view["to_act"], p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
-                p["place"] is not None)
+        places = list(map(HAND, players[seat]["hand"]))
+        numbers: list[float | bool] = []  # the players block, from the seat
+        to_act = view["to_act"]
+        for r in range(n):
+            i = (seat + r) % n
+            p = players[i]
+            known, ups = p["known_hand"], p["face_ups"]
+            if known:  # often empty: the map is dearer than the test
+                places += map(KNOWN[r], known)
+            if ups:
+                places += map(UPS[r], ups)
+            numbers += (1.0, i in to_act, p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
+                        p["place"] is not None)
         pile = view["play_pile"]
         if pile:
-            out[LAYOUT["pile"]] = _faces([p["card"] for p in pile])
-        top = LAYOUT["pile_top"].start
-        for k, p in enumerate(reversed(pile[-4:])):
-            out[top + k * VALUES + VALUE_BY_NAME.get(p["as"], 0)] = 1.0
+            places += map(PILE, map(CARD, pile))
+            places += map(dict.__getitem__, TOP, map(AS_NAME, reversed(pile[-4:])))
         if view["counts"] is not None:
-            one_hot(out, LAYOUT["counts"], VALUE_BY_NAME[view["counts"]])
-        out[LAYOUT["pile_state"]] = (len(pile) / 20, view["capped"], view["rules_on_top"])
-        if view["burn_pile"]:
-            out[LAYOUT["burned"]] = _faces(view["burn_pile"])
-        out[LAYOUT["table"]] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2,
-                                view["swap_own"], view["revealed"] is not None, len(view["finished"]) / 6)
-        swapped = LAYOUT["swapped"].start
+            places.append(COUNTS[view["counts"]])
         for pair in view["swapped"]:
-            out[swapped + PAIRS.index(tuple(sorted(relative(seat, s, n) for s in pair)))] = 1.0
+            places.append(SWAPPED + PAIRS.index(tuple(sorted((s - seat) % n for s in pair))))
+        out = LAYOUT.counted(places)
+        out[BURNED:BURNED + FACES] = burned(tuple(view["burn_pile"]))
+        out[NUMBERS:NUMBERS + len(numbers)] = numbers
+        out[PILE_STATE:PILE_STATE + 3] = (len(pile) / 20, view["capped"], view["rules_on_top"])
+        out[TABLE:TABLE + 6] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2,
+                                view["swap_own"], view["revealed"] is not None, len(view["finished"]) / 6)
         return out
 
 

@@ -22,6 +22,9 @@ SKIP = 0
 SHAPE = 5  # every patch fits in 5x5
 
 
+assert (4 * SQUARES, SQUARES, SIZE) == (324, 81, 9)  # the literals of PatchworkActions.heads
+
+
 class PatchworkActions(ActionCodec):
     """``0`` skip; ``1 + slot * 648 + (4 * flip + rotation) * 81 + y * 9 + x`` a placement."""
 
@@ -52,18 +55,17 @@ class PatchworkActions(ActionCodec):
         lay = 4 * bool(action.get("flip", False)) + action.get("rotation", 0)
         return (1 + slot * PER_SLOT + lay * SQUARES + action["y"] * SIZE + action["x"],)
 
-    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
-        """As :meth:`encode`, for the engine's own listing (every field there, flip a bool)."""
-        base = {pid: 1 + k * PER_SLOT for k, pid in enumerate(view["offer"])}
-        out = []
-        for a in actions:
-            if a["type"] == "skip":
-                out.append((SKIP,))
-            else:
-                pid = a["patch"]
-                start = base[pid] if pid >= 0 else 1 + 3 * PER_SLOT
-                out.append((start + (4 * a["flip"] + a["rotation"]) * SQUARES + a["y"] * SIZE + a["x"],))
-        return out
+    def heads(self, view: View, actions: Sequence[Action]) -> list[int]:
+        """As :meth:`encode`, for the engine's own listing (every field there, flip a bool); the
+        dearest part of a step after the engine's listing itself, so written out."""
+        start = dict(SPECIAL_STARTS)
+        for k, pid in enumerate(view["offer"]):
+            start[pid] = 1 + k * PER_SLOT
+        return [start[a["patch"]] + 324 * a["flip"] + 81 * a["rotation"] + 9 * a["y"] + a["x"] if len(a) > 1 else SKIP
+                for a in actions]  # 324, 81, 9: a flip's, a rotation's, a row's tokens (LAYS, SQUARES, SIZE)
+
+
+SPECIAL_STARTS = {-t: 1 + 3 * PER_SLOT for t in SPECIAL_TIMES}  # special patches' ids are minus their space
 
 
 PLAYER = 7
@@ -83,18 +85,31 @@ LAYOUT = Layout([
 ])
 
 
-def _shape_grid(pid: int) -> np.ndarray:
-    grid = np.zeros((SHAPE, SHAPE), dtype=np.float32)
-    for y, row in enumerate(PATCHES[pid].orientations[0].rows):
-        for x, ch in enumerate(row):
-            grid[y, x] = ch == "O"
-    return grid.ravel()
+def _shape_grid(pid: int) -> list[float]:
+    """The patch's shape unturned, in a 5x5 grid row by row: 1.0 where it has a square."""
+    rows = PATCHES[pid].orientations[0].rows
+    return [float(y < len(rows) and x < len(rows[y]) and rows[y][x] == "O") for y in range(SHAPE) for x in range(SHAPE)]
 
 
-SHAPES = tuple(_shape_grid(p.id) for p in PATCHES)
-NUMBERS = tuple(np.array([p.price / 10, p.time / 6, p.income / 3, p.size / 8], dtype=np.float32) for p in PATCHES)
-PATCHED = ord("O")  # a patched square in the view's quilt rows
+def _offered(k: int, pid: int) -> np.ndarray:
+    """The offer's three blocks (ids, numbers, shapes) as they are when patch ``pid`` is its ``k``-th
+    patch and there is no other: the offer is the sum of its patches'."""
+    ids, numbers, shapes = (LAYOUT[b].start - LAYOUT["offer_ids"].start
+                            for b in ("offer_ids", "offer_numbers", "offer_shapes"))
+    p = PATCHES[pid]
+    block = np.zeros(OFFER_SIZE, dtype=np.float32)
+    block[ids + k * len(PATCHES) + pid] = 1.0
+    block[numbers + 4 * k:numbers + 4 * k + 4] = (p.price / 10, p.time / 6, p.income / 3, p.size / 8)
+    block[shapes + k * SHAPE * SHAPE:shapes + (k + 1) * SHAPE * SHAPE] = _shape_grid(pid)
+    return block
+
+
+OFFER, OFFER_SIZE = LAYOUT["offer_ids"].start, LAYOUT["offer_shapes"].stop - LAYOUT["offer_ids"].start
+OFFERED = tuple(tuple(_offered(k, p.id) for p in PATCHES) for k in range(3))
+PATCHED = bytes.maketrans(b"O.", b"\x01\x00")  # the view's quilt rows: 1 patched, 0 empty
 PLACES = 1 - np.arange(len(PATCHES), dtype=np.float32) / len(PATCHES)  # the circle's places, first 1
+QUILTS, NUMBERS, CIRCLE = LAYOUT["quilt_self"].start, LAYOUT["self"].start, LAYOUT["circle"].start
+SPECIALS_LEFT = LAYOUT.places("specials_left", {t: i for i, t in enumerate(SPECIAL_TIMES)})
 
 
 class PatchworkObservation(ObservationEncoder):
@@ -103,25 +118,26 @@ class PatchworkObservation(ObservationEncoder):
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
         out = LAYOUT.zeros()
         me, other = view["players"][seat], view["players"][1 - seat]
-        for block, player in (("quilt_self", me), ("quilt_opponent", other)):
-            out[LAYOUT[block]] = np.frombuffer("".join(player["quilt"]).encode(), dtype=np.uint8) == PATCHED
-        for block, player in (("self", me), ("opponent", other)):
-            out[LAYOUT[block]] = (player["buttons"] / 50, player["time"] / LAST_SPACE, player["income"] / 30,
-                                  player["empty"] / SQUARES, player["bonus"], len(player["special_patches"]),
-                                  player["score"] / 200)
-        out[LAYOUT["turn"]] = (seat in view["to_act"], view["last_mover"] == seat, view["last_mover"] == 1 - seat)
-        home = view["first_home"]
-        out[LAYOUT["first_home"]] = (home == seat, home is not None and home != seat)
-        ids, numbers, shapes = (LAYOUT[b].start for b in ("offer_ids", "offer_numbers", "offer_shapes"))
-        for k, pid in enumerate(view["offer"]):
-            out[ids + k * len(PATCHES) + pid] = 1.0
-            out[numbers + 4 * k:numbers + 4 * k + 4] = NUMBERS[pid]
-            out[shapes + k * SHAPE * SHAPE:shapes + (k + 1) * SHAPE * SHAPE] = SHAPES[pid]
+        quilts = ("".join(me["quilt"]) + "".join(other["quilt"])).encode().translate(PATCHED)
+        out[QUILTS:QUILTS + 2 * SQUARES] = np.frombuffer(quilts, dtype=np.uint8)
+        mover, home = view["last_mover"], view["first_home"]
+        # self, opponent, turn and first_home follow each other
+        out[NUMBERS:NUMBERS + 2 * PLAYER + 5] = (
+            me["buttons"] / 50, me["time"] / LAST_SPACE, me["income"] / 30, me["empty"] / SQUARES, me["bonus"],
+            len(me["special_patches"]), me["score"] / 200,
+            other["buttons"] / 50, other["time"] / LAST_SPACE, other["income"] / 30, other["empty"] / SQUARES,
+            other["bonus"], len(other["special_patches"]), other["score"] / 200,
+            seat in view["to_act"], mover == seat, mover == 1 - seat, home == seat, home is not None and home != seat)
+        offer = view["offer"]
+        if offer:
+            block = OFFERED[0][offer[0]]
+            for k in range(1, len(offer)):
+                block = block + OFFERED[k][offer[k]]
+            out[OFFER:OFFER + OFFER_SIZE] = block
         circle = view["circle"]
-        out[LAYOUT["circle"].start + np.array(circle)] = PLACES[:len(circle)]
-        left = LAYOUT["specials_left"].start
+        out[CIRCLE:CIRCLE + len(PATCHES)][np.fromiter(circle, np.intp, len(circle))] = PLACES[:len(circle)]
         for t in view["specials_left"]:
-            out[left + SPECIAL_TIMES.index(t)] = 1.0
+            out[SPECIALS_LEFT[t]] = 1.0
         return out
 
 

@@ -16,14 +16,13 @@ from ...core import Action, View
 from ...games.prestige_cities.engine import (AFTER, BLIGHT_TASK, BLOCK_INDEX, BLOCKS, BUILD, CARDS, CHOOSE, COLS,
                                              CONVERT, DIE_BLOCKS, ERAS, FINAL, GOLDEN, LETTERS, OVER, PICK,
                                              REMOVE, SQUARES)
-from ..encoding import CatalogueCodec, Layout, ObservationEncoder, Tokens, one_hot, relative
+from ..encoding import CatalogueCodec, Layout, ObservationEncoder, Tokens
 
 MAX_PLAYERS = 6
 ERA_IDS = tuple(ERAS)
 PHASES = (CHOOSE, AFTER, FINAL, OVER)
 TASKS = (PICK, BUILD, GOLDEN, REMOVE, BLIGHT_TASK, CONVERT)
 BONUS_CARDS = tuple((deck, card) for deck in sorted(CARDS) for card in CARDS[deck])
-PLANE = {letter: b for b, letter in enumerate(LETTERS)}
 
 
 def _catalogue() -> list[Action]:
@@ -76,83 +75,87 @@ class PrestigeCitiesActions(CatalogueCodec):
         for k, kind in enumerate((REMOVE, BLIGHT_TASK, CONVERT)):
             self.starts[kind] = (len(DIE_BLOCKS) + k) * SQUARES
 
-    def encode_all(self, view: View, actions: Sequence[Action]) -> list[Tokens]:
+    def heads(self, view: View, actions: Sequence[Action]) -> list[int]:
+        """As :meth:`encode` for each action, by arithmetic."""
         starts, stop = self.starts, self.size - 1
-        return [(stop,) if a["type"] == "stop" else
-                (starts[a["block"] if a["type"] == "build" else a["type"]] + a["row"] * COLS + a["col"],)
+        return [stop if a["type"] == "stop" else
+                starts[a["block"] if a["type"] == "build" else a["type"]] + a["row"] * COLS + a["col"]
                 for a in actions]
+
+
+# a city's squares: the offset of each letter's plane (-1: no block), and each square's place in
+# the cities block, city after city from the seat's
+PLANE_OFFSET = np.full(256, -1, dtype=np.intp)
+for _plane, _letter in enumerate(LETTERS):
+    PLANE_OFFSET[ord(_letter)] = _plane * SQUARES
+CITY_SQUARES = np.array([LAYOUT["cities"].start + r * CITY + square
+                         for r in range(MAX_PLAYERS) for square in range(SQUARES)], dtype=np.intp)
+CITY_NUMBER, TERRAIN, OPTIONS, DICE, ROUND, WINNERS, TARGETS, TASK_CHOICES, TASK_NUMBERS, GROUP, TASK_GROUP = (
+    LAYOUT[b].start for b in ("city_numbers", "terrain", "options", "dice", "round", "bonus_winners", "targets",
+                              "task_choices", "task_numbers", "group", "task_group"))
+PHASE = LAYOUT.places("phase", {phase: i for i, phase in enumerate(PHASES)})
+ERA_INDEX = {era: i for i, era in enumerate(ERA_IDS)}
+ERA, ERAS_PLAYED, ERAS_SET_ASIDE = (LAYOUT.places(b, ERA_INDEX) for b in ("era", "eras_played", "eras_set_aside"))
+BONUS_CARD = LAYOUT.places("bonus_cards", {card: i for i, card in enumerate(BONUS_CARDS)})
+TASK = LAYOUT.places("task", {task: i for i, task in enumerate(TASKS)})
+TASK_BLOCK, TASK_TO = (LAYOUT.places(b, BLOCK_INDEX) for b in ("task_block", "task_to"))
 
 
 class PrestigeCitiesObservation(ObservationEncoder):
     layout = LAYOUT
 
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
-        out = LAYOUT.zeros()
         n = view["players"]
-        cities, numbers = LAYOUT["cities"].start, LAYOUT["city_numbers"].start
-        for i, city in enumerate(view["cities"]):
-            r = relative(seat, i, n)
-            base = cities + r * CITY
-            for row, letters in enumerate(city["rows"]):
-                for col, letter in enumerate(letters):
-                    b = PLANE.get(letter)
-                    if b is not None:
-                        out[base + b * SQUARES + row * COLS + col] = 1.0
-            out[numbers + r * CITY_NUMBERS:numbers + (r + 1) * CITY_NUMBERS] = (
+        cities = view["cities"]
+        board, options, deck = view["board"], view["options"], view["deck"]
+        places = [TERRAIN + row * COLS + col for row, col in board["mountains"]]
+        for place, held in ((TERRAIN + SQUARES, board["ocean"]), (OPTIONS, options["blight"]),
+                            (OPTIONS + 1, options["pregame"])):
+            if held:
+                places.append(place)
+        places += (PHASE[view["phase"]], ERA[view["era"]["id"]])
+        places += map(ERAS_PLAYED.__getitem__, deck["played"])
+        places += map(ERAS_SET_ASIDE.__getitem__, deck["set_aside"])
+        for card in view["bonus_cards"]:
+            places.append(BONUS_CARD[card["deck"], card["id"]])
+            winners = WINNERS + (card["deck"] - 1) * MAX_PLAYERS
+            places += [winners + (w - seat) % n for w in card["winners"] or ()]
+        if view["targets"]:
+            places.append(TARGETS + (view["targets"][seat] - seat) % n)
+        task = view["task"]
+        if task is not None:
+            places.append(TASK[task["kind"]])
+            if "block" in task:
+                places.append(TASK_BLOCK[task["block"]])
+            if "to" in task:
+                places.append(TASK_TO[task["to"]])
+            if task["kind"] in (REMOVE, CONVERT):
+                places += [TASK_GROUP + row * COLS + col for row, col in task["group"]]
+        places += [GROUP + row * COLS + col for row, col in view["group"]]
+        out = LAYOUT.ones(places)
+        # every city's blocks at once: its rows' letters, city after city from the seat's
+        letters = "".join(row for city in cities[seat:] + cities[:seat] for row in city["rows"]).encode()
+        planes = PLANE_OFFSET[np.frombuffer(letters, dtype=np.uint8)]
+        built = planes >= 0
+        out[(CITY_SQUARES[:len(planes)] + planes)[built]] = 1.0
+        for i, city in enumerate(cities):
+            start = CITY_NUMBER + (i - seat) % n * CITY_NUMBERS
+            out[start:start + CITY_NUMBERS] = (
                 1.0, city["choosing"], city["culture"] / 20, city["wealth"] / 20, city["happiness"] / 20,
                 city["bonus"] / 20, city["overall"] / 20, city["empty"] / SQUARES)
-        terrain = LAYOUT["terrain"].start
-        for row, col in view["board"]["mountains"]:
-            out[terrain + row * COLS + col] = 1.0
-        out[terrain + SQUARES] = view["board"]["ocean"]
-        out[LAYOUT["options"]] = (view["options"]["blight"], view["options"]["pregame"])
-        one_hot(out, LAYOUT["phase"], PHASES.index(view["phase"]))
-        one_hot(out, LAYOUT["era"], ERA_IDS.index(view["era"]["id"]))
-        for block, eras in (("eras_played", view["deck"]["played"]), ("eras_set_aside", view["deck"]["set_aside"])):
-            start = LAYOUT[block].start
-            for era in eras:
-                out[start + ERA_IDS.index(era)] = 1.0
-        dice = LAYOUT["dice"].start
         for k, die in enumerate(view["dice"]):
-            out[dice + 2 * k:dice + 2 * k + 2] = (die["value"] / 6, die["usable"])
-        out[LAYOUT["round"]] = (view["round"] / 30, view["deck_rounds"] / 16, view["deck"]["left"] / 16)
-        cards, winners = LAYOUT["bonus_cards"].start, LAYOUT["bonus_winners"].start
-        for card in view["bonus_cards"]:
-            out[cards + BONUS_CARDS.index((card["deck"], card["id"]))] = 1.0
-            for w in card["winners"] or ():
-                out[winners + (card["deck"] - 1) * MAX_PLAYERS + relative(seat, w, n)] = 1.0
-        if view["targets"]:
-            one_hot(out, LAYOUT["targets"], relative(seat, view["targets"][seat], n))
-        self._task(out, view, seat, n)
-        group = LAYOUT["group"].start
-        for row, col in view["group"]:
-            out[group + row * COLS + col] = 1.0
+            out[DICE + 2 * k] = die["value"] / 6
+            out[DICE + 2 * k + 1] = die["usable"]
+        out[ROUND:ROUND + 3] = (view["round"] / 30, view["deck_rounds"] / 16, deck["left"] / 16)
+        out[TASK_NUMBERS + 1] = len(view["queue"]) / 10
+        if task is not None:
+            for choice in task.get("choices", ()):
+                out[TASK_CHOICES + BLOCK_INDEX[choice["block"]]] = choice["count"] / 6
+            for block in task.get("blocks", ()):
+                out[TASK_CHOICES + BLOCK_INDEX[block]] = 1.0
+            out[TASK_NUMBERS] = task.get("left", 0) / 10
+            out[TASK_NUMBERS + 2] = bool(task.get("near"))
         return out
-
-    @staticmethod
-    def _task(out: np.ndarray, view: View, seat: int, n: int) -> None:
-        task = view["task"]
-        out[LAYOUT["task_numbers"].start + 1] = len(view["queue"]) / 10
-        if task is None:
-            return
-        kind = task["kind"]
-        one_hot(out, LAYOUT["task"], TASKS.index(kind))
-        if "block" in task:
-            one_hot(out, LAYOUT["task_block"], BLOCK_INDEX[task["block"]])
-        if "to" in task:
-            one_hot(out, LAYOUT["task_to"], BLOCK_INDEX[task["to"]])
-        choices = LAYOUT["task_choices"].start
-        for choice in task.get("choices", ()):
-            out[choices + BLOCK_INDEX[choice["block"]]] = choice["count"] / 6
-        for block in task.get("blocks", ()):
-            out[choices + BLOCK_INDEX[block]] = 1.0
-        numbers = LAYOUT["task_numbers"].start
-        out[numbers] = task.get("left", 0) / 10
-        out[numbers + 2] = bool(task.get("near"))
-        if kind in (REMOVE, CONVERT):
-            start = LAYOUT["task_group"].start
-            for row, col in task["group"]:
-                out[start + row * COLS + col] = 1.0
 
 
 ACTIONS = PrestigeCitiesActions()
