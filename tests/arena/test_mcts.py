@@ -157,3 +157,40 @@ def test_mcts_plays_every_registered_game_to_its_end(game_id):
     record = play_match(MatchTask(0, game_id, (Entrant("mcts", "builtin:mcts"), Entrant("r", "builtin:random")),
                                   seed=2, time_scale=0.05))
     assert record.ended == "normal", record.ended
+
+
+class _Clocks:
+    """A stand-in for the time module: every look at the wall clock takes a millisecond, of which
+    the process ran ``share``."""
+
+    def __init__(self, share: float) -> None:
+        self.share, self.ticks = share, 0
+
+    def perf_counter(self) -> float:
+        self.ticks += 1
+        return self.ticks / 1000
+
+    def process_time(self) -> float:
+        return self.ticks * self.share / 1000
+
+
+@pytest.mark.parametrize("game_id", ["palace", "patchwork"])
+def test_the_search_shrinks_when_the_machine_gives_it_little_of_the_processor(monkeypatch, game_id):
+    """A process that ran for a fraction of its searches' wall time is on a busy machine, where a
+    long search is likely to be caught past the limit by a wait to be scheduled: it searches less
+    (never below MIN_CPU_SHARE of its time), and as much as before once it runs freely again."""
+    import parlour.bots.mcts as mcts
+
+    game = get(game_id)
+    state = game.start(2, {}, seed=4)
+    seat = min(game.to_act(state))
+    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    iterations = {}
+    for share in (1.0, 0.0):
+        monkeypatch.setattr(mcts, "time", _Clocks(share))
+        bot = MctsBot(game, seed=1, time_limit=0.2)
+        for _ in range(3):
+            assert bot.choose(view, seat, legal) in legal
+        iterations[share] = bot.iterations
+        assert bot.cpu_share == (1.0 if share else mcts.MIN_CPU_SHARE)
+    assert iterations[0.0] < iterations[1.0]

@@ -1,4 +1,12 @@
-"""Fixtures for the hall's tests: an app on a fresh SQLite file with a hand-moved clock."""
+"""Fixtures for the hall's tests: an app on a fresh SQLite file with a hand-moved clock.
+
+With PARLOUR_TEST_HALL=cluster, every app is instead one of several hall processes (docs/scaling.md)
+on a throwaway PostgreSQL and Redis, and tests/hall runs all its tests that way:
+
+    PARLOUR_TEST_HALL=cluster .venv/bin/python -m pytest tests/hall
+
+(test_on_postgres_and_redis.py runs a part of them that way in every run.)
+"""
 
 from __future__ import annotations
 
@@ -53,20 +61,46 @@ def games() -> dict[str, Any]:
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
+def hall_redis(request: pytest.FixtureRequest) -> str | None:
+    """Redis's URL when the hall's apps are to be processes of a cluster, on PostgreSQL and Redis
+    (PARLOUR_TEST_HALL=cluster, or a module that overrides this fixture); None: a single process
+    on SQLite."""
+    if os.environ.get("PARLOUR_TEST_HALL") != "cluster":
+        return None
+    return request.getfixturevalue("session_redis").url
+
+
+@pytest.fixture
+def db_url(tmp_path: Path, hall_redis: str | None, request: pytest.FixtureRequest) -> str:
+    if hall_redis is not None:
+        from test_postgres import empty_database
+
+        return empty_database(request.getfixturevalue("postgres_url"))
     return f"sqlite:///{tmp_path / 'hall.sqlite3'}"
 
 
 @pytest.fixture
-def make_client(db_url: str, games: dict[str, Any], clock: FakeClock) -> Iterator[Callable[[], TestClient]]:
+def make_client(db_url: str, games: dict[str, Any], clock: FakeClock, hall_redis: str | None
+                ) -> Iterator[Callable[[], TestClient]]:
     """Open a client on the app (its lifespan runs); each call is a fresh app on the same file,
-    as after a restart."""
+    as after a restart. As a process of a cluster (``hall_redis``), the app before is stopped
+    first: a restart, which gives up its rooms' leases (two apps of a test cannot forward to each
+    other: they listen on no port)."""
     opened: list[tuple[TestClient, SqlStore]] = []
 
     def make(limits: Limits | None = None) -> TestClient:
+        cluster = None
         store = SqlStore(db_url)
+        if hall_redis is not None:
+            from parlour.hall.cluster.node import Node
+
+            while opened:
+                before, its_store = opened.pop()
+                before.__exit__(None, None, None)
+                its_store.close()
+            cluster = Node(store, hall_redis, "testserver:80")
         client = TestClient(create_app(store, games, clock, limits=limits, password_hasher=CHEAP_ARGON2ID,
-                                       seed=HALL_SEED))
+                                       seed=HALL_SEED, cluster=cluster))
         client.__enter__()
         opened.append((client, store))
         return client
@@ -95,6 +129,16 @@ def postgres_url() -> Iterator[str]:
         pytest.skip(f"no PostgreSQL for the store's tests: {reason}")
     with throwaway_postgres() as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def session_redis() -> Iterator[RedisServer]:
+    """A throwaway Redis for the session's hall apps that run as processes of a cluster."""
+    reason = why_no_redis()
+    if reason is not None:
+        pytest.skip(f"no Redis for the multi-process hall's tests: {reason}")
+    with throwaway_redis() as server:
+        yield server
 
 
 @pytest.fixture

@@ -117,6 +117,42 @@ def test_a_store_commit_fenced_by_a_lost_lease_saves_nothing_and_others_commit(s
     assert turns(store, "ROOM2") == [0]
 
 
+def test_a_renewal_renews_the_leases_still_held_and_leaves_out_those_that_changed_hands(store, leases, clock):
+    kept, lost = leases.acquire("ROOM1", "hall-1"), leases.acquire("ROOM2", "hall-1")
+    clock.advance(LENGTH)
+    leases.acquire("ROOM2", "hall-2")  # taken over after it expired
+    renewed: dict[str, float] = {}
+    run_apart(store.write([leases.renewing("hall-1", {"ROOM1": kept.token, "ROOM2": lost.token}, renewed)]))
+    assert renewed == {"ROOM1": clock.now() + LENGTH}
+    assert leases.holder("ROOM1").expires == clock.now() + LENGTH
+    assert leases.holder("ROOM2").owner == "hall-2"
+
+
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)  # SQLite has one writer at a time
+def test_a_renewal_waits_for_the_group_commit_under_way_instead_of_deadlocking_with_it(store, leases):
+    """A commit fencing its rooms in one order while the renewal of the same leases comes in: the
+    renewal goes through the same writer, after the commit, where on a connection of its own it
+    locked the rows in another order and one of the two was aborted as a deadlock."""
+    first, second = leases.acquire("ROOM1", "hall-1"), leases.acquire("ROOM2", "hall-1")
+    inside, go_on = threading.Event(), threading.Event()
+
+    def meanwhile(_: sa.Connection) -> None:
+        inside.set()
+        assert go_on.wait(WITHIN)
+
+    async def play() -> dict[str, float]:
+        commit = asyncio.ensure_future(store.write([fence(second), meanwhile, fence(first)]))
+        assert await asyncio.to_thread(inside.wait, WITHIN)  # the commit holds ROOM2's row
+        renewed: dict[str, float] = {}
+        renewal = asyncio.ensure_future(store.write([leases.renewing("hall-1", {"ROOM1": 1, "ROOM2": 1}, renewed)]))
+        await asyncio.sleep(0)  # queued behind the commit
+        go_on.set()
+        await asyncio.gather(commit, renewal)
+        return renewed
+
+    assert set(run_apart(play())) == {"ROOM1", "ROOM2"}
+
+
 @pytest.mark.parametrize("store", ["postgresql"], indirect=True)  # SQLite has one writer at a time
 def test_on_postgresql_a_takeover_waits_for_the_old_owners_commit_under_way_and_sees_its_action(
         store, leases, clock):

@@ -50,6 +50,7 @@ from ..core import Action, Bot, Game, IllegalAction, View
 DEFAULT_TIME = 0.2  # seconds per move when no time limit is given
 SAFETY = 0.6  # the share of the time limit spent searching; the rest is margin for a busy machine
 MARGIN = 0.004  # seconds kept back for everything around the search
+MIN_CPU_SHARE = 0.3  # the least share of its time the search keeps on a busy machine
 MAX_ROLLOUT = 1_000  # playout moves; a longer playout counts as even
 
 
@@ -161,12 +162,27 @@ class MctsBot(Bot):
         self.min_rounds = getattr(hooks, "min_rounds", 1)
         self.time_share = getattr(hooks, "time_share", SAFETY)
         self.iterations = 0  # of the last search, for benchmarks and tests
+        self.cpu_share = 1.0  # of the wall time of the last searches, the share this process ran (averaged)
 
     def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        budget = (self.time_limit if self.time_limit is not None else DEFAULT_TIME) * self.time_share - MARGIN
-        deadline = time.perf_counter() + max(budget, 0.001)
+        began, began_cpu = time.perf_counter(), time.process_time()
+        try:
+            return self._search(view, seat, legal, began)
+        finally:
+            wall = time.perf_counter() - began
+            if wall > 0.001:
+                got = min(1.0, (time.process_time() - began_cpu) / wall)
+                self.cpu_share = max(MIN_CPU_SHARE, 0.5 * self.cpu_share + 0.5 * got)
+
+    def _search(self, view: View, seat: int, legal: list[Action], began: float) -> Action:
+        # On a busy machine the process waits to be scheduled, and a long search is more likely
+        # to be caught by such a wait past the turn's limit: the search shrinks with the share of
+        # the processor the last searches got (docs/bots.md).
+        limit = self.time_limit if self.time_limit is not None else DEFAULT_TIME
+        budget = limit * self.time_share * self.cpu_share - MARGIN
+        deadline = began + max(budget, 0.001)
         if self.tree_depth == 1:
             return self._flat(view, seat, legal, deadline)
         game = self.game

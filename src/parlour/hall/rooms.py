@@ -201,6 +201,7 @@ class Room:
         # it; None: another one does, and this copy follows the store (a replica).
         self.lease: Lease | None = None
         self.claiming = asyncio.Lock()
+        self._forwarding = 0  # players' actions sent to the owner and not yet answered
         if self.status != "waiting":
             self._begin()
             for action in map(self._cleaned, record.actions):
@@ -556,8 +557,9 @@ class Room:
         self.refresh()
 
     def refresh(self) -> None:
-        """A replica caught up from the store now, or once the change under way here is done."""
-        if self.authoritative:
+        """A replica caught up from the store now, or once the change under way here is done (an
+        action being forwarded: its ack goes out first)."""
+        if self.authoritative or self._forwarding:
             return
         if self.lock.locked():
             self.hall.spawn(self._refresh_after())
@@ -626,12 +628,16 @@ class Room:
         if by != "player":
             raise HallError("stale", f"room {self.code} is applied by another process of the hall now")
         assert self.hall.cluster is not None
-        answer = await self.hall.cluster.elsewhere(self, "act", {"seat": seat, "turn": turn, "action": action})
+        self._forwarding += 1  # the copy here waits: the ack goes out before the state it made
+        try:
+            answer = await self.hall.cluster.elsewhere(self, "act", {"seat": seat, "turn": turn, "action": action})
+            if answer is not None and on_commit is not None:
+                on_commit(answer["turn"])
+        finally:
+            self._forwarding -= 1
+            self.refresh()
         if answer is None:  # this process took the room over
             return await asyncio.shield(self._act(seat, turn, action, by, on_commit))
-        if on_commit is not None:  # the ack, then the state that follows it (as at the owner)
-            on_commit(answer["turn"])
-        self.refresh()
         return answer["turn"]
 
     async def _act(self, seat: int, turn: Any, action: Any, by: str,
@@ -860,6 +866,7 @@ class Hall:
         self.registry = set(all_games())  # the games a worker process can build by id
         self.rooms: dict[str, Room] = {}
         self.timed: set[Room] = set()
+        self.abandoned: set[str] = set()  # waiting rooms let go of as abandoned (the store keeps them)
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
@@ -932,6 +939,8 @@ class Hall:
                 not room.authoritative and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
         for code in idle:
             room = self.rooms.pop(code)
+            if expired(room, now):
+                self.abandoned.add(code)
             if room.lease is not None and self.cluster is not None:
                 self.cluster.release_later(room.lease)
         return idle

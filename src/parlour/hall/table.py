@@ -81,6 +81,8 @@ def stored(hall: "Hall", status: LobbyStatus, game: str | None) -> Iterator["Roo
     while True:
         codes = hall.store.read(lambda c: list(c.execute(query.offset(start).limit(STORED_PAGE)).scalars()))
         for code in codes:
+            if code in hall.abandoned and code not in hall.rooms:
+                continue  # abandoned, as this process saw it (the single process's lobby forgets it too)
             try:
                 yield hall.room(code)
             except HallError:  # it no longer replays (logged)

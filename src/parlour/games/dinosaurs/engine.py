@@ -257,6 +257,15 @@ def round_scores(state: State) -> tuple[list[int | None], list[int | None]]:
     return calculated, final
 
 
+def _copied(value: Any) -> Any:
+    """A JSON-ready value (dicts, lists and scalars) copied all the way down."""
+    if type(value) is list:
+        return [_copied(v) for v in value]
+    if type(value) is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    return value
+
+
 # --- the log ----------------------------------------------------------------------------------
 
 def _say(log: list[LogEntry] | None, text: str, seats: Iterable[int] | None = None) -> None:
@@ -1011,7 +1020,7 @@ class Dinosaurs(Game[State]):
             "instants": [{"player": p, "card": c, "target": None if t < 0 else t} for p, c, t in s.instants],
             "victim": s.victim, "sudden_death_seats": list(s.sudden_seats),
             "round_scores": None if s.round_scores is None else list(s.round_scores),
-            "last_round": None if s.last_round is None else json.loads(json.dumps(s.last_round)),
+            "last_round": _copied(s.last_round),
             "result": None if result is None else result.to_json(),
         }
 
@@ -1108,7 +1117,7 @@ class Dinosaurs(Game[State]):
             victim=view["victim"], round_scores=None if view["round_scores"] is None else list(view["round_scores"]),
             winners=list(view["result"]["winners"]) if view["result"] else [],
             reason=view["result"]["reason"] if view["result"] else "", reshuffles=view["reshuffles"],
-            last_round=None if view["last_round"] is None else json.loads(json.dumps(view["last_round"])))
+            last_round=_copied(view["last_round"]))
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         return state.copy().to_json()

@@ -12,11 +12,17 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Callable
+from typing import Any, Callable
 
 from .bots import SurvivorBot, keep_value
 from ...core import Action, View
-from .engine import GOAL, State, deadly_types
+from .engine import CARDS, GOAL, State, deadly_types
+
+
+def _kind(action: Action) -> tuple[Any, ...]:
+    """An action with its cards named by kind: actions alike but for which copy of a card they use."""
+    return tuple((k, CARDS[v].key if k == "card" else tuple(sorted(CARDS[c].key for c in v)) if k == "cards"
+                  else tuple(v) if isinstance(v, list) else v) for k, v in sorted(action.items()))
 
 
 class QuickSurvivor(SurvivorBot):
@@ -43,7 +49,7 @@ class QuickSurvivor(SurvivorBot):
 class DinosaursSearch:
     playout_bot = QuickSurvivor  # plays every seat in the playouts
     tree_depth = 1
-    time_share = 0.3  # of the time limit: a busy machine may stall the program for longer than it thinks
+    time_share = 0.45  # of the time limit (Palace: 0.3); a busy machine shrinks it (docs/bots.md)
     min_rounds = 2
     moves_per_player = 6  # playouts run about to the end of the round: this many moves a seat
 
@@ -54,7 +60,6 @@ class DinosaursSearch:
     danger = 7.0  # points of standing lost per Disaster type that would eliminate
     hand_weight = 0.25  # points of standing per point of the survivor's worth of a card in hand
     width = 5
-    phases: tuple[str, ...] = ("select", "sudden_death", "effect", "scoring", "disaster", "discard")  # searched
     first_bonus = 0.03  # the survivor's own choice is kept unless another is clearly better
 
     def __init__(self) -> None:
@@ -64,13 +69,17 @@ class DinosaursSearch:
         self._chooser = QuickSurvivor(self._game)
 
     def candidates(self, state: State, seat: int, depth: int) -> list[Action]:
-        """The playout survivor's choice first, then the rest; only that choice outside ``phases``."""
+        """The playout survivor's choice first, then the rest, each kind of choice once."""
         game = self._game
         legal = game.legal_actions(state, seat)
         first = self._chooser.choose(game.view(state, seat), seat, legal)
-        if state.phase not in self.phases:
-            return [first]
-        return [first] + [a for a in legal if a != first]
+        out, seen = [first], {_kind(first)}
+        for action in legal:
+            kind = _kind(action)
+            if kind not in seen:  # two Score Boosters on the same dinosaur are one choice
+                seen.add(kind)
+                out.append(action)
+        return out
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:
         """The belief: a guess at the hidden cards (``game.sample``) in which every other dinosaur

@@ -85,13 +85,17 @@ class Leases:
                 .values(expires=expires))
         return Lease(lease.code, lease.owner, lease.token, expires) if renewed.rowcount == 1 else None
 
-    def renew_many(self, owner: str, tokens: dict[str, int]) -> dict[str, float]:
-        """Renew every lease ``owner`` holds of the rooms ``tokens`` names (room code -> token), a
-        few statements in all; the new expiry of each renewed one. A room left out changed hands."""
-        expires = self.now() + self.length
-        renewed: dict[str, float] = {}
-        codes = list(tokens)
-        with self.engine.begin() as connection:
+    def renewing(self, owner: str, tokens: dict[str, int], renewed: dict[str, float]) -> Write:
+        """A write that renews every lease ``owner`` holds of the rooms ``tokens`` names (room code
+        -> token), a few statements in all, and puts the new expiry of each renewed one into
+        ``renewed``; a room left out changed hands. It is for the store's writer, which commits
+        this process's actions with their fencing checks one transaction after another: run on a
+        connection of its own, a renewal locked lease rows in another order than a group commit
+        under way and the two deadlocked (seen with two saturated halls)."""
+        def renew(connection: sa.Connection) -> None:
+            renewed.clear()  # run again alone if the group commit it was part of failed
+            expires = self.now() + self.length
+            codes = list(tokens)
             for start in range(0, len(codes), RENEW_BATCH):
                 rows = connection.execute(
                     leases_table.update()
@@ -99,7 +103,7 @@ class Leases:
                     .values(expires=expires)
                     .returning(leases_table.c.code, leases_table.c.token))
                 renewed.update((row.code, expires) for row in rows if tokens.get(row.code) == row.token)
-        return renewed
+        return renew
 
     def unowned(self, limit: int = 1000) -> list[str]:
         """Rooms being played whose lease has expired or that never had one: nobody applies them."""

@@ -117,12 +117,15 @@ class Node:
         self.broadcast: Fanout | None = None
         self._http: httpx.AsyncClient | None = None
         self._hall: Hall | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the hall's
+        self._broken: set[str] = set()  # rooms nobody holds that this process could not take
 
     # -- life ------------------------------------------------------------------------------------
     def connect(self, hall: "Hall") -> Fanout:
         """The broadcast for ``hall`` (called on its event loop, before it serves)."""
         self._hall = hall
-        self.broadcast = Fanout(self.redis_url, hall.heard, asyncio.get_running_loop())
+        self._loop = asyncio.get_running_loop()
+        self.broadcast = Fanout(self.redis_url, hall.heard, self._loop)
         self._http = httpx.AsyncClient(timeout=httpx.Timeout(ANSWER_WITHIN, connect=CONNECT_WITHIN),
                                        headers={SECRET_HEADER: self.secret})
         return self.broadcast
@@ -208,12 +211,15 @@ class Node:
         """Take over every room being played whose owner stopped renewing its lease."""
         assert self._hall is not None
         for code in await asyncio.to_thread(self.leases.unowned):
+            if code in self._broken:
+                continue
             try:
                 room = self._hall.room(code)
                 if room.lease is None:
                     await self.claim(room)
-            except Exception:
+            except Exception:  # e.g. it no longer replays: not tried again by this process
                 log.exception("room %s could not be taken over", code)
+                self._broken.add(code)
 
     async def _take_loop(self) -> None:
         while True:
@@ -230,8 +236,9 @@ class Node:
             held = {code: room.lease.token for code, room in self._hall.rooms.items() if room.lease is not None}
             if not held:
                 continue
+            renewed: dict[str, float] = {}
             try:
-                renewed = await asyncio.to_thread(self.leases.renew_many, self.id, held)
+                await self._hall.store.write([self.leases.renewing(self.id, held, renewed)])
             except Exception as error:  # the database is away: commits fail too; renew next time
                 log.warning("could not renew %d lease(s): %s", len(held), error)
                 continue
@@ -246,9 +253,17 @@ class Node:
                     room.lose()
 
     def release_later(self, lease: Lease) -> None:
-        """Give up the lease of a room this process lets go of (in the background)."""
+        """Give up the lease of a room this process lets go of (in the background on the hall's
+        event loop; at once when called from elsewhere)."""
         assert self._hall is not None
-        self._hall.spawn(asyncio.to_thread(self.leases.release, lease))
+        try:
+            here = asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            here = False
+        if here:
+            self._hall.spawn(asyncio.to_thread(self.leases.release, lease))
+        else:
+            self.leases.release(lease)
 
 
 # -- the owner's side of forwarding ------------------------------------------------------------------
