@@ -126,7 +126,7 @@ function showForm() {
   count.addEventListener("change", () => fillSeats(Number(count.value)));
   fillSeats(Number(count.value));
   const error = el("p", { class: "form-error", role: "alert" });
-  const submit = el("button", { type: "submit", class: "btn btn-primary btn-wide" }, `Create a ${game.name} room`);
+  const submit = el("button", { type: "submit", class: "btn btn-primary btn-wide" }, `Create ${/^[AEIOU]/i.test(game.name) ? "an" : "a"} ${game.name} room`);
   const form = el("form", { class: "create-form", autocomplete: "off" },
     el("label", { class: "field", for: "game-choice" }, el("span", {}, "Game"),
       el("select", { id: "game-choice", onchange: (e) => choose(catalogue.find((g) => g.id === e.target.value)) },
