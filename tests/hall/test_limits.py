@@ -259,6 +259,13 @@ def test_a_large_body_without_a_length_is_refused_as_it_streams(client):
     assert answer.status_code == 413
 
 
+def test_a_large_body_to_the_halls_internal_endpoint_is_refused_before_it_is_parsed(client):
+    body = json.dumps({"seat": 0, "turn": 0, "action": {"type": "x" * (MAX_BODY + 1)}})
+    answer = client.post("/internal/cluster/rooms/ABCDEF/act", content=body,
+                         headers={"content-type": "application/json"})
+    assert answer.status_code == 413 and "too large" in answer.json()["detail"]
+
+
 # -- 6. nesting and bad text ----------------------------------------------------------------------
 def deep(levels: int) -> str:
     return "[" * levels + "]" * levels

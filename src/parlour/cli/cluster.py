@@ -381,6 +381,9 @@ http {{
         proxy_connect_timeout 2s;
         proxy_next_upstream error timeout;  # never a request already sent (a POST is not repeated)
         proxy_next_upstream_timeout 10s;
+        location /internal/ {{  # between the halls only (hall/cluster/node.py), never from outside
+            return 404;
+        }}
         location / {{
             proxy_pass http://halls;
         }}

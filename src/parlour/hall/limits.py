@@ -283,14 +283,16 @@ class Gate:
             return
         path: str = scope["path"]
         send = self._with_headers(send, path)
-        if not path.startswith("/api/"):
+        internal = path.startswith("/internal/")  # between the halls of a cluster: sizes, no quota
+        if not path.startswith("/api/") and not internal:
             await self.app(scope, receive, send)
             return
-        try:
-            self.guard.take("rest", client_address(scope))
-        except RateLimited as refused:
-            await answer(send, 429, str(refused), [(b"retry-after", str(refused.retry_seconds).encode())])
-            return
+        if not internal:
+            try:
+                self.guard.take("rest", client_address(scope))
+            except RateLimited as refused:
+                await answer(send, 429, str(refused), [(b"retry-after", str(refused.retry_seconds).encode())])
+                return
         if scope["method"] not in ("POST", "PUT", "PATCH", "DELETE"):
             await self.app(scope, receive, send)
             return
