@@ -13,6 +13,8 @@ method optional):
 - ``rollout(state, seat, rng) -> Action``: the playout policy (default: ``game.random_action``).
 - ``evaluate(state) -> list[float]``: each seat's chance of winning from a non-final state, in
   [0, 1]; with it, playouts stop after ``rollout_depth`` moves and the leaf is evaluated.
+- ``outcome(result) -> list[float]``: each seat's value of a finished game (default: its share of
+  the others it beat, ``seat_values``); e.g. 1 for the winner alone where only winning counts.
 - ``rollout_depth`` (int, default unbounded; or a function of the root state giving one) and
   ``exploration`` (the UCT constant, default 0.7).
 - ``time_share``: the share of the time limit spent searching (default 0.6).
@@ -154,6 +156,7 @@ class MctsBot(Bot):
             if not hasattr(hooks, "candidates"):
                 self._candidates = guide.candidates
         self._evaluate = getattr(hooks, "evaluate", None)
+        self._outcome = getattr(hooks, "outcome", None) or (lambda result: seat_values(result.ranks))
         self.rollout_depth = getattr(hooks, "rollout_depth", MAX_ROLLOUT) if self._evaluate else MAX_ROLLOUT
         self.exploration = getattr(hooks, "exploration", 0.7)
         self.tree_depth = getattr(hooks, "tree_depth", MAX_ROLLOUT)
@@ -341,7 +344,7 @@ class MctsBot(Bot):
             mover = _mover(game, state)
         if mover is None:
             result = game.result(state)
-            return seat_values(result.ranks) if result is not None else EVEN
+            return self._outcome(result) if result is not None else EVEN
         if self._evaluate is not None:
             return self._evaluate(state)
         return EVEN  # a playout too long to finish says nothing either way
