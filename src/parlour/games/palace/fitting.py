@@ -35,10 +35,10 @@ def positions(players: int, games: int, seed: int, every: int = 3) -> list[tuple
         state = game.start(players, {}, seed + g)
         sharks = [SharkBot(game, seed=(seed + g) * 10 + s) for s in range(players)]
         kept = []
-        for _ in range(MAX_MOVES):
+        for step in range(MAX_MOVES):
             if game.is_over(state):
                 break
-            if not state.finished and rng.randrange(every) == 0:
+            if not state.finished and step % every == rng.randrange(every):
                 kept.append(state)
             s = state.current
             state = game.apply(state, s, sharks[s].choose(game.view(state, s), s, game.legal_actions(state, s)))
