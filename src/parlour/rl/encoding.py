@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Action, View
+from ..core import Action, Game, View
 
 Tokens = tuple[int, ...]
 
@@ -61,6 +61,12 @@ class ActionCodec(ABC):
         are single tokens says it faster than by :meth:`encode`, one by one."""
         encoded = self.encode_all(view, actions)
         return [t[0] for t in encoded] if all(len(t) == 1 for t in encoded) else None
+
+    def choices(self, game: Game[Any], state: Any, seat: int, view: View) -> "Choices":
+        """The legal actions of ``seat`` in ``state`` (``view`` is its view), by their tokens: the
+        engine's listing, then :meth:`heads`. A codec may read them faster from what its engine
+        knows besides, if it gets the same listing."""
+        return Choices.of(self, view, game.legal_actions(state, seat))
 
 
 class CatalogueCodec(ActionCodec):
@@ -138,16 +144,14 @@ class Choices:
             assert encoded is not None
             heads = [t[0] for t in encoded]
         self.heads = heads
-        # the mask of first tokens, asked for at every step: ``firsts`` in NumPy, ``first_bytes`` the same
-        # bytes for Python to read one token; a few set one by one, more in NumPy
-        self.first_bytes = first = bytearray(size)
-        self.firsts = np.frombuffer(first, dtype=np.int8)
+        # the mask of first tokens, asked for at every step: a few set one by one, more in one pass
+        self.firsts = firsts = np.zeros(size, dtype=np.int8)
         if len(heads) <= 16:
             for h in heads:
-                first[h] = 1
+                firsts[h] = 1
         else:
-            self.firsts[np.fromiter(heads, np.intp, len(heads))] = 1
-        self.single = encoded is None and first.count(1) == len(heads)
+            firsts[np.fromiter(heads, np.intp, len(heads))] = 1
+        self.single = encoded is None and np.count_nonzero(firsts) == len(heads)
         self._encoded = encoded
         self._by_tokens: dict[Tokens, Action] | None = None
         if not self.single:
@@ -192,12 +196,12 @@ class Choices:
 
     def allows(self, prefix: Tokens, token: int) -> bool:
         """Does ``token`` (in range) continue ``prefix`` towards a legal action?"""
-        return bool(self.first_bytes[token]) if not prefix else bool(self.mask(prefix)[token])
+        return bool(self.firsts[token]) if not prefix else bool(self.mask(prefix)[token])
 
     def action(self, tokens: Tokens) -> Action | None:
         """The legal action these tokens complete, or None if they only begin one."""
         if self.single:
-            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.first_bytes[tokens[0]] else None
+            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.firsts[tokens[0]] else None
         return self.by_tokens.get(tokens)
 
 

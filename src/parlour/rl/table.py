@@ -98,8 +98,7 @@ class Table:
     def choices(self, seat: int) -> Choices:
         choices = self._choices.get(seat)
         if choices is None:
-            legal = self.game.legal_actions(self.state, seat)
-            choices = self._choices[seat] = Choices.of(self.codec, self.view(seat), legal)
+            choices = self._choices[seat] = self.codec.choices(self.game, self.state, seat, self.view(seat))
         return choices
 
     def mask(self, seat: int) -> np.ndarray:
