@@ -132,8 +132,9 @@ class Choices:
     """The legal actions of one decision, by their tokens.
 
     Built at every step, so it does the least it can: when every action is one token and no two
-    share it (the usual case), it keeps the list of tokens (``heads``, in the order of ``legal``)
-    and makes the table of token sequences to actions only if it is asked for.
+    share it (the usual case), it keeps each token's action (``by_head``) and makes the table of
+    token sequences to actions only if it is asked for. Each :meth:`mask` is a new array (an agent
+    may write in it), made from the tokens: the table never reads one back.
     """
 
     def __init__(self, legal: Sequence[Action], size: int, heads: list[int] | None = None,
@@ -144,14 +145,8 @@ class Choices:
             assert encoded is not None
             heads = [t[0] for t in encoded]
         self.heads = heads
-        # the mask of first tokens, asked for at every step: a few set one by one, more in one pass
-        self.firsts = firsts = np.zeros(size, dtype=np.int8)
-        if len(heads) <= 16:
-            for h in heads:
-                firsts[h] = 1
-        else:
-            firsts[np.fromiter(heads, np.intp, len(heads))] = 1
-        self.single = encoded is None and np.count_nonzero(firsts) == len(heads)
+        self.by_head = dict(zip(heads, legal))  # each first token's action (the last one that has it)
+        self.single = encoded is None and len(self.by_head) == len(heads)
         self._encoded = encoded
         self._by_tokens: dict[Tokens, Action] | None = None
         if not self.single:
@@ -178,10 +173,16 @@ class Choices:
         return self._by_tokens
 
     def mask(self, prefix: Tokens) -> np.ndarray:
-        """1 for each token that continues ``prefix`` towards a legal action, else 0."""
-        if not prefix:
-            return self.firsts
+        """1 for each token that continues ``prefix`` towards a legal action, else 0 (a new array)."""
         mask = np.zeros(self.size, dtype=np.int8)
+        if not prefix:  # the first tokens, at every step: a few set one by one, more in one pass
+            heads = self.heads
+            if len(heads) <= 16:
+                for h in heads:
+                    mask[h] = 1
+            else:
+                mask[np.fromiter(heads, np.intp, len(heads))] = 1
+            return mask
         k = len(prefix)
         for tokens in self.by_tokens:
             if len(tokens) > k and tokens[:k] == prefix:
@@ -190,18 +191,18 @@ class Choices:
 
     def tokens(self, prefix: Tokens) -> list[int]:
         """The tokens of :meth:`mask`, in order (NumPy finds the ones of an int8 mask slowly: as booleans)."""
-        if not prefix and self.single:
-            return sorted(self.heads)
+        if not prefix:
+            return sorted(self.by_head)
         return self.mask(prefix).view(bool).nonzero()[0].tolist()
 
     def allows(self, prefix: Tokens, token: int) -> bool:
-        """Does ``token`` (in range) continue ``prefix`` towards a legal action?"""
-        return bool(self.firsts[token]) if not prefix else bool(self.mask(prefix)[token])
+        """Does ``token`` continue ``prefix`` towards a legal action?"""
+        return token in self.by_head if not prefix else bool(self.mask(prefix)[token])
 
     def action(self, tokens: Tokens) -> Action | None:
         """The legal action these tokens complete, or None if they only begin one."""
         if self.single:
-            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.firsts[tokens[0]] else None
+            return self.by_head.get(tokens[0]) if len(tokens) == 1 else None
         return self.by_tokens.get(tokens)
 
 

@@ -105,7 +105,7 @@ class Table:
         """1 for each token ``seat`` may choose now (all 0 when it need not act)."""
         if seat != self._seat:
             return np.zeros(self.codec.size, dtype=np.int8)
-        return self.choices(seat).mask(self.prefix).copy()
+        return self.choices(seat).mask(self.prefix)
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor, from its view alone."""

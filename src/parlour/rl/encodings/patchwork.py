@@ -103,9 +103,7 @@ class Placed(Choices):
     def __init__(self, codec: PatchworkActions, view: View, legal: Sequence[Action], bits: int,
                  bases: list[int], corners: list[int]) -> None:
         self.codec, self.view, self.legal, self.size = codec, view, legal, codec.size
-        self.bases, self.corners = bases, corners
-        self.firsts = np.unpackbits(np.frombuffer(bits.to_bytes(MASK_BYTES, "little"), np.uint8),
-                                    bitorder="little")[:codec.size].view(np.int8)
+        self.bits, self.bases, self.corners = bits, bases, corners
         self.single, self._encoded, self._by_tokens, self._heads = True, None, None, None
 
     @property
@@ -114,11 +112,24 @@ class Placed(Choices):
             self._heads = self.codec.heads(self.view, self.legal)
         return self._heads
 
+    @property
+    def by_head(self) -> dict[int, Action]:  # type: ignore[override]
+        return dict(zip(self.heads, self.legal))
+
+    def mask(self, prefix: Tokens) -> np.ndarray:
+        if prefix:
+            return np.zeros(self.size, dtype=np.int8)
+        return np.unpackbits(np.frombuffer(self.bits.to_bytes(MASK_BYTES, "little"), np.uint8),
+                             bitorder="little")[:self.size].view(np.int8)
+
     def tokens(self, prefix: Tokens) -> list[int]:
-        return self.firsts.view(bool).nonzero()[0].tolist() if not prefix else []
+        return self.mask(prefix).view(bool).nonzero()[0].tolist()
+
+    def allows(self, prefix: Tokens, token: int) -> bool:
+        return not prefix and self.bits >> token & 1 == 1
 
     def action(self, tokens: Tokens) -> Action | None:
-        if len(tokens) != 1 or not self.firsts[tokens[0]]:
+        if len(tokens) != 1 or not self.bits >> tokens[0] & 1:
             return None
         token = tokens[0]
         index = len(self.legal) - 1  # SKIP, listed last
