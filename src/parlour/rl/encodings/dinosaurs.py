@@ -127,7 +127,8 @@ NUMBERED = [np.array([*range(NUMBERS, NUMBERS + PLAYER * n), ROUND, ROUND + 1, *
 
 @lru_cache(maxsize=4096)
 def area_counts(area: tuple[int, ...]) -> tuple[float, ...]:
-    """A Disaster Area's counts of natural, predatory, emotional and meteor cards, / 4 (it changes a few times a game)."""
+    """A Disaster Area's counts of natural, predatory, emotional and meteor cards, / 4 (an area
+    changes a few times a game)."""
     keys = [CARD_KEY[c] for c in area]
     return tuple(keys.count(t) / 4 for t in AREA_TYPES)
 
