@@ -1,12 +1,15 @@
 """The hard bot's judgement (``DinosaursSearch``): a playout ends with its round, a position is
-worth each dinosaur's chance of winning, and only first place counts once the game is over."""
+worth each dinosaur's chance of winning, only first place counts once the game is over, and the
+fit of its weights (``fit.py``) finds what chose the winners."""
 
 from __future__ import annotations
 
+import pytest
 from dino_states import GAME, ids, make_state
 
 from parlour import bots
 from parlour.core import Result
+from parlour.games.dinosaurs.fit import fit, log_loss, positions
 
 SEARCH = GAME.search
 NAT, PRED, EMO, METEOR = ids("natural"), ids("predatory"), ids("emotional"), ids("meteor")
@@ -66,3 +69,27 @@ def test_a_playout_ends_when_its_round_is_over():
                                                            GAME.legal_actions(state, seat)))
         ended = SEARCH.playout_end(start, state)
     assert state.round == start.round + 1 and state.phase == "select"
+
+
+def test_the_fit_finds_the_weights_that_chose_the_winners():
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(3)
+    true = np.array([1.0, -0.5])
+    features = rng.normal(size=(3000, 4, 2))
+    active = rng.random((3000, 4)) > 0.25
+    active[:, 0] = True
+    chances = np.where(active, np.exp(features @ true), 0.0)
+    chances /= chances.sum(1, keepdims=True)
+    winners = np.array([rng.choice(4, p=p) for p in chances])
+    wins = np.eye(4)[winners]
+    weights = fit(features, active, wins)
+    assert np.allclose(weights, true, atol=0.15), weights
+    assert log_loss(weights, features, active, wins) < log_loss(0 * weights, features, active, wins)
+
+
+def test_the_fit_records_every_round_start_of_a_game_between_survivors():
+    rows, shares = positions(3, 0, seed=5)
+    assert sum(shares) == 1.0 and len(rows) >= 2
+    assert all(len(row) == 3 and all(f is None or len(f) == len(SEARCH.features(GAME.start(3, {}, 1), 0))
+                                     for f in row) for row in rows)
+    assert all(f is not None for f in rows[0])  # nobody is out before the first round

@@ -50,7 +50,7 @@ class QuickSurvivor(SurvivorBot):
 # A dinosaur's standing at the start of a round, in log-odds of winning the game: the weights of
 # ``DinosaursSearch.features``, fitted by a conditional logit (each game's winner against the
 # dinosaurs still in) to the round starts of 2,000 games between survivors per table size
-# (docs/bots.md). Per Escape Route space: a Disaster held is worth 2.4 (two players: 3.8)
+# (``python -m parlour.games.dinosaurs.fit`` reprints them; docs/bots.md). Per Escape Route space: a Disaster held is worth 2.4 (two players: 3.8)
 # spaces, as it pays a space every round; a Disaster type that would eliminate costs 0.8 (2.2),
 # and 2.7 (2.3) more when the face-up Disaster is of it.
 WEIGHTS: dict[int, tuple[float, ...]] = {
@@ -117,7 +117,8 @@ class DinosaursSearch:
         return state
 
     def playout_end(self, start: State, state: State) -> bool:
-        """A playout stops once the round it started in is over: its Disaster has gone to someone."""
+        """A playout stops once the round it started in is over: its Disaster has gone to someone
+        or to the bottom of the deck, and the next round's is face up."""
         return state.round > start.round
 
     def result_values(self, result: Result) -> list[float]:
