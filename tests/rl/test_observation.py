@@ -83,3 +83,64 @@ def test_the_quick_start_of_docs_rl_md_runs() -> None:
     assert len(snippets) == 3
     for snippet in snippets:
         exec(compile(snippet, "docs/rl.md", "exec"), {})
+
+
+def palace_tensor_plainly(view: dict, seat: int) -> np.ndarray:
+    """Palace's tensor written the plain way, block by block as docs/rl.md describes it, for the
+    encoder (which is written for speed) to be checked against."""
+    from parlour.games.palace.cards import FACE_BY_CODE, FACES, VALUE_BY_NAME
+    from parlour.rl.encodings.palace import LAYOUT, PAIRS, PLAYER, VALUES
+
+    out = np.zeros(LAYOUT.size, dtype=np.float32)
+    players = view["players"]
+    n = len(players)
+
+    def count(block: str, codes: list, offset: int = 0) -> None:
+        for card in codes:
+            out[LAYOUT[block].start + offset + FACE_BY_CODE[card]] += 1
+
+    count("hand", players[seat]["hand"])
+    for r in range(n):
+        i = (seat + r) % n
+        p = players[i]
+        count("known_hands", p["known_hand"], r * FACES)
+        count("face_ups", p["face_ups"], r * FACES)
+        start = LAYOUT["players"].start + r * PLAYER
+        out[start:start + PLAYER] = (1.0, i in view["to_act"], p["hand_count"] / 20, p["face_downs"] / 3,
+                                     p["cards_left"] / 30, p["place"] is not None)
+    pile = view["play_pile"]
+    count("pile", [card["card"] for card in pile])
+    for k, card in enumerate(reversed(pile[-4:])):  # a joker not yet played counts as 0
+        out[LAYOUT["pile_top"].start + k * VALUES + VALUE_BY_NAME.get(card["as"], 0)] = 1
+    if view["counts"] is not None:
+        out[LAYOUT["counts"].start + VALUE_BY_NAME[view["counts"]]] = 1
+    out[LAYOUT["pile_state"]] = (len(pile) / 20, view["capped"], view["rules_on_top"])
+    count("burned", view["burn_pile"])
+    out[LAYOUT["table"]] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2, view["swap_own"],
+                            view["revealed"] is not None, len(view["finished"]) / 6)
+    for pair in view["swapped"]:
+        out[LAYOUT["swapped"].start + PAIRS.index(tuple(sorted((s - seat) % n for s in pair)))] += 1
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_palace_s_tensor_is_the_plain_one(players: int) -> None:
+    """The encoder reads the view in as few steps as it can; every seat's tensor, at every step of
+    random games, is the one written plainly."""
+    table = Table("palace", players, seed=players)
+    rng = random.Random(players)
+    checked = 0
+    seen = {"known": 0, "swapped": 0, "jokers": 0, "burned": 0}
+    for _ in range(3):
+        table.reset()
+        while (seat := table.seat()) is not None and checked < 3000:
+            for who in range(players):
+                view = table.view(who)
+                assert table.observe(who).tobytes() == palace_tensor_plainly(view, who).tobytes()
+                checked += 1
+                seen["known"] += any(p["known_hand"] for i, p in enumerate(view["players"]) if i != who)
+                seen["swapped"] += bool(view["swapped"])
+                seen["jokers"] += any(card["as"] == "joker" or card["card"] == "joker" for card in view["play_pile"])
+                seen["burned"] += bool(view["burn_pile"])
+            table.step(rng.choice(table.legal_tokens(seat)))
+    assert checked > 500 and seen["known"] and seen["burned"] and seen["jokers"], seen
