@@ -112,11 +112,11 @@ CHOSEN = LAYOUT["chosen"].start
 CARD_KEY = tuple(card.key for card in CARDS)
 NO_AREA = (0.0,) * len(AREA_TYPES)
 # the view's fields the tensor reads, fetched at once
-VIEW = itemgetter("players", "to_act", "hand", "face_down", "phase", "disaster", "discard", "instants", "effect", "queue",
-                  "peek", "grab", "victim", "disaster_bottom", "round", "options", "deck_size", "disaster_deck_size",
-                  "reshuffles", "effects_ignored")
-PLAYER_FIELDS = itemgetter("eliminated", "escape", "hand_size", "face_down", "answered", "bonus", "score", "final_score",
-                           "trait", "area", "sudden_death", "dinosaur", "deadly", "card")
+VIEW = itemgetter("players", "to_act", "hand", "face_down", "phase", "disaster", "discard", "instants", "effect",
+                  "queue", "peek", "grab", "victim", "disaster_bottom", "round", "options", "deck_size",
+                  "disaster_deck_size", "reshuffles", "effects_ignored")
+PLAYER_FIELDS = itemgetter("eliminated", "escape", "hand_size", "face_down", "answered", "bonus", "score",
+                           "final_score", "trait", "area", "sudden_death", "dinosaur", "deadly", "card")
 CARD_OF = itemgetter("card")  # of an Instant played
 # for n players and a seat: each player from the seat (r) and its seat (i)
 FROM_SEAT = [[[(r, (seat + r) % n) for r in range(n)] for seat in range(n)] for n in range(MAX_PLAYERS + 1)]
