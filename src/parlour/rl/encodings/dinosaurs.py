@@ -46,6 +46,10 @@ class DinosaursActions(CatalogueCodec):
 
     def __init__(self) -> None:
         super().__init__(_catalogue())
+        # the actions naming one player (an Instant's target, whose hand to look at or swap): by
+        # their fields (type, card or None, player from the seat)
+        self.by_player = {(a["type"], a.get("card"), a["player"]): i for i, a in enumerate(self.actions)
+                          if "player" in a}
 
     def encode(self, view: View, action: Action) -> Tokens:
         seat, n = view["seat"], len(view["players"])
@@ -54,6 +58,10 @@ class DinosaursActions(CatalogueCodec):
             more = tuple(self.token({"type": "discard_more", "card": c}) for c in cards[:-1])
             return more + (self.token({"type": "discard", "cards": [cards[-1]]}),)
         if "player" in action:
+            if len(action) == 2 + ("card" in action):  # the quick way, for those the catalogue has
+                i = self.by_player.get((action["type"], action.get("card"), relative(seat, action["player"], n)))
+                if i is not None:
+                    return (i,)
             action = {**action, "player": relative(seat, action["player"], n)}
         elif "players" in action:
             action = {**action, "players": sorted(relative(seat, p, n) for p in action["players"])}
