@@ -151,6 +151,46 @@ def test_mcts_plays_a_hidden_information_game_from_its_view(card, best):
     assert bot().choose(game.view(other, 0), 0, game.legal_actions(other, 0)) == {"type": best}
 
 
+class _EndHooks:
+    """Search hooks for High card: the low card wins, and a playout may stop after one move."""
+
+    def __init__(self, stop: bool) -> None:
+        self.stop = stop
+
+    def evaluate(self, state):
+        return [0.25, 0.75]
+
+    def playout_end(self, start, state):
+        return self.stop and state[2] > start[2]
+
+    def result_values(self, result):
+        return [1.0 - v for v in seat_values(result.ranks)]
+
+
+@pytest.mark.parametrize("card, best", [(0, "keep"), (9, "swap")])
+def test_a_games_result_values_are_what_the_search_plays_for(card, best):
+    game = HighCard()
+    game.search = _EndHooks(stop=False)
+    state = ((card, 5), tuple(c for c in range(10) if c not in (card, 5)), 0)
+    bot = MctsBot(game, seed=1, time_limit=30.0)
+    bot.max_iterations = 400
+    assert bot.choose(game.view(state, 0), 0, game.legal_actions(state, 0)) == {"type": best}
+
+
+def test_a_playout_stops_where_the_games_playout_end_says():
+    game = HighCard()
+    state = game.start(2, {}, seed=1)
+    outcomes = []
+    for stop in (True, False):
+        game.search = _EndHooks(stop)
+        bot = MctsBot(game, seed=1)
+        bot._set_depth(state)
+        values = bot._playout(state, 0, deadline=float("inf"))
+        outcomes.append([values[0], values[1]])
+    assert outcomes[0] == [0.25, 0.75]  # evaluated after the first move
+    assert outcomes[1] in ([0.0, 1.0], [1.0, 0.0])  # played to the end (two different cards)
+
+
 @pytest.mark.parametrize("game_id", [g for g in all_games() if g != "patchwork"])
 def test_mcts_plays_every_registered_game_to_its_end(game_id):
     # A few milliseconds a move: legality and robustness (hidden information included), not strength.

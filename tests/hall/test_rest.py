@@ -165,6 +165,15 @@ def test_pages_rules_and_game_files_are_served_and_nothing_outside_them(client):
     assert client.get("/games/chess/rules").status_code == 404
 
 
+def test_a_room_page_written_in_lower_case_is_sent_to_its_code_in_capitals(client):
+    for path, there in (("/r/abcDEF", "/r/ABCDEF"), ("/r/abcdef/replay?seat=1", "/r/ABCDEF/replay?seat=1")):
+        answer = client.get(path, follow_redirects=False)
+        assert answer.status_code == 308 and answer.headers["location"] == there
+        assert client.get(path).status_code == 200
+    odd = client.get("/r/%C3%A9vil%3F.com", follow_redirects=False)  # never a redirect off the hall
+    assert odd.status_code == 308 and odd.headers["location"] == "/r/%C3%89VIL%3F.COM"
+
+
 BANNED = ("TODO", "WIP", "{%", "{{", "http://", "https://", "www.", "SKIP command", "PLAY command", "stdin", "CodinGame")
 
 

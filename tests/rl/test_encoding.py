@@ -95,3 +95,48 @@ def test_a_token_the_mask_refuses_is_refused_in_words(game_id: str) -> None:
 def test_every_token_has_a_name(game_id: str) -> None:
     codec = encoding(game_id).actions
     assert len(codec.names) == codec.size and all(codec.names)
+
+
+def test_patchwork_s_choices_from_the_engine_s_placements_are_those_of_its_listing() -> None:
+    """Patchwork's mask is read from the engine's placements as bits, and each action found by
+    counting corners: the same mask, tokens and actions as reading the listing action by action."""
+    from parlour.rl.encodings.patchwork import Placed
+
+    rng = random.Random(4)
+    table = Table("patchwork", seed=4)
+    decisions = specials = 0
+    for _ in range(12):
+        table.reset()
+        while (seat := table.seat()) is not None:
+            view, legal = table.view(seat), table.game.legal_actions(table.state, seat)
+            fast = table.codec.choices(table.game, table.state, seat, view)
+            plain = Choices.of(table.codec, view, legal)
+            assert isinstance(fast, Placed) and fast.legal == legal
+            assert fast.mask(()).dtype == np.int8 and np.array_equal(fast.mask(()), plain.mask(()))
+            assert fast.tokens(()) == plain.tokens(())
+            for token in range(table.codec.size):
+                assert fast.action((token,)) == plain.action((token,))  # None for the tokens refused
+            assert fast.heads == plain.heads and fast.by_tokens == plain.by_tokens
+            decisions += 1
+            specials += view["players"][seat]["special_patches"] != []
+            table.step(rng.choice(plain.tokens(())))
+    assert decisions > 300 and specials > 0
+
+
+def test_dinosaurs_actions_naming_a_player_have_the_catalogue_s_token_for_that_player_from_the_seat() -> None:
+    """Their quick look-up (``by_player``) gives what the catalogue's own look-up gives for the same
+    action with its player counted from the seat."""
+    from parlour.rl.encoding import action_key
+
+    checked = 0
+    for players in (2, 3, 4):
+        table = Table("dinosaurs", players, seed=players)
+        for _ in random_tokens(table, players, 1500):
+            for seat in table.to_act():
+                view = table.view(seat)
+                for action in table.game.legal_actions(table.state, seat):
+                    if "player" in action:
+                        turned = {**action, "player": (action["player"] - seat) % players}
+                        assert table.codec.encode(view, action) == (table.codec.index[action_key(turned)],)
+                        checked += 1
+    assert checked > 100

@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from plain import dinosaurs_tensor_plainly, palace_tensor_plainly
 from rlkit import CONFIGS, GAMES, config_id, random_tokens
 
 from parlour.games import get
@@ -83,3 +84,43 @@ def test_the_quick_start_of_docs_rl_md_runs() -> None:
     assert len(snippets) == 3
     for snippet in snippets:
         exec(compile(snippet, "docs/rl.md", "exec"), {})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_palace_s_tensor_is_the_plain_one(players: int) -> None:
+    """The encoder reads the view in as few steps as it can; every seat's tensor, at every step of
+    random games, is the one written plainly."""
+    table = Table("palace", players, seed=players)
+    rng = random.Random(players)
+    checked = 0
+    seen = {"known": 0, "swapped": 0, "jokers": 0, "burned": 0}
+    for _ in range(3):
+        table.reset()
+        while (seat := table.seat()) is not None and checked < 3000:
+            for who in range(players):
+                view = table.view(who)
+                assert table.observe(who).tobytes() == palace_tensor_plainly(view, who).tobytes()
+                checked += 1
+                seen["known"] += any(p["known_hand"] for i, p in enumerate(view["players"]) if i != who)
+                seen["swapped"] += bool(view["swapped"])
+                seen["jokers"] += any(card["as"] == "joker" or card["card"] == "joker" for card in view["play_pile"])
+                seen["burned"] += bool(view["burn_pile"])
+            table.step(rng.choice(table.legal_tokens(seat)))
+    assert checked > 500 and seen["known"] and seen["burned"] and seen["jokers"], seen
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] == "dinosaurs"], ids=config_id)
+def test_dinosaurs_tensor_is_the_plain_one(config: tuple) -> None:
+    """As for Palace: every seat's tensor, at every token of random games (Fire Spray's discards
+    token by token among them), is the one written plainly."""
+    game_id, players, options = config
+    checked = chosen = 0
+    for seed in range(3):
+        table = Table(game_id, players, options, seed=seed)
+        for _ in random_tokens(table, seed, 800):
+            for who in range(players):
+                so_far = table.prefix if who == table.prefix_seat else ()
+                assert table.observe(who).tobytes() == dinosaurs_tensor_plainly(table.view(who), who, so_far).tobytes()
+                checked += 1
+                chosen += bool(so_far)
+    assert checked > 150 and (chosen or players == 2)

@@ -13,8 +13,12 @@ method optional):
 - ``rollout(state, seat, rng) -> Action``: the playout policy (default: ``game.random_action``).
 - ``evaluate(state) -> list[float]``: each seat's chance of winning from a non-final state, in
   [0, 1]; with it, playouts stop after ``rollout_depth`` moves and the leaf is evaluated.
-- ``outcome(result) -> list[float]``: each seat's value of a finished game (default: its share of
-  the others it beat, ``seat_values``); e.g. 1 for the winner alone where only winning counts.
+- ``playout_end(start, state) -> bool``: with ``evaluate``, a playout from ``start`` also stops
+  (and its leaf is evaluated) as soon as this says so, e.g. at the end of a round (default: only
+  ``rollout_depth`` stops it).
+- ``result_values(result) -> list[float]``: each seat's value of a finished game (default: its
+  share of the others it beat, ``seat_values``); a game where only first place counts may give
+  the winners everything.
 - ``rollout_depth`` (int, default unbounded; or a function of the root state giving one) and
   ``exploration`` (the UCT constant, default 0.7).
 - ``time_share``: the share of the time limit spent searching (default 0.6).
@@ -156,8 +160,9 @@ class MctsBot(Bot):
             if not hasattr(hooks, "candidates"):
                 self._candidates = guide.candidates
         self._evaluate = getattr(hooks, "evaluate", None)
-        self._outcome = getattr(hooks, "outcome", None) or (lambda result: seat_values(result.ranks))
         self.rollout_depth = getattr(hooks, "rollout_depth", MAX_ROLLOUT) if self._evaluate else MAX_ROLLOUT
+        self._playout_end = getattr(hooks, "playout_end", None) if self._evaluate else None
+        self._result_values = getattr(hooks, "result_values", None) or (lambda result: seat_values(result.ranks))
         self.exploration = getattr(hooks, "exploration", 0.7)
         self.tree_depth = getattr(hooks, "tree_depth", MAX_ROLLOUT)
         self.width = getattr(hooks, "width", 6)
@@ -334,7 +339,7 @@ class MctsBot(Bot):
 
     def _playout(self, state: Any, mover: int | None, deadline: float, rng: Any = None) -> Any:
         """Each seat's value after a playout from ``state``; None when the time ran out."""
-        game, rng = self.game, rng or self.rng
+        game, rng, start, end = self.game, rng or self.rng, state, self._playout_end
         for step in range(self._depth):
             if mover is None:
                 break
@@ -342,9 +347,11 @@ class MctsBot(Bot):
                 return None
             state = game.apply(state, mover, self._rollout(state, mover, rng))
             mover = _mover(game, state)
+            if end is not None and mover is not None and end(start, state):
+                break
         if mover is None:
             result = game.result(state)
-            return self._outcome(result) if result is not None else EVEN
+            return self._result_values(result) if result is not None else EVEN
         if self._evaluate is not None:
             return self._evaluate(state)
         return EVEN  # a playout too long to finish says nothing either way

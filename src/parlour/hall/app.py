@@ -15,12 +15,13 @@ import html
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import quote
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
 
 from argon2 import PasswordHasher
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from .. import bots as bot_registry
@@ -268,13 +269,22 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     def lobby() -> Response:
         return page("lobby")
 
+    def room_page_of(name: str, code: str, request: Request, after: str = "") -> Response:
+        """A room's page, at its code in capitals: a code written otherwise is sent there (308),
+        so that a link typed in lower case reaches, behind nginx, the hall its room hashes to
+        (docs/scaling.md) and the page's calls use the code as the hall writes it."""
+        if code != code.upper():
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/r/{quote(code.upper(), safe='')}{after}{query}", status_code=308)
+        return page(name)
+
     @app.get("/r/{code}", include_in_schema=False)
-    def room_page(code: str) -> Response:
-        return page("room")
+    def room_page(code: str, request: Request) -> Response:
+        return room_page_of("room", code, request)
 
     @app.get("/r/{code}/replay", include_in_schema=False)
-    def room_replay_page(code: str) -> Response:
-        return page("replay")
+    def room_replay_page(code: str, request: Request) -> Response:
+        return room_page_of("replay", code, request, "/replay")
 
     @app.get("/replay", include_in_schema=False)
     def replay_page() -> Response:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Action, View
+from ..core import Action, Game, View
 
 Tokens = tuple[int, ...]
 
@@ -62,9 +62,20 @@ class ActionCodec(ABC):
         encoded = self.encode_all(view, actions)
         return [t[0] for t in encoded] if all(len(t) == 1 for t in encoded) else None
 
+    def choices(self, game: Game[Any], state: Any, seat: int, view: View) -> "Choices":
+        """The legal actions of ``seat`` in ``state`` (``view`` is its view), by their tokens: the
+        engine's listing, then :meth:`heads`. A codec may read them faster from what its engine
+        knows besides, if it gets the same listing."""
+        return Choices.of(self, view, game.legal_actions(state, seat))
+
 
 class CatalogueCodec(ActionCodec):
     """One token per action of a fixed list: the list is the encoding."""
+
+    # the fields a game's own :meth:`encode` rewrites before it looks an action up (players counted
+    # from the seat, say): an action of one field that is none of these is looked up as it is.
+    # None: that encode may rewrite any action, so :meth:`heads` asks it of each.
+    rewritten: tuple[str, ...] | None = None
 
     def __init__(self, actions: Iterable[Action], names: Iterable[str] | None = None) -> None:
         self.actions = tuple(actions)
@@ -86,6 +97,10 @@ class CatalogueCodec(ActionCodec):
                         value = a.get(field) if field else None
                         values[tuple(value) if type(value) is list else value] = i
                 self.by_field[kind] = (1 + len(fields), field, values)
+        # what heads looks up without encode
+        own = type(self).encode is CatalogueCodec.encode
+        self.quick = (None if not own and self.rewritten is None else
+                      {kind: e for kind, e in self.by_field.items() if own or e[1] not in self.rewritten})
         self.size = len(self.actions)
         self.names = tuple(names) if names is not None else tuple(action_text(a) for a in self.actions)
 
@@ -105,20 +120,24 @@ class CatalogueCodec(ActionCodec):
         return (self.token(action),)
 
     def heads(self, view: View, actions: Sequence[Action]) -> list[int] | None:
-        """As :meth:`encode` for each action, with :meth:`token`'s quick way written in line (when
-        :meth:`encode` is this class's: a game's own encode may first rewrite the action)."""
-        if type(self).encode is not CatalogueCodec.encode:
+        """As :meth:`encode` for each action, with :meth:`token`'s quick way written in line for those
+        the game's own encode leaves as they are (see ``rewritten``)."""
+        quick = self.quick
+        if quick is None:
             return super().heads(view, actions)
-        by_field, out = self.by_field, []
+        out = []
         for action in actions:
-            entry = by_field.get(action["type"])
+            entry = quick.get(action["type"])
             if entry is not None and len(action) == entry[0]:
                 value = action.get(entry[1])
                 i = entry[2].get(tuple(value) if type(value) is list else value)
                 if i is not None:
                     out.append(i)
                     continue
-            out.append(self.token(action))
+            tokens = self.encode(view, action)
+            if len(tokens) != 1:
+                return None
+            out.append(tokens[0])
         return out
 
 
@@ -126,8 +145,9 @@ class Choices:
     """The legal actions of one decision, by their tokens.
 
     Built at every step, so it does the least it can: when every action is one token and no two
-    share it (the usual case), it keeps the list of tokens (``heads``, in the order of ``legal``)
-    and makes the table of token sequences to actions only if it is asked for.
+    share it (the usual case), it keeps each token's action (``by_head``) and makes the table of
+    token sequences to actions only if it is asked for. Each :meth:`mask` is a new array (an agent
+    may write in it), made from the tokens: the table never reads one back.
     """
 
     def __init__(self, legal: Sequence[Action], size: int, heads: list[int] | None = None,
@@ -138,16 +158,8 @@ class Choices:
             assert encoded is not None
             heads = [t[0] for t in encoded]
         self.heads = heads
-        # the mask of first tokens, asked for at every step: ``firsts`` in NumPy, ``first_bytes`` the same
-        # bytes for Python to read one token; a few set one by one, more in NumPy
-        self.first_bytes = first = bytearray(size)
-        self.firsts = np.frombuffer(first, dtype=np.int8)
-        if len(heads) <= 16:
-            for h in heads:
-                first[h] = 1
-        else:
-            self.firsts[np.fromiter(heads, np.intp, len(heads))] = 1
-        self.single = encoded is None and first.count(1) == len(heads)
+        self.by_head = dict(zip(heads, legal))  # each first token's action (the last one that has it)
+        self.single = encoded is None and len(self.by_head) == len(heads)
         self._encoded = encoded
         self._by_tokens: dict[Tokens, Action] | None = None
         if not self.single:
@@ -174,10 +186,16 @@ class Choices:
         return self._by_tokens
 
     def mask(self, prefix: Tokens) -> np.ndarray:
-        """1 for each token that continues ``prefix`` towards a legal action, else 0."""
-        if not prefix:
-            return self.firsts
+        """1 for each token that continues ``prefix`` towards a legal action, else 0 (a new array)."""
         mask = np.zeros(self.size, dtype=np.int8)
+        if not prefix:  # the first tokens, at every step: a few set one by one, more in one pass
+            heads = self.heads
+            if len(heads) <= 16:
+                for h in heads:
+                    mask[h] = 1
+            else:
+                mask[np.fromiter(heads, np.intp, len(heads))] = 1
+            return mask
         k = len(prefix)
         for tokens in self.by_tokens:
             if len(tokens) > k and tokens[:k] == prefix:
@@ -186,18 +204,18 @@ class Choices:
 
     def tokens(self, prefix: Tokens) -> list[int]:
         """The tokens of :meth:`mask`, in order (NumPy finds the ones of an int8 mask slowly: as booleans)."""
-        if not prefix and self.single:
-            return sorted(self.heads)
+        if not prefix:
+            return sorted(self.by_head)
         return self.mask(prefix).view(bool).nonzero()[0].tolist()
 
     def allows(self, prefix: Tokens, token: int) -> bool:
-        """Does ``token`` (in range) continue ``prefix`` towards a legal action?"""
-        return bool(self.first_bytes[token]) if not prefix else bool(self.mask(prefix)[token])
+        """Does ``token`` continue ``prefix`` towards a legal action?"""
+        return token in self.by_head if not prefix else bool(self.mask(prefix)[token])
 
     def action(self, tokens: Tokens) -> Action | None:
         """The legal action these tokens complete, or None if they only begin one."""
         if self.single:
-            return self.legal[self.heads.index(tokens[0])] if len(tokens) == 1 and self.first_bytes[tokens[0]] else None
+            return self.by_head.get(tokens[0]) if len(tokens) == 1 else None
         return self.by_tokens.get(tokens)
 
 

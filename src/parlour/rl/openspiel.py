@@ -143,8 +143,7 @@ class ParlourState(pyspiel.State):
     def _choices(self, seat: int) -> Choices:
         key = ("choices", seat)
         if key not in self.cache:
-            legal = self._parlour.legal_actions(self.state.value, seat)
-            self.cache[key] = Choices.of(self.game_.value.codec, self.view(seat), legal)
+            self.cache[key] = self.game_.value.codec.choices(self._parlour, self.state.value, seat, self.view(seat))
         return self.cache[key]
 
     # -- OpenSpiel's verbs --------------------------------------------------------------------------

@@ -98,15 +98,14 @@ class Table:
     def choices(self, seat: int) -> Choices:
         choices = self._choices.get(seat)
         if choices is None:
-            legal = self.game.legal_actions(self.state, seat)
-            choices = self._choices[seat] = Choices.of(self.codec, self.view(seat), legal)
+            choices = self._choices[seat] = self.codec.choices(self.game, self.state, seat, self.view(seat))
         return choices
 
     def mask(self, seat: int) -> np.ndarray:
         """1 for each token ``seat`` may choose now (all 0 when it need not act)."""
         if seat != self._seat:
             return np.zeros(self.codec.size, dtype=np.int8)
-        return self.choices(seat).mask(self.prefix).copy()
+        return self.choices(seat).mask(self.prefix)
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor, from its view alone."""

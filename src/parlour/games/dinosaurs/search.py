@@ -1,10 +1,11 @@
 """Happy Little Dinosaurs' hooks for the generic search bot (``parlour.bots.mcts``).
 
 Flat Monte Carlo: each of the seat's actions is tried on guesses at the hidden cards (the others'
-hands and face-down Point cards, the decks: ``game.sample``) and played on by the survivor for
-every seat, each from its own view of the guess, to about the end of the round; then each
-dinosaur's standing is weighed: its place on the Escape Route, less what its Disaster Area puts
-at risk (each Disaster type that would now eliminate it).
+hands and face-down Point cards, the decks: ``DinosaursSearch.sample``) and played on by the
+survivor for every seat, each from its own view of the guess, to the end of the round; then each
+dinosaur's chance of winning the game is estimated from its standing at the start of the next
+round (a conditional logit over the dinosaurs still in, its weights fitted to who won games
+between survivors: ``WEIGHTS``). Only first place counts: a finished game is worth 1 to its winner.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .bots import SurvivorBot, keep_value
-from ...core import Action, View
-from .engine import CARDS, GOAL, State, deadly_types
+from ...core import Action, Result, View
+from .engine import CARDS, GOAL, IS_POINT, State, deadly_types, trait
 
 
 def _kind(action: Action) -> tuple[Any, ...]:
@@ -46,19 +47,32 @@ class QuickSurvivor(SurvivorBot):
         return odds
 
 
+# A dinosaur's standing at the start of a round, in log-odds of winning the game: the weights of
+# ``DinosaursSearch.features``, fitted by a conditional logit (each game's winner against the
+# dinosaurs still in) to the round starts of 2,000 games between survivors per table size
+# (``python -m parlour.games.dinosaurs.fit`` reprints them; docs/bots.md). Per Escape Route space: a Disaster held is worth 2.4 (two players: 3.8)
+# spaces, as it pays a space every round; a Disaster type that would eliminate costs 0.8 (2.2),
+# and 2.7 (2.3) more when the face-up Disaster is of it.
+WEIGHTS: dict[int, tuple[float, ...]] = {
+    # escape, disasters, deadly types, face-up deadly, best Point, sum of Points,
+    # Disaster Instants, scoring Instants, trait, the survivor's worth of the hand
+    2: (0.1038, 0.3928, -0.2308, -0.2407, 0.1220, -0.0502, -1.8869, -0.1639, 0.1531, 0.0679),
+    4: (0.0982, 0.2337, -0.0783, -0.2632, 0.0684, -0.0774, -2.0526, -0.5362, 0.0585, 0.0774),
+}
+_DISASTER_INSTANTS = frozenset(("disaster_insurance", "disaster_redirect"))
+_SCORING_INSTANTS = frozenset(("score_booster", "score_sapper", "score_inversion"))
+
+
 class DinosaursSearch:
     playout_bot = QuickSurvivor  # plays every seat in the playouts
     tree_depth = 1
     time_share = 0.45  # of the time limit (Palace: 0.3); a busy machine shrinks it (docs/bots.md)
     min_rounds = 2
-    moves_per_player = 6  # playouts run about to the end of the round: this many moves a seat
+    moves_per_player = 10  # a bound on a playout: the end of the round (``playout_end``) comes first
 
     def rollout_depth(self, state: State) -> int:
         return self.moves_per_player * state.players
     exploration = 0.4
-    temperature = 8.0  # points of standing that make a 73% favourite between two dinosaurs
-    danger = 7.0  # points of standing lost per Disaster type that would eliminate
-    hand_weight = 0.25  # points of standing per point of the survivor's worth of a card in hand
     width = 5
     first_bonus = 0.03  # the survivor's own choice is kept unless another is clearly better
 
@@ -102,30 +116,49 @@ class DinosaursSearch:
             state.hidden[other] = card
         return state
 
-    def standing(self, state: State, seat: int) -> float:
+    def playout_end(self, start: State, state: State) -> bool:
+        """A playout stops once the round it started in is over: its Disaster has gone to someone
+        or to the bottom of the deck, and the next round's is face up."""
+        return state.round > start.round
+
+    def result_values(self, result: Result) -> list[float]:
+        """Only first place counts: the winners share 1, whatever the others' places."""
+        winners = [rank == 1 for rank in result.ranks]
+        return [1.0 / sum(winners) if won else 0.0 for won in winners]
+
+    def features(self, state: State, seat: int) -> tuple[float, ...]:
+        """What ``WEIGHTS`` weighs in a dinosaur's standing, in their order."""
         area = state.areas[seat]
-        deadly = len(deadly_types(area, state.two_player))
-        hand = sum(keep_value(c) for c in state.hands[seat])
-        return min(state.escape[seat], GOAL) - self.danger * deadly + self.hand_weight * hand
+        deadly = deadly_types(area, state.two_player)
+        hand = state.hands[seat]
+        points = [CARDS[c].value for c in hand if IS_POINT[c]]
+        disaster = state.disaster
+        return (min(state.escape[seat], GOAL), len(area), len(deadly),
+                1.0 if disaster is not None and CARDS[disaster].key in deadly else 0.0,
+                max(points, default=0), sum(points),
+                sum(1 for c in hand if CARDS[c].key in _DISASTER_INSTANTS),
+                sum(1 for c in hand if CARDS[c].key in _SCORING_INSTANTS),
+                trait(state.dinosaurs[seat], disaster), sum(keep_value(c) for c in hand))
+
+    def standing(self, state: State, seat: int) -> float:
+        """The dinosaur's standing in log-odds of winning (only differences between dinosaurs count)."""
+        weights = WEIGHTS[2 if state.players == 2 else 4]
+        return sum(w * f for w, f in zip(weights, self.features(state, seat)))
 
     def evaluate(self, state: State) -> list[float]:
-        """Each seat's expected share of the others it beats: the eliminated below everyone still
-        running (the later eliminated above the earlier), the rest pairwise logistic in standing."""
-        n = state.players
-        key = {}
-        for s in range(n):
-            out = state.out[s]
-            key[s] = (0, out, 0.0) if out is not None else (1, 0, self.standing(state, s))
-        values = []
-        for s in range(n):
-            beats = 0.0
-            for o in range(n):
-                if o == s:
-                    continue
-                a, b = key[s], key[o]
-                if a[0] != b[0] or a[0] == 0:
-                    beats += 1.0 if a[:2] > b[:2] else 0.0 if a[:2] < b[:2] else 0.5
-                else:
-                    beats += 1.0 / (1.0 + math.exp((b[2] - a[2]) / self.temperature))
-            values.append(beats / (n - 1))
-        return values
+        """Each seat's chance of winning the game: 0 once eliminated; among the others, in
+        proportion to the exponential of its standing (a softmax, the conditional logit fitted)."""
+        standings = [None if state.out[s] is not None else self.standing(state, s) for s in range(state.players)]
+        return softmax(standings)
+
+
+def softmax(standings: Sequence[float | None]) -> list[float]:
+    """Shares of 1 in proportion to ``exp(standing)``; None (an eliminated seat) gets 0.
+
+    >>> softmax([0.0, None, math.log(3)])
+    [0.25, 0.0, 0.75]
+    """
+    top = max(x for x in standings if x is not None)
+    weights = [0.0 if x is None else math.exp(x - top) for x in standings]
+    total = sum(weights)
+    return [w / total for w in weights]

@@ -107,6 +107,6 @@ class PalaceSearch:
         total = sum(odds)
         return [o / total for o in odds]
 
-    def outcome(self, result: Result) -> list[float]:
+    def result_values(self, result: Result) -> list[float]:
         """A finished game: 1 for the seat that went out first, 0 for the others."""
         return [float(rank == 1) for rank in result.ranks]

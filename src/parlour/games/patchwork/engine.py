@@ -297,23 +297,42 @@ class Patchwork(Game[State]):
         buttons = state.buttons[seat]
         return [PATCHES[p] for p in state.circle[:3] if PATCHES[p].price <= buttons]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def placements(self, state: State, seat: int) -> list[tuple[int, Orientation, int]]:
+        """Where ``seat`` may sew each patch it may buy now, as :meth:`legal_actions` lists them
+        (SKIP aside): (the id it is played as, the orientation, the top-left corners where it fits,
+        as bits), orientations that fit nowhere left out. Learning agents read their tokens from
+        these in a few big-integer operations instead of one action at a time, then have the actions
+        from :meth:`placed_actions`."""
         if state.mover != seat:
             return []
         quilt = state.quilts[seat]
-        actions: list[Action] = []
         pending = state.pending[seat]
+        out = []
         for p in self.playable(state, seat):
             pid = pending[0] if pending else p.id
             for o in p.orientations:
                 corners = fits(quilt, o)
-                while corners:
-                    low = corners & -corners
-                    index = low.bit_length() - 1
-                    corners ^= low
-                    actions.append({"type": "play", "patch": pid, "rotation": o.rotation, "flip": o.flip,
-                                    "x": index % SIZE, "y": index // SIZE})
-        if not pending:
+                if corners:
+                    out.append((pid, o, corners))
+        return out
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return self.placed_actions(state, seat, self.placements(state, seat))
+
+    def placed_actions(self, state: State, seat: int, placements: list[tuple[int, Orientation, int]]) -> list[Action]:
+        """:meth:`legal_actions` from ``placements``, which :meth:`placements` gave for ``state`` and
+        ``seat``: one action a corner, then SKIP when it is allowed."""
+        if state.mover != seat:
+            return []
+        actions: list[Action] = []
+        for pid, o, corners in placements:
+            while corners:
+                low = corners & -corners
+                index = low.bit_length() - 1
+                corners ^= low
+                actions.append({"type": "play", "patch": pid, "rotation": o.rotation, "flip": o.flip,
+                                "x": index % SIZE, "y": index // SIZE})
+        if not state.pending[seat]:
             actions.append({"type": "skip"})
         return actions
 

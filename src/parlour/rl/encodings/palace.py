@@ -28,6 +28,7 @@ PLAYS = len(AS_VALUES) * (MOST_NATURALS + 1) * (MOST_JOKERS + 1)
 
 # the first token of each value a play may count as
 PLAY_TOKENS = {v: k * (MOST_NATURALS + 1) * (MOST_JOKERS + 1) for k, v in enumerate(AS_VALUES)}
+NATURAL = {c: PLAY_TOKENS[VALUE[f]] for c, f in FACE_BY_CODE.items() if VALUE[f] in PLAY_TOKENS}  # by a card's code
 
 
 class PalaceActions(CatalogueCodec):
@@ -63,7 +64,7 @@ class PalaceActions(CatalogueCodec):
                     out.append(play_token(action))
                 else:  # natural cards only
                     cards = action["cards"]
-                    out.append(PLAY_TOKENS[VALUE[FACE_BY_CODE[cards[0]]]] + len(cards) * (MOST_JOKERS + 1))
+                    out.append(NATURAL[cards[0]] + len(cards) * (MOST_JOKERS + 1))
             elif kind in simple:
                 out.append(simple[kind])
             else:
@@ -131,39 +132,45 @@ def burned(burn_pile: tuple[str, ...]) -> np.ndarray:
     return np.bincount([FACE_BY_CODE[c] for c in burn_pile], minlength=FACES).astype(np.float32)
 
 
+# the view's fields the tensor reads, fetched at once
+VIEW = itemgetter("players", "to_act", "play_pile", "counts", "swapped", "burn_pile", "capped", "rules_on_top",
+                  "pick_up_pile", "direction", "swaps_left", "swap_own", "revealed", "finished")
+PLAYER_FIELDS = itemgetter("known_hand", "face_ups", "hand_count", "face_downs", "cards_left", "place")
+# for n players and a seat: each player from the seat (r) and its seat (i)
+FROM_SEAT = [[[(r, (seat + r) % n) for r in range(n)] for seat in range(n)] for n in range(MAX_PLAYERS + 1)]
+# where the numbers go with n players: the players block's first n rows, then pile_state and table
+NUMBERED = [np.array([*range(NUMBERS, NUMBERS + PLAYER * n), *range(PILE_STATE, PILE_STATE + 3),
+                      *range(TABLE, TABLE + 6)]) for n in range(MAX_PLAYERS + 1)]
+
+
 class PalaceObservation(ObservationEncoder):
     layout = LAYOUT
 
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
-        players = view["players"]
+        (players, to_act, pile, counts, swapped, burn_pile, capped, rules_on_top, pick_up, direction, swaps_left,
+         swap_own, revealed, finished) = VIEW(view)
         n = len(players)
         places = list(map(HAND, players[seat]["hand"]))
-        numbers: list[float | bool] = []  # the players block, from the seat
-        to_act = view["to_act"]
-        for r in range(n):
-            i = (seat + r) % n
-            p = players[i]
-            known, ups = p["known_hand"], p["face_ups"]
+        numbers: list[float | bool] = []  # the players block from the seat, then pile_state and table
+        for r, i in FROM_SEAT[n][seat]:
+            known, ups, hand_count, face_downs, cards_left, place = PLAYER_FIELDS(players[i])
             if known:  # often empty: the map is dearer than the test
                 places += map(KNOWN[r], known)
             if ups:
                 places += map(UPS[r], ups)
-            numbers += (1.0, i in to_act, p["hand_count"] / 20, p["face_downs"] / 3, p["cards_left"] / 30,
-                        p["place"] is not None)
-        pile = view["play_pile"]
+            numbers += (1.0, i in to_act, hand_count / 20, face_downs / 3, cards_left / 30, place is not None)
         if pile:
             places += map(PILE, map(CARD, pile))
             places += map(dict.__getitem__, TOP, map(AS_NAME, reversed(pile[-4:])))
-        if view["counts"] is not None:
-            places.append(COUNTS[view["counts"]])
-        for pair in view["swapped"]:
+        if counts is not None:
+            places.append(COUNTS[counts])
+        for pair in swapped:
             places.append(SWAPPED + PAIRS.index(tuple(sorted((s - seat) % n for s in pair))))
         out = LAYOUT.counted(places)
-        out[BURNED:BURNED + FACES] = burned(tuple(view["burn_pile"]))
-        out[NUMBERS:NUMBERS + len(numbers)] = numbers
-        out[PILE_STATE:PILE_STATE + 3] = (len(pile) / 20, view["capped"], view["rules_on_top"])
-        out[TABLE:TABLE + 6] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2,
-                                view["swap_own"], view["revealed"] is not None, len(view["finished"]) / 6)
+        out[BURNED:BURNED + FACES] = burned(tuple(burn_pile))
+        numbers += (len(pile) / 20, capped, rules_on_top, pick_up / 60, direction, swaps_left / 2, swap_own,
+                    revealed is not None, len(finished) / 6)
+        out[NUMBERED[n]] = numbers
         return out
 
 
