@@ -121,3 +121,22 @@ def test_patchwork_s_choices_from_the_engine_s_placements_are_those_of_its_listi
             specials += view["players"][seat]["special_patches"] != []
             table.step(rng.choice(plain.tokens(())))
     assert decisions > 300 and specials > 0
+
+
+def test_dinosaurs_actions_naming_a_player_have_the_catalogue_s_token_for_that_player_from_the_seat() -> None:
+    """Their quick look-up (``by_player``) gives what the catalogue's own look-up gives for the same
+    action with its player counted from the seat."""
+    from parlour.rl.encoding import action_key
+
+    checked = 0
+    for players in (2, 3, 4):
+        table = Table("dinosaurs", players, seed=players)
+        for _ in random_tokens(table, players, 1500):
+            for seat in table.to_act():
+                view = table.view(seat)
+                for action in table.game.legal_actions(table.state, seat):
+                    if "player" in action:
+                        turned = {**action, "player": (action["player"] - seat) % players}
+                        assert table.codec.encode(view, action) == (table.codec.index[action_key(turned)],)
+                        checked += 1
+    assert checked > 100

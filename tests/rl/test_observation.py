@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from plain import dinosaurs_tensor_plainly, palace_tensor_plainly
 from rlkit import CONFIGS, GAMES, config_id, random_tokens
 
 from parlour.games import get
@@ -85,44 +86,6 @@ def test_the_quick_start_of_docs_rl_md_runs() -> None:
         exec(compile(snippet, "docs/rl.md", "exec"), {})
 
 
-def palace_tensor_plainly(view: dict, seat: int) -> np.ndarray:
-    """Palace's tensor written the plain way, block by block as docs/rl.md describes it, for the
-    encoder (which is written for speed) to be checked against."""
-    from parlour.games.palace.cards import FACE_BY_CODE, FACES, VALUE_BY_NAME
-    from parlour.rl.encodings.palace import LAYOUT, PAIRS, PLAYER, VALUES
-
-    out = np.zeros(LAYOUT.size, dtype=np.float32)
-    players = view["players"]
-    n = len(players)
-
-    def count(block: str, codes: list, offset: int = 0) -> None:
-        for card in codes:
-            out[LAYOUT[block].start + offset + FACE_BY_CODE[card]] += 1
-
-    count("hand", players[seat]["hand"])
-    for r in range(n):
-        i = (seat + r) % n
-        p = players[i]
-        count("known_hands", p["known_hand"], r * FACES)
-        count("face_ups", p["face_ups"], r * FACES)
-        start = LAYOUT["players"].start + r * PLAYER
-        out[start:start + PLAYER] = (1.0, i in view["to_act"], p["hand_count"] / 20, p["face_downs"] / 3,
-                                     p["cards_left"] / 30, p["place"] is not None)
-    pile = view["play_pile"]
-    count("pile", [card["card"] for card in pile])
-    for k, card in enumerate(reversed(pile[-4:])):  # a joker not yet played counts as 0
-        out[LAYOUT["pile_top"].start + k * VALUES + VALUE_BY_NAME.get(card["as"], 0)] = 1
-    if view["counts"] is not None:
-        out[LAYOUT["counts"].start + VALUE_BY_NAME[view["counts"]]] = 1
-    out[LAYOUT["pile_state"]] = (len(pile) / 20, view["capped"], view["rules_on_top"])
-    count("burned", view["burn_pile"])
-    out[LAYOUT["table"]] = (view["pick_up_pile"] / 60, view["direction"], view["swaps_left"] / 2, view["swap_own"],
-                            view["revealed"] is not None, len(view["finished"]) / 6)
-    for pair in view["swapped"]:
-        out[LAYOUT["swapped"].start + PAIRS.index(tuple(sorted((s - seat) % n for s in pair)))] += 1
-    return out
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_palace_s_tensor_is_the_plain_one(players: int) -> None:
     """The encoder reads the view in as few steps as it can; every seat's tensor, at every step of
@@ -144,3 +107,20 @@ def test_palace_s_tensor_is_the_plain_one(players: int) -> None:
                 seen["burned"] += bool(view["burn_pile"])
             table.step(rng.choice(table.legal_tokens(seat)))
     assert checked > 500 and seen["known"] and seen["burned"] and seen["jokers"], seen
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] == "dinosaurs"], ids=config_id)
+def test_dinosaurs_tensor_is_the_plain_one(config: tuple) -> None:
+    """As for Palace: every seat's tensor, at every token of random games (Fire Spray's discards
+    token by token among them), is the one written plainly."""
+    game_id, players, options = config
+    checked = chosen = 0
+    for seed in range(3):
+        table = Table(game_id, players, options, seed=seed)
+        for _ in random_tokens(table, seed, 800):
+            for who in range(players):
+                so_far = table.prefix if who == table.prefix_seat else ()
+                assert table.observe(who).tobytes() == dinosaurs_tensor_plainly(table.view(who), who, so_far).tobytes()
+                checked += 1
+                chosen += bool(so_far)
+    assert checked > 150 and (chosen or players == 2)

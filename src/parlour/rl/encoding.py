@@ -72,6 +72,11 @@ class ActionCodec(ABC):
 class CatalogueCodec(ActionCodec):
     """One token per action of a fixed list: the list is the encoding."""
 
+    # the fields a game's own :meth:`encode` rewrites before it looks an action up (players counted
+    # from the seat, say): an action of one field that is none of these is looked up as it is.
+    # None: that encode may rewrite any action, so :meth:`heads` asks it of each.
+    rewritten: tuple[str, ...] | None = None
+
     def __init__(self, actions: Iterable[Action], names: Iterable[str] | None = None) -> None:
         self.actions = tuple(actions)
         self.index = {action_key(a): i for i, a in enumerate(self.actions)}
@@ -92,6 +97,10 @@ class CatalogueCodec(ActionCodec):
                         value = a.get(field) if field else None
                         values[tuple(value) if type(value) is list else value] = i
                 self.by_field[kind] = (1 + len(fields), field, values)
+        # what heads looks up without encode
+        own = type(self).encode is CatalogueCodec.encode
+        self.quick = (None if not own and self.rewritten is None else
+                      {kind: e for kind, e in self.by_field.items() if own or e[1] not in self.rewritten})
         self.size = len(self.actions)
         self.names = tuple(names) if names is not None else tuple(action_text(a) for a in self.actions)
 
@@ -111,20 +120,24 @@ class CatalogueCodec(ActionCodec):
         return (self.token(action),)
 
     def heads(self, view: View, actions: Sequence[Action]) -> list[int] | None:
-        """As :meth:`encode` for each action, with :meth:`token`'s quick way written in line (when
-        :meth:`encode` is this class's: a game's own encode may first rewrite the action)."""
-        if type(self).encode is not CatalogueCodec.encode:
+        """As :meth:`encode` for each action, with :meth:`token`'s quick way written in line for those
+        the game's own encode leaves as they are (see ``rewritten``)."""
+        quick = self.quick
+        if quick is None:
             return super().heads(view, actions)
-        by_field, out = self.by_field, []
+        out = []
         for action in actions:
-            entry = by_field.get(action["type"])
+            entry = quick.get(action["type"])
             if entry is not None and len(action) == entry[0]:
                 value = action.get(entry[1])
                 i = entry[2].get(tuple(value) if type(value) is list else value)
                 if i is not None:
                     out.append(i)
                     continue
-            out.append(self.token(action))
+            tokens = self.encode(view, action)
+            if len(tokens) != 1:
+                return None
+            out.append(tokens[0])
         return out
 
 

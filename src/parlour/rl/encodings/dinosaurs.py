@@ -8,7 +8,9 @@ lowest id first, ``discard_more`` for each but the last and ``discard`` for the 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 import numpy as np
 
@@ -40,8 +42,14 @@ class DinosaursActions(CatalogueCodec):
     """The catalogue's actions with players counted from the seat; ``discard_more`` is the token
     of a card discarded with more to come."""
 
+    rewritten = ("player", "players")  # and discards of several cards, which the catalogue lacks
+
     def __init__(self) -> None:
         super().__init__(_catalogue())
+        # the actions naming one player (an Instant's target, whose hand to look at or swap): by
+        # their fields (type, card or None, player from the seat)
+        self.by_player = {(a["type"], a.get("card"), a["player"]): i for i, a in enumerate(self.actions)
+                          if "player" in a}
 
     def encode(self, view: View, action: Action) -> Tokens:
         seat, n = view["seat"], len(view["players"])
@@ -50,6 +58,10 @@ class DinosaursActions(CatalogueCodec):
             more = tuple(self.token({"type": "discard_more", "card": c}) for c in cards[:-1])
             return more + (self.token({"type": "discard", "cards": [cards[-1]]}),)
         if "player" in action:
+            if len(action) == 2 + ("card" in action):  # the quick way, for those the catalogue has
+                i = self.by_player.get((action["type"], action.get("card"), relative(seat, action["player"], n)))
+                if i is not None:
+                    return (i,)
             action = {**action, "player": relative(seat, action["player"], n)}
         elif "players" in action:
             action = {**action, "players": sorted(relative(seat, p, n) for p in action["players"])}
@@ -107,60 +119,78 @@ EFFECT_PLAYER, GRAB_PLAYER, VICTIM = (LAYOUT[b].start for b in ("effect_player",
 CHOSEN = LAYOUT["chosen"].start
 CARD_KEY = tuple(card.key for card in CARDS)
 NO_AREA = (0.0,) * len(AREA_TYPES)
+# the view's fields the tensor reads, fetched at once
+VIEW = itemgetter("players", "to_act", "hand", "face_down", "phase", "disaster", "discard", "instants", "effect",
+                  "queue", "peek", "grab", "victim", "disaster_bottom", "round", "options", "deck_size",
+                  "disaster_deck_size", "reshuffles", "effects_ignored")
+PLAYER_FIELDS = itemgetter("eliminated", "escape", "hand_size", "face_down", "answered", "bonus", "score",
+                           "final_score", "trait", "area", "sudden_death", "dinosaur", "deadly", "card")
+CARD_OF = itemgetter("card")  # of an Instant played
+# for n players and a seat: each player from the seat (r) and its seat (i)
+FROM_SEAT = [[[(r, (seat + r) % n) for r in range(n)] for seat in range(n)] for n in range(MAX_PLAYERS + 1)]
+# where the numbers go with n players: the players block's first n rows, the round, the options, the sizes
+NUMBERED = [np.array([*range(NUMBERS, NUMBERS + PLAYER * n), ROUND, ROUND + 1, *range(SIZES, SIZES + 4)])
+            for n in range(MAX_PLAYERS + 1)]
+
+
+@lru_cache(maxsize=4096)
+def area_counts(area: tuple[int, ...]) -> tuple[float, ...]:
+    """A Disaster Area's counts of natural, predatory, emotional and meteor cards, / 4 (an area
+    changes a few times a game)."""
+    keys = [CARD_KEY[c] for c in area]
+    return tuple(keys.count(t) / 4 for t in AREA_TYPES)
 
 
 class DinosaursObservation(ObservationEncoder):
     layout = LAYOUT
 
     def encode(self, view: View, seat: int, chosen: Tokens = ()) -> np.ndarray:
-        players = view["players"]
+        (players, to_act, hand, face_down, phase, disaster, discard, instants, effect, queue, peek, grab, victim,
+         disaster_bottom, round_, options, deck_size, disaster_deck_size, reshuffles, effects_ignored) = VIEW(view)
         n = len(players)
-        places = list(map(HAND.__getitem__, view["hand"] or ()))
-        if view["face_down"] is not None:
-            places.append(FACE_DOWN[view["face_down"]])
-        places.append(PHASE[view["phase"]])
-        if view["disaster"] is not None:
-            places.append(DISASTER[view["disaster"]])
-        to_act = view["to_act"]
-        numbers: list[float | bool] = []  # the players block, from the seat
-        for r in range(n):
-            i = (seat + r) % n
-            p = players[i]
-            area = p["area"]
+        places = list(map(HAND.__getitem__, hand or ()))
+        if face_down is not None:
+            places.append(FACE_DOWN[face_down])
+        places.append(PHASE[phase])
+        if disaster is not None:
+            places.append(DISASTER[disaster])
+        numbers: list[float | bool] = []  # the players block from the seat, then the round, options and sizes
+        for r, i in FROM_SEAT[n][seat]:
+            (eliminated, escape, hand_size, down, answered, bonus, score, final_score, trait, area, sudden, dinosaur,
+             deadly, card) = PLAYER_FIELDS(players[i])
+            numbers += (1.0, i in to_act, eliminated, escape / GOAL, hand_size / 10, down, answered, bonus / 10,
+                        (score or 0) / 20, (final_score or 0) / 20, trait)
+            numbers += area_counts(tuple(area)) if area else NO_AREA
+            numbers.append(len(sudden) / 5)
+            if dinosaur is not None:
+                places.append(DINOSAUR[r][dinosaur])
+            if deadly:
+                places += map(DEADLY[r].__getitem__, deadly)
+            if card is not None:
+                places.append(FRONT[r][card])
             if area:
-                keys = [CARD_KEY[c] for c in area]
-                area_counts = tuple(keys.count(t) / 4 for t in AREA_TYPES)
-            else:
-                area_counts = NO_AREA
-            numbers += (1.0, i in to_act, p["eliminated"], p["escape"] / GOAL, p["hand_size"] / 10, p["face_down"],
-                        p["answered"], p["bonus"] / 10, (p["score"] or 0) / 20, (p["final_score"] or 0) / 20,
-                        p["trait"], *area_counts, len(p["sudden_death"]) / 5)
-            if p["dinosaur"] is not None:
-                places.append(DINOSAUR[r][p["dinosaur"]])
-            places += map(DEADLY[r].__getitem__, p["deadly"])
-            if p["card"] is not None:
-                places.append(FRONT[r][p["card"]])
-            places += map(AREAS.__getitem__, p["area"])
-            places += map(SUDDEN_DEATH.__getitem__, p["sudden_death"])
-        places += map(DISCARD.__getitem__, view["discard"])
-        places += [INSTANTS[i["card"]] for i in view["instants"]]
-        if view["effect"] is not None:
-            places += (EFFECT[view["effect"]["card"]], EFFECT_PLAYER + (view["effect"]["player"] - seat) % n)
-        places += map(QUEUE.__getitem__, view["queue"])
-        places += map(PEEK.__getitem__, view["peek"] or ())
-        if view["grab"] is not None:
-            places += map(GRAB.__getitem__, view["grab"]["hand"] or ())
-            places.append(GRAB_PLAYER + (view["grab"]["player"] - seat) % n)
-        if view["victim"] is not None:
-            places.append(VICTIM + (view["victim"] - seat) % n)
-        places += map(DISASTER_BOTTOM.__getitem__, view["disaster_bottom"])
+                places += map(AREAS.__getitem__, area)
+            if sudden:
+                places += map(SUDDEN_DEATH.__getitem__, sudden)
+        places += map(DISCARD.__getitem__, discard)
+        if instants:
+            places += map(INSTANTS.__getitem__, map(CARD_OF, instants))
+        if effect is not None:
+            places += (EFFECT[effect["card"]], EFFECT_PLAYER + (effect["player"] - seat) % n)
+        places += map(QUEUE.__getitem__, queue)
+        if peek:
+            places += map(PEEK.__getitem__, peek)
+        if grab is not None:
+            places += map(GRAB.__getitem__, grab["hand"] or ())
+            places.append(GRAB_PLAYER + (grab["player"] - seat) % n)
+        if victim is not None:
+            places.append(VICTIM + (victim - seat) % n)
+        places += map(DISASTER_BOTTOM.__getitem__, disaster_bottom)
         places += [CHOSEN + ACTIONS.actions[token]["card"] for token in chosen]
         out = LAYOUT.counted(places)
-        out[NUMBERS:NUMBERS + len(numbers)] = numbers
-        out[ROUND] = view["round"] / 20
-        out[ROUND + 1] = view["options"]["two_player_rules"]
-        out[SIZES:SIZES + 4] = (view["deck_size"] / 70, view["disaster_deck_size"] / 28, view["reshuffles"] / 5,
-                                view["effects_ignored"])
+        numbers += (round_ / 20, options["two_player_rules"], deck_size / 70, disaster_deck_size / 28, reshuffles / 5,
+                    effects_ignored)
+        out[NUMBERED[n]] = numbers
         return out
 
 

@@ -139,8 +139,8 @@ PLAYER_FIELDS = itemgetter("known_hand", "face_ups", "hand_count", "face_downs",
 # for n players and a seat: each player from the seat (r) and its seat (i)
 FROM_SEAT = [[[(r, (seat + r) % n) for r in range(n)] for seat in range(n)] for n in range(MAX_PLAYERS + 1)]
 # where the numbers go with n players: the players block's first n rows, then pile_state and table
-NUMBERED = [np.array([*range(NUMBERS, NUMBERS + PLAYER * n), *range(PILE_STATE, PILE_STATE + 3), *range(TABLE, TABLE + 6)])
-            for n in range(MAX_PLAYERS + 1)]
+NUMBERED = [np.array([*range(NUMBERS, NUMBERS + PLAYER * n), *range(PILE_STATE, PILE_STATE + 3),
+                      *range(TABLE, TABLE + 6)]) for n in range(MAX_PLAYERS + 1)]
 
 
 class PalaceObservation(ObservationEncoder):
