@@ -31,8 +31,9 @@ FEATURES = ("hand", "face_ups", "face_downs", "keep_hand", "keep_face_ups", "wea
 # scores of the seats still in), fitted by ``python -m parlour.games.palace.fitting`` to who went out
 # first from positions of shark games (``--players 4 --games 20000 --seed 100000``: 436,236
 # positions of four-player games fitted, the 109,060 after them tested: log-loss 1.169, against
-# 1.246 for a softmax of the old burden at its best temperature and 1.386 for even odds). Every player count uses them (in-process, two players: 91.0% against the shark over
-# 200 games at 8 guesses a move, against 88.5% with the old judgement; docs/bots.md).
+# 1.246 for a softmax of the old burden at its best temperature and 1.386 for even odds). Every
+# player count uses them (in-process, two players: 91.0% against the shark over 200 games at 8
+# guesses a move, against 88.5% with the old judgement; docs/bots.md).
 WEIGHTS = (-0.2314, -0.7829, -0.7198, 0.0252, 0.1054, -0.0425, -0.0982, 0.1646,
            -0.0884, 0.0384, -0.0403, 0.4604, 0.1283, 0.2244, 0.1241)
 
