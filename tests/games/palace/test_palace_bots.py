@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from palace_states import GAME, NO_SWAP, make, play, swap
 
 from parlour import bots
@@ -79,3 +80,43 @@ def test_shark_beats_random_players():
             state = GAME.apply(state, s, players[s].choose(GAME.view(state, s), s, GAME.legal_actions(state, s)))
         wins += GAME.result(state).ranks[seat] == 1
     assert wins >= 20, f"shark won {wins} of 40"
+
+
+# -- the hard bot's judgement (search.py) ---------------------------------------------------------------
+
+def test_the_search_judges_each_seats_chance_of_going_out_first():
+    """The chances add up to one; of two seats alike but for a card more, the lighter is likelier
+    to go out first; once a seat is out first, it has won and the others have not."""
+    search = GAME.search
+    state = make(4, hands=[["4H", "5D"], ["4S", "5C", "9D"]], face_ups=[["KS"], ["KH"]], face_downs=[["QS"], ["QH"]],
+                 pick_up=[], current=2)
+    chances = search.evaluate(state)
+    assert abs(sum(chances) - 1) < 1e-9 and all(0 < c < 1 for c in chances)
+    assert chances[0] > chances[1]
+    out = make(4, hands=[[], ["4S"]], face_ups=[[], []], face_downs=[[], []], finished=[0], current=1)
+    assert search.evaluate(out) == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_a_finished_playout_counts_only_going_out_first():
+    """The search's value of a finished game is 1 for the seat that went out first, 0 for the rest,
+    not a share of the others beaten (a second place is worth nothing to it)."""
+    from parlour.bots.mcts import MctsBot
+
+    bot = MctsBot(GAME, seed=1)
+    bot._depth = 0
+    over = make(4, hands=[[], [], [], ["4S"]], face_ups=[[], [], [], []], face_downs=[[], [], [], []],
+                finished=[2, 0, 1, 3], current=None)
+    assert GAME.is_over(over)
+    assert bot._playout(over, None, float("inf")) == [0.0, 0.0, 1.0, 0.0]
+
+
+def test_the_evaluation_is_fitted_to_who_goes_out_first():
+    """The fitter learns from games of sharks that cards still to shed count against a seat."""
+    pytest.importorskip("numpy")
+    from parlour.games.palace import fitting
+    from parlour.games.palace.search import FEATURES
+
+    data = fitting.positions(4, 30, seed=5)
+    weights = dict(zip(FEATURES, fitting.fit(data)))
+    assert weights["face_ups"] < 0 and weights["face_downs"] < 0
+    assert fitting.log_loss(list(weights.values()), data) < fitting.log_loss([0.0] * len(FEATURES), data)
