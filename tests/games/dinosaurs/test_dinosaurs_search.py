@@ -9,7 +9,8 @@ from dino_states import GAME, ids, make_state
 
 from parlour import bots
 from parlour.core import Result
-from parlour.games.dinosaurs.fit import fit, log_loss, positions
+from parlour.bots.fitting import fit, log_loss
+from parlour.games.dinosaurs.fit import positions
 
 SEARCH = GAME.search
 NAT, PRED, EMO, METEOR = ids("natural"), ids("predatory"), ids("emotional"), ids("meteor")
@@ -75,16 +76,15 @@ def test_the_fit_finds_the_weights_that_chose_the_winners():
     np = pytest.importorskip("numpy")
     rng = np.random.default_rng(3)
     true = np.array([1.0, -0.5])
-    features = rng.normal(size=(3000, 4, 2))
-    active = rng.random((3000, 4)) > 0.25
-    active[:, 0] = True
-    chances = np.where(active, np.exp(features @ true), 0.0)
-    chances /= chances.sum(1, keepdims=True)
-    winners = np.array([rng.choice(4, p=p) for p in chances])
-    wins = np.eye(4)[winners]
-    weights = fit(features, active, wins)
+    data = []
+    for _ in range(3000):  # two to four dinosaurs still in, one of them chosen by the true weights
+        features = rng.normal(size=(int(rng.integers(2, 5)), 2))
+        chances = np.exp(features @ true)
+        shares = np.eye(len(features))[rng.choice(len(features), p=chances / chances.sum())]
+        data.append((features.tolist(), shares.tolist()))
+    weights = fit(data)
     assert np.allclose(weights, true, atol=0.15), weights
-    assert log_loss(weights, features, active, wins) < log_loss(0 * weights, features, active, wins)
+    assert log_loss(weights, data) < log_loss(0 * weights, data)
 
 
 def test_the_fit_records_every_round_start_of_a_game_between_survivors():

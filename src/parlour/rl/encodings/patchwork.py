@@ -62,7 +62,6 @@ class PatchworkActions(ActionCodec):
         return [start[a["patch"]] + 324 * a["flip"] + 81 * a["rotation"] + 9 * a["y"] + a["x"] if len(a) > 1 else SKIP
                 for a in actions]  # 324, 81, 9: a flip's, a rotation's, a row's tokens (LAYS, SQUARES, SIZE)
 
-
     def choices(self, game: Game[Any], state: Any, seat: int, view: View) -> Choices:
         """The engine's placements (each orientation's corners as bits) are the tokens of its
         actions, ``corners << token of corner 0``: the mask in a few big-integer operations and one
