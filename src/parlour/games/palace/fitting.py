@@ -2,8 +2,9 @@
 
 Sharks play every seat; every few moves, until somebody goes out, the position's seat features
 (``search.seat_features``) are kept with the seat that went out first in the end. A conditional
-logit, P(seat s goes out first) = softmax over the seats still in of ``weights . features(s)``, is
-fitted by Newton's method on four fifths of the positions and its log-loss measured on the rest::
+logit, P(seat s goes out first) = softmax over the seats still in of ``weights . features(s)``
+(``parlour.bots.fitting``), is fitted on four fifths of the positions and its log-loss measured on
+the rest::
 
     python -m parlour.games.palace.fitting --players 4 --games 20000 --seed 100000
 
@@ -15,16 +16,16 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Any
 
+from ...bots.fitting import Position, fit, log_loss
 from .search import FEATURES, next_and_allowed, seat_features
 
 MAX_MOVES = 2_000  # a game of sharks this long is left out (they circle; it says little)
 
 
-def positions(players: int, games: int, seed: int, every: int = 3) -> list[tuple[list[tuple[float, ...]], int]]:
-    """(each seat still in's features, the index among them of the one that went out first), from
-    every ``every``-th move, on average, of ``games`` games of sharks."""
+def positions(players: int, games: int, seed: int, every: int = 3) -> list[Position]:
+    """(each seat still in's features, 1 for the one of them that went out first and 0 for the
+    others), from every ``every``-th move, on average, of ``games`` games of sharks."""
     from .bots import SharkBot
     from .engine import Palace
 
@@ -47,56 +48,9 @@ def positions(players: int, games: int, seed: int, every: int = 3) -> list[tuple
         for p in kept:
             following, allowed = next_and_allowed(p)
             active = [s for s in range(players) if s not in p.finished]
-            out.append(([seat_features(p, s, following, allowed) for s in active], active.index(state.finished[0])))
+            out.append(([seat_features(p, s, following, allowed) for s in active],
+                        [1.0 if s == state.finished[0] else 0.0 for s in active]))
     return out
-
-
-def fit(data: list[tuple[list[tuple[float, ...]], int]], iterations: int = 12, l2: float = 1e-4) -> Any:
-    """The weights of the conditional logit, by Newton's method (a little ridge keeps it stable)."""
-    import numpy as np
-
-    groups = _groups(data)
-    w = np.zeros(len(FEATURES))
-    for _ in range(iterations):
-        _, gradient, hessian = _loss(w, groups, second=True)
-        w = w - np.linalg.solve(hessian + l2 * np.eye(len(w)), gradient + l2 * w)
-    return w
-
-
-def log_loss(w: Any, data: list[tuple[list[tuple[float, ...]], int]]) -> float:
-    return _loss(w, _groups(data))[0]
-
-
-def _groups(data: list[tuple[list[tuple[float, ...]], int]]) -> dict[int, tuple[Any, Any]]:
-    """The positions by how many seats are still in: (features, winner) arrays."""
-    import numpy as np
-
-    by_size: dict[int, list[tuple[list[tuple[float, ...]], int]]] = {}
-    for rows, winner in data:
-        by_size.setdefault(len(rows), []).append((rows, winner))
-    return {m: (np.array([r for r, _ in group], dtype=float), np.array([w for _, w in group]))
-            for m, group in by_size.items()}
-
-
-def _loss(w: Any, groups: dict[int, tuple[Any, Any]], second: bool = False) -> tuple[float, Any, Any]:
-    """Mean log-loss, its gradient and (``second``) its Hessian."""
-    import numpy as np
-
-    total, gradient, hessian, count = 0.0, np.zeros_like(w), np.zeros((len(w), len(w))), 0
-    for x, y in groups.values():
-        z = x @ w
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        rows = np.arange(len(y))
-        total -= np.log(p[rows, y]).sum()
-        chosen = x[rows, y]
-        mean = np.einsum("nm,nmf->nf", p, x)
-        gradient -= (chosen - mean).sum(axis=0)
-        if second:
-            hessian += np.einsum("nm,nmf,nmg->fg", p, x, x) - mean.T @ mean
-        count += len(y)
-    return total / count, gradient / count, hessian / count
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -66,7 +66,8 @@ def next_and_allowed(state: State) -> tuple[int | None, frozenset[int]]:
 class PalaceSearch:
     playout_bot = "medium"  # the shark plays every seat in the playouts
     tree_depth = 1
-    time_share = 0.3  # of the time limit: a busy machine may stall the program for longer than it thinks
+    time_share = 0.7  # of what it is told of a turn: its longest turn about half the limit when quiet; a
+    # busy machine shrinks it (docs/bots.md)
     moves_per_player = 4  # playout moves a seat still in before the position is judged, 16 at least
     exploration = 0.4
     width = 4
