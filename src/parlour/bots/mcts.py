@@ -17,8 +17,8 @@ method optional):
   (and its leaf is evaluated) as soon as this says so, e.g. at the end of a round (default: only
   ``rollout_depth`` stops it).
 - ``result_values(result) -> list[float]``: each seat's value of a finished game (default: its
-  share of the others it beat, ``seat_values``); a game where only first place counts may give
-  the winners everything.
+  share of the others it beat, ``seat_values``); a game where only first place counts gives
+  the winners everything: ``winner_values``.
 - ``rollout_depth`` (int, default unbounded; or a function of the root state giving one) and
   ``exploration`` (the UCT constant, default 0.7).
 - ``time_share``: the share of the time limit spent searching (default 0.6).
@@ -71,6 +71,18 @@ def seat_values(ranks: tuple[int, ...] | list[int]) -> list[float]:
         return [1.0]
     return [(sum(1 for r in ranks if r > mine) + 0.5 * (sum(1 for r in ranks if r == mine) - 1)) / (n - 1)
             for mine in ranks]
+
+
+def winner_values(result: Any) -> list[float]:
+    """Each seat's value of a finished game where only first place counts (a game's
+    ``result_values``): the winners share 1, whatever the others' places.
+
+    >>> from parlour.core import Result
+    >>> winner_values(Result((3, 1, 2), (1, 3, 2))), winner_values(Result((3, 3, 1), (1, 1, 3)))
+    ([1.0, 0.0, 0.0], [0.5, 0.5, 0.0])
+    """
+    winners = [rank == 1 for rank in result.ranks]
+    return [1.0 / sum(winners) if won else 0.0 for won in winners]
 
 
 class _Node:

@@ -16,7 +16,8 @@ from collections import Counter
 from typing import Any, Callable, Sequence
 
 from .bots import SurvivorBot, keep_value
-from ...core import Action, Result, View
+from ...bots.mcts import winner_values
+from ...core import Action, View
 from .engine import CARDS, GOAL, IS_POINT, State, deadly_types, trait
 
 
@@ -122,10 +123,7 @@ class DinosaursSearch:
         or to the bottom of the deck, and the next round's is face up."""
         return state.round > start.round
 
-    def result_values(self, result: Result) -> list[float]:
-        """Only first place counts: the winners share 1, whatever the others' places."""
-        winners = [rank == 1 for rank in result.ranks]
-        return [1.0 / sum(winners) if won else 0.0 for won in winners]
+    result_values = staticmethod(winner_values)  # only first place counts
 
     def features(self, state: State, seat: int) -> tuple[float, ...]:
         """What ``WEIGHTS`` weighs in a dinosaur's standing, in their order."""

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import random
 
-from ...core import Action, Result
+from ...bots.mcts import winner_values
+from ...core import Action
 from .bots import JOKER_KEEP, KEEP, SharkBot
 from .cards import ANYWHERE, ID_FACE, ID_VALUE, JOKER, JOKER_VALUE
 from .engine import _FOLLOWERS, State, _step, situation
@@ -111,6 +112,4 @@ class PalaceSearch:
         total = sum(odds)
         return [o / total for o in odds]
 
-    def result_values(self, result: Result) -> list[float]:
-        """A finished game: 1 for the seat that went out first, 0 for the others."""
-        return [float(rank == 1) for rank in result.ranks]
+    result_values = staticmethod(winner_values)  # only going out first counts
