@@ -49,7 +49,7 @@ import json
 import math
 import random
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from ..core import Action, Bot, Game, IllegalAction, View
 
@@ -83,6 +83,18 @@ def winner_values(result: Any) -> list[float]:
     """
     winners = [rank == 1 for rank in result.ranks]
     return [1.0 / sum(winners) if won else 0.0 for won in winners]
+
+
+def softmax(standings: Sequence[float | None]) -> list[float]:
+    """Shares of 1 in proportion to ``exp(standing)``; None (an eliminated seat) gets 0.
+
+    >>> softmax([0.0, None, math.log(3)])
+    [0.25, 0.0, 0.75]
+    """
+    top = max(x for x in standings if x is not None)
+    weights = [0.0 if x is None else math.exp(x - top) for x in standings]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 class _Node:

@@ -58,5 +58,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"    {args.players}: ({', '.join(f'{v:.4f}' for v in w)}),")
     return 0
 
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -10,13 +10,12 @@ between survivors: ``WEIGHTS``). Only first place counts: a finished game is wor
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from .bots import SurvivorBot, keep_value
-from ...bots.mcts import winner_values
+from ...bots.mcts import softmax, winner_values
 from ...core import Action, View
 from .engine import CARDS, GOAL, IS_POINT, State, deadly_types, trait
 
@@ -149,15 +148,3 @@ class DinosaursSearch:
         proportion to the exponential of its standing (a softmax, the conditional logit fitted)."""
         standings = [None if state.out[s] is not None else self.standing(state, s) for s in range(state.players)]
         return softmax(standings)
-
-
-def softmax(standings: Sequence[float | None]) -> list[float]:
-    """Shares of 1 in proportion to ``exp(standing)``; None (an eliminated seat) gets 0.
-
-    >>> softmax([0.0, None, math.log(3)])
-    [0.25, 0.0, 0.75]
-    """
-    top = max(x for x in standings if x is not None)
-    weights = [0.0 if x is None else math.exp(x - top) for x in standings]
-    total = sum(weights)
-    return [w / total for w in weights]

@@ -11,10 +11,9 @@ not to finish high.
 
 from __future__ import annotations
 
-import math
 import random
 
-from ...bots.mcts import winner_values
+from ...bots.mcts import softmax, winner_values
 from ...core import Action
 from .bots import JOKER_KEEP, KEEP, SharkBot
 from .cards import ANYWHERE, ID_FACE, ID_VALUE, JOKER, JOKER_VALUE
@@ -106,10 +105,7 @@ class PalaceSearch:
         if state.finished:
             return [float(s == state.finished[0]) for s in range(n)]
         following, allowed = next_and_allowed(state)
-        scores = [sum(w * x for w, x in zip(WEIGHTS, seat_features(state, s, following, allowed))) for s in range(n)]
-        top = max(scores)
-        odds = [math.exp(score - top) for score in scores]
-        total = sum(odds)
-        return [o / total for o in odds]
+        return softmax([sum(w * x for w, x in zip(WEIGHTS, seat_features(state, s, following, allowed)))
+                        for s in range(n)])
 
     result_values = staticmethod(winner_values)  # only going out first counts
