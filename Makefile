@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run cluster test chromium postgresql redis nginx
+.PHONY: run cluster test check chromium postgresql redis nginx
 SERVERS ?= 2
 
 # The hall on an embedded SQLite file under ./var/; it prints the address to open.
@@ -18,6 +18,12 @@ cluster: $(STAMP) postgresql redis nginx
 
 test: $(STAMP) chromium postgresql redis nginx
 	$(PY) -m pytest
+
+# What the code declares, checked: ruff's rules, mypy's types and the import contracts (pyproject.toml).
+check: $(STAMP)
+	$(VENV)/bin/ruff check src tests examples
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -4,7 +4,8 @@ game where it must search from its view alone."""
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 

@@ -3,7 +3,6 @@ its whole process group is gone when the match ends."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -136,9 +135,8 @@ def test_a_programs_start_up_is_not_counted_in_its_first_turn():
     with Program([sys.executable, "-c", starts_slowly]) as p:
         assert p.exchange(b"up\n", 0.5, start_up=20) == "up"
     thinks_slowly = "import sys, time\nsys.stdin.readline()\ntime.sleep(3)\nprint('late', flush=True)"
-    with Program([sys.executable, "-c", thinks_slowly]) as p:
-        with pytest.raises(BotFailure, match="within 500 ms"):
-            p.exchange(b"up\n", 0.5, start_up=20)
+    with Program([sys.executable, "-c", thinks_slowly]) as p, pytest.raises(BotFailure, match="within 500 ms"):
+        p.exchange(b"up\n", 0.5, start_up=20)
     with Program([sys.executable, "-c", "import time\ntime.sleep(30)"]) as p:  # never reads: the allowance ends
         with pytest.raises(BotFailure, match="within 100 ms"):
             p.exchange(b"up\n", 0.1, start_up=0.2)

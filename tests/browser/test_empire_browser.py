@@ -113,9 +113,7 @@ def test_a_game_of_empire_against_the_detective(open_page, hall, screenshot):
             ana.keyboard.press("e" if main == "done" else "i")
         elif step == "keep":
             ana.keyboard.press("k")
-        elif step == "collect":
-            ana.locator(".em-choices button").first.click()
-        elif step == "draw":
+        elif step == "collect" or step == "draw":
             ana.locator(".em-choices button").first.click()
         elif step == "accuse_chance":
             ana.get_by_role("button", name="Do not accuse").click()

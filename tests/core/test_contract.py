@@ -1,8 +1,8 @@
 import random
 
 import pytest
-from contract import json_safe
 
+from contract import json_safe
 from parlour.core import BadOptions, LogEntry, Option, Result, UnknownGame, derive, with_names
 from parlour.games import all_games, get
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from contract import play_random
 
+from contract import play_random
 from parlour.games import all_games
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]

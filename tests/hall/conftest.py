@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
@@ -21,14 +22,15 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from parlour.games import all_games  # noqa: E402
-from parlour.hall import create_app  # noqa: E402
-from parlour.hall.limits import Limits  # noqa: E402
-from parlour.hall.store import SqlStore  # noqa: E402
 from postgres_server import throwaway_postgres, why_not  # noqa: E402
 from redis_server import RedisServer, throwaway_redis  # noqa: E402
 from redis_server import why_not as why_no_redis  # noqa: E402
 from secret_game import SECRETS  # noqa: E402
+
+from parlour.games import all_games  # noqa: E402
+from parlour.hall import create_app  # noqa: E402
+from parlour.hall.limits import Limits  # noqa: E402
+from parlour.hall.store import SqlStore  # noqa: E402
 
 pytestmark = pytest.mark.timeout(30)
 # Argon2id still, at a cost the small shared test machine can pay dozens of times a test

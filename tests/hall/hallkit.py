@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -108,7 +109,7 @@ class Socket:
         assert self.state is not None
         return self.state
 
-    def __enter__(self) -> "Socket":
+    def __enter__(self) -> Socket:
         return self
 
     def __exit__(self, *exc: Any) -> None:

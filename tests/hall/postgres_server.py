@@ -14,8 +14,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from parlour.cli.cluster import postgres_programs
 

@@ -16,9 +16,9 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 START_WITHIN = 30.0  # seconds a starting server has before it counts as broken (not a timing test)
 

@@ -9,8 +9,9 @@ own secret, its own pick and its own thoughts, nothing of the others'.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from parlour.core import Game, IllegalAction, LogEntry, Result, derive, require_action
 

@@ -7,8 +7,8 @@ import random
 from typing import Any
 
 import pytest
-
 from hallkit import Socket, started_room
+
 from parlour.core import IllegalAction, normalise_action
 from parlour.games import all_games
 from parlour.hall.limits import REASON_MAX

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from hallkit import OPEN, Socket, host, started_room
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hallkit import OPEN, Socket, host, started_room
 from parlour.hall.limits import REASON_MAX, Limits
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 import sqlalchemy as sa
@@ -84,14 +84,12 @@ def test_the_fencing_check_fails_a_transaction_of_the_old_owner_and_passes_the_n
     clock.advance(LENGTH)
     new = leases.acquire("ROOM1", "hall-2")
     with store.engine.connect() as connection:
-        with pytest.raises(LeaseLost, match="no longer hall-1's"):
-            with connection.begin():
-                check_fence(connection, old)
+        with pytest.raises(LeaseLost, match="no longer hall-1's"), connection.begin():
+            check_fence(connection, old)
         with connection.begin():
             check_fence(connection, new)
-    with pytest.raises(LeaseLost):
-        with store.engine.begin() as connection:
-            check_fence(connection, Lease("ROOM9", "hall-1", 1, 0.0))  # a room never leased
+    with pytest.raises(LeaseLost), store.engine.begin() as connection:
+        check_fence(connection, Lease("ROOM9", "hall-1", 1, 0.0))  # a room never leased
 
 
 def test_a_store_commit_fenced_by_a_lost_lease_saves_nothing_and_others_commit(store, leases, clock):
@@ -176,9 +174,8 @@ def test_on_postgresql_a_takeover_waits_for_the_old_owners_commit_under_way_and_
     takeover.join(timeout=WITHIN)
     assert [(lease.owner, lease.token) for lease in taken] == [("hall-2", 2)]
     assert turns(store, "ROOM1") == [0]  # what the new owner rebuilds from
-    with pytest.raises(LeaseLost):
-        with store.engine.begin() as connection:
-            check_fence(connection, old)
+    with pytest.raises(LeaseLost), store.engine.begin() as connection:
+        check_fence(connection, old)
 
 
 def wait_until_blocked_on_a_lock(engine: sa.Engine) -> None:

@@ -9,16 +9,28 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
 from starlette.websockets import WebSocketDisconnect
 
-from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
-from parlour.hall.limits import (CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, MAX_BODY, MAX_DEPTH,
-                                 MAX_REPLAY_BODY, NAME_MAX, OUTBOX_MAX, REASON_MAX, Guard, Limits)
+from parlour.hall.limits import (
+    CLOSE_BEHIND,
+    CLOSE_FLOOD,
+    CLOSE_TOO_MANY_SOCKETS,
+    MAX_BODY,
+    MAX_DEPTH,
+    MAX_REPLAY_BODY,
+    NAME_MAX,
+    OUTBOX_MAX,
+    REASON_MAX,
+    Guard,
+    Limits,
+)
 from parlour.hall.ws import Connection
 
 

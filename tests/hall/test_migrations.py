@@ -5,8 +5,9 @@ hall finds every room and every action in it."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import sqlalchemy as sa

@@ -4,7 +4,7 @@ game's result is lost, and a new player's first two games both count."""
 from __future__ import annotations
 
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa

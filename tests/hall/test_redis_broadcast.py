@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
+from redis_server import RedisServer
 
 from parlour.hall.cluster.redis_broadcast import CHANNEL_PREFIX, RedisBroadcast
-from redis_server import RedisServer
 
 WITHIN = 20.0  # seconds a test waits for something that must happen before it calls it lost
 

@@ -4,11 +4,10 @@ that a room of search bots never holds the server's event loop."""
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
-
 from hallkit import Socket, bot, host, new_room
+
 from parlour.games import all_games
 from parlour.hall.thinkers import ThinkerFailed, Thinkers
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
+from hallkit import OPEN, Socket, bot, host, new_room, started_room
 from starlette.websockets import WebSocketDisconnect
 
 SKIP = {"type": "skip"}

@@ -44,7 +44,7 @@ class Entrant:
     command: str
 
     @staticmethod
-    def parse(text: str) -> "Entrant":
+    def parse(text: str) -> Entrant:
         name, sep, command = text.partition("=")
         name, command = name.strip(), command.strip()
         if not sep or not name or not command:

@@ -7,8 +7,9 @@ the bots' names, the result and how the game ended.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..core import Game, LogEntry, ParlourError
 from .match import REPLAY_FORMAT

@@ -20,7 +20,6 @@ import json
 import sys
 import time
 
-
 SHARE = 0.75  # of what is left of a turn's limit, the share the bot is told it has (margin for the pipes)
 SCHEDSTAT = "/proc/self/schedstat"
 RECENT = 0.3  # the weight of the last turn in the running share of turns spent waiting for a CPU

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..core import ParlourError, derive
 from .match import Entrant, MatchRecord, MatchTask, play_match

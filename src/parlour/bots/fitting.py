@@ -14,7 +14,8 @@ extra); the bots themselves do not.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 # (each player still in's features, each one's share of the win: 1 for the winner, shared in a tie)
 Position = tuple[Sequence[Sequence[float]], Sequence[float]]

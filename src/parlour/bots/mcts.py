@@ -49,7 +49,8 @@ import json
 import math
 import random
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..core import Action, Bot, Game, IllegalAction, View
 

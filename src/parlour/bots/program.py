@@ -22,8 +22,10 @@ import struct
 import subprocess
 import termios
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol as TypingProtocol, Sequence
+from typing import Any
+from typing import Protocol as TypingProtocol
 
 from ..core import Action, Bot, Game, View
 
@@ -90,7 +92,7 @@ class Program:
         self.waited = 0.0  # seconds spent waiting for the program, over all exchanges
         self.closed = False
 
-    def __enter__(self) -> "Program":
+    def __enter__(self) -> Program:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -35,8 +35,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from ..core import ParlourError
 from .bench_hall import free_port, hall_answers, serve_command
@@ -199,7 +199,7 @@ class Cluster:
     def address(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
-    def __enter__(self) -> "Cluster":
+    def __enter__(self) -> Cluster:
         self.start()
         return self
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from ..core import Game, IllegalAction, LogEntry, ParlourError
 from .shared import add_option_argument, game_options

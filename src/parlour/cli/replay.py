@@ -8,7 +8,8 @@ The game is rebuilt from its seed and actions, so what is shown is what the engi
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:

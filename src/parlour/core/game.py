@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import random
 import re
-from types import MappingProxyType
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import BadOptions, IllegalAction
@@ -140,7 +140,7 @@ class Result:
 
     @staticmethod
     def from_scores(scores: Iterable[float], tiebreak: Iterable[float] | None = None,
-                    reason: str = "", **details: Any) -> "Result":
+                    reason: str = "", **details: Any) -> Result:
         """Rank by score, higher first, then by ``tiebreak`` (higher first); equal keys share a rank."""
         scores = tuple(scores)
         breaks = tuple(tiebreak) if tiebreak is not None else (0,) * len(scores)

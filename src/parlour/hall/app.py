@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import html
 import sys
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
 
 from argon2 import PasswordHasher
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
@@ -26,16 +27,27 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import bots as bot_registry
 from ..core import Game, IllegalAction, ParlourError
+from . import table
 from .accounts import Account, Accounts
 from .broadcast import Broadcast
 from .clock import Clock
 from .limits import ROOMS_PAGE, ROOMS_PAGE_MAX, Gate, Guard, Limits, RateLimited, client_address, clip, reason
-from .models import (CreateRoom, ErrorOut, GameOut, GiveToBot, Join, Joined, LobbyRoomOut, ReplayIn, ReplayOut,
-                     RoomCreated, RoomOut)
+from .models import (
+    CreateRoom,
+    ErrorOut,
+    GameOut,
+    GiveToBot,
+    Join,
+    Joined,
+    LobbyRoomOut,
+    ReplayIn,
+    ReplayOut,
+    RoomCreated,
+    RoomOut,
+)
 from .players import SameOrigin, players_router, socket_account
 from .rooms import Hall, HallError, Room, frames
 from .store import Store
-from . import table
 from .ws import room_socket
 
 if TYPE_CHECKING:

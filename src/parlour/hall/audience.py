@@ -14,7 +14,7 @@ connection only from where that connection's copy of the log ends.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..core import LogEntry
 from .wire import dumps_bytes
@@ -35,7 +35,7 @@ class Audience:
         self.epoch = 0  # goes up when the lines are written again (a seat changed its name)
         self.revision = 0  # goes up whenever its game part or its log changes
 
-    def show(self, game: bytes | None, entries: Iterable[LogEntry], write: "LineWriter", room_turn: int | None,
+    def show(self, game: bytes | None, entries: Iterable[LogEntry], write: LineWriter, room_turn: int | None,
              actor: bool = False) -> bool:
         """Take what the audience sees after a change; ``room_turn`` is the room's new turn when
         the change was an action (``actor``: made by this seat). ``game`` None: the game part is
@@ -58,7 +58,7 @@ class Audience:
         """The room's turn that was this audience's ``turn``; None if it has not been reached."""
         return self.room_turns[turn] if 0 <= turn <= self.turn else None
 
-    def rename(self, write: "LineWriter") -> None:
+    def rename(self, write: LineWriter) -> None:
         """Write every line again with new names (a seat changed hands)."""
         self.lines = [write(turn, entry) for turn, entry in self.entries]
         self.epoch += 1

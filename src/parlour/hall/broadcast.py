@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from typing import Callable
+from collections.abc import Callable
 
 Listener = Callable[[], None]
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, MutableMapping
+from typing import Any
 
 import orjson
 from limits import RateLimitItem, parse_many
@@ -66,13 +67,13 @@ class Limits:
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
 
     @classmethod
-    def lifted(cls) -> "Limits":
+    def lifted(cls) -> Limits:
         """No quota per client address (a load test from one machine); the sizes, the
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
                    sockets=1_000_000, messages="1000000/second")
 
-    def with_settings(self, settings: list[str]) -> "Limits":
+    def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
         fields = {f.name: f for f in dataclasses.fields(self)}
         changes: dict[str, Any] = {}

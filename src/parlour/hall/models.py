@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
@@ -57,7 +57,7 @@ class BotSeat(Wire):
     name: Name | None = Field(None, description="the name shown for it (default: the bot's name)")
 
 
-SeatSpec = Annotated[Union[OpenSeat, BotSeat], Field(discriminator="kind")]
+SeatSpec = Annotated[OpenSeat | BotSeat, Field(discriminator="kind")]
 
 
 class CreateRoom(Wire):

@@ -11,8 +11,9 @@ and endpoint works the same without one.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa

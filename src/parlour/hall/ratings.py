@@ -15,8 +15,9 @@ shown and ranked is the ordinal ``mu - 3 sigma`` (0 for a new player).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite

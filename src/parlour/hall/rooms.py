@@ -17,9 +17,10 @@ import hmac
 import logging
 import random
 import secrets
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .. import bots as bot_registry
 from ..core import Action, Bot, Game, IllegalAction, LogEntry, ParlourError, derive, fresh_seed, normalise_action
@@ -139,7 +140,7 @@ class Seat:
     reserved: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, record: dict[str, Any]) -> "Seat":
+    def of(cls, record: dict[str, Any]) -> Seat:
         return cls(record["kind"], record.get("name"), record.get("bot"), record.get("token"),
                    account=record.get("account"), profile=record.get("profile"),
                    replaced=record.get("replaced", False), rated_as=record.get("rated_as"),
@@ -165,7 +166,7 @@ class Seat:
 class Room:
     """One room: a game, its seats and, once started, its state rebuilt from its actions."""
 
-    def __init__(self, hall: "Hall", record: RoomRecord, game: Game[Any]) -> None:
+    def __init__(self, hall: Hall, record: RoomRecord, game: Game[Any]) -> None:
         self.hall = hall
         self.game = game
         self.code = record.code

@@ -19,8 +19,9 @@ import json
 import queue
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, Union
+from typing import Any, Union
 
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool

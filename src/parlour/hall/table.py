@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable, Iterator
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import sqlalchemy as sa
 
@@ -35,12 +36,12 @@ RESERVE_SEATS = 3 * 60  # seconds a rematch keeps each player's seat for them
 LobbyStatus = Literal["waiting", "playing"]
 
 
-def expired(room: "Room", now: float) -> bool:
+def expired(room: Room, now: float) -> bool:
     """A waiting room nobody has been connected to for ``WAITING_TTL`` seconds."""
     return room.status == "waiting" and room.watchers == 0 and now - room.touched >= WAITING_TTL
 
 
-def listed(room: "Room", status: LobbyStatus, now: float) -> bool:
+def listed(room: Room, status: LobbyStatus, now: float) -> bool:
     if room.status != status:
         return False
     if status == "waiting":  # a room to join: a seat is open and someone may still fill it
@@ -48,7 +49,7 @@ def listed(room: "Room", status: LobbyStatus, now: float) -> bool:
     return True
 
 
-def lobby(hall: "Hall", status: LobbyStatus = "waiting", game: str | None = None,
+def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = None,
           offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
     """The rooms the lobby shows, newest first: ``waiting`` ones to join, or ``playing`` ones to
     watch, with their players and how far along they are (``turn``: the moves a spectator saw);
@@ -69,7 +70,7 @@ def lobby(hall: "Hall", status: LobbyStatus = "waiting", game: str | None = None
 STORED_PAGE = 100  # rooms read from the store at a time for the lobby of several processes
 
 
-def stored(hall: "Hall", status: LobbyStatus, game: str | None) -> Iterator["Room"]:
+def stored(hall: Hall, status: LobbyStatus, game: str | None) -> Iterator[Room]:
     """The rooms the store has with ``status`` (of ``game``), newest first, as this process has
     them (one of several: the lobby is every process's rooms, not only those in memory here)."""
     from .rooms import HallError
@@ -111,7 +112,7 @@ class Chat:
     """One room's chat: every line goes to the store before anyone sees it; the newest
     ``CHAT_HISTORY`` are kept in memory, read from the store when first needed."""
 
-    def __init__(self, room: "Room") -> None:
+    def __init__(self, room: Room) -> None:
         self.room = room
         self._lines: list[ChatLine] | None = None
         self._next = 0  # the number of the next line
@@ -192,7 +193,7 @@ class Chat:
             await self.tell(f"{player.name} left")
 
 
-async def rematch(room: "Room", token: str | None) -> tuple["Room", str, int, str]:
+async def rematch(room: Room, token: str | None) -> tuple[Room, str, int, str]:
     """A player of ``room`` (``token``: their seat token), over, offers to play again: a new
     room with the same game, options, bots and turn timer, every seat turned by one (seat 1's
     player sits at seat 2...), the caller seated there and its host, every other player's seat

@@ -15,8 +15,20 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import Account
-from .limits import (CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, ID_MAX, MAX_MESSAGE, OUTBOX_MAX, BadJson,
-                     Guard, RateLimited, clip, read_json, reason)
+from .limits import (
+    CLOSE_BEHIND,
+    CLOSE_FLOOD,
+    CLOSE_TOO_MANY_SOCKETS,
+    ID_MAX,
+    MAX_MESSAGE,
+    OUTBOX_MAX,
+    BadJson,
+    Guard,
+    RateLimited,
+    clip,
+    read_json,
+    reason,
+)
 from .rooms import Hall, HallError, Room
 from .table import chat_key
 from .wire import dumps

@@ -62,7 +62,7 @@ class ActionCodec(ABC):
         encoded = self.encode_all(view, actions)
         return [t[0] for t in encoded] if all(len(t) == 1 for t in encoded) else None
 
-    def choices(self, game: Game[Any], state: Any, seat: int, view: View) -> "Choices":
+    def choices(self, game: Game[Any], state: Any, seat: int, view: View) -> Choices:
         """The legal actions of ``seat`` in ``state`` (``view`` is its view), by their tokens: the
         engine's listing, then :meth:`heads`. A codec may read them faster from what its engine
         knows besides, if it gets the same listing."""
@@ -166,7 +166,7 @@ class Choices:
             self.by_tokens  # noqa: B018  (checks that no two actions share their tokens)
 
     @staticmethod
-    def of(codec: ActionCodec, view: View, legal: Sequence[Action]) -> "Choices":
+    def of(codec: ActionCodec, view: View, legal: Sequence[Action]) -> Choices:
         heads = codec.heads(view, legal)
         if heads is None:
             return Choices(legal, codec.size, encoded=codec.encode_all(view, legal))

@@ -40,14 +40,14 @@ class _Shared:
     def __init__(self, value: Any) -> None:
         self.value = value
 
-    def __deepcopy__(self, memo: dict) -> "_Shared":
+    def __deepcopy__(self, memo: dict) -> _Shared:
         return self
 
 
 class _Cache(dict):
     """Views and legal choices of one state; a clone starts with none."""
 
-    def __deepcopy__(self, memo: dict) -> "_Cache":
+    def __deepcopy__(self, memo: dict) -> _Cache:
         return _Cache()
 
 
@@ -104,11 +104,11 @@ class ParlourGame(pyspiel.Game):
                                 max_game_length=MAX_GAME_LENGTH)
         super().__init__(game_type(self.parlour), info, params)
 
-    def new_initial_state(self) -> "ParlourState":
+    def new_initial_state(self) -> ParlourState:
         seed = self.fixed_seed if self.fixed_seed is not None else self.seeds.randrange(2**63)
         return ParlourState(self, self.parlour.start(self.players, self.options, seed))
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "ParlourObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ParlourObserver:
         info_state = iig_obs_type is not None and iig_obs_type.perfect_recall
         return ParlourObserver(self, info_state)
 
@@ -180,7 +180,7 @@ class ParlourState(pyspiel.State):
         result = self._parlour.result(self.state.value)
         return [0.0] * self.game_.value.players if result is None else rewards(result)
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "ParlourState":
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> ParlourState:
         """A state ``player_id`` cannot tell from this one: what it cannot see dealt anew, drawn with
         ``probability_sampler`` (OpenSpiel's uniform sampler) when given one."""
         game = self.game_.value

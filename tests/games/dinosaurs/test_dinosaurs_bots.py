@@ -4,9 +4,9 @@ clear, and clearly more than its share of wins against random players."""
 from __future__ import annotations
 
 import pytest
-from contract import play_bots
 from dino_states import GAME, PASS, ids, make_state
 
+from contract import play_bots
 from parlour import bots
 from parlour.games.dinosaurs.bots import SurvivorBot
 

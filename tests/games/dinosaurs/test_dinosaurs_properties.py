@@ -9,10 +9,10 @@ import random
 from collections import Counter
 
 import pytest
-from contract import assert_check_matches_legal, assert_replays, play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from contract import assert_check_matches_legal, assert_replays
 from parlour.core import IllegalAction, LogEntry
 from parlour.games.dinosaurs import GAME
 from parlour.games.dinosaurs.engine import CARDS, IS_POINT, eliminates

@@ -5,11 +5,11 @@ docs/rules/dinosaurs.md (tests named test_note_...). Situations are built direct
 from __future__ import annotations
 
 import pytest
-from contract import assert_refused
 from dino_states import GAME, PASS, answer_all, ids, make_state
 
+from contract import assert_refused
 from parlour.core import BadOptions, LogEntry
-from parlour.games.dinosaurs.engine import CARDS, IS_POINT, eliminates, round_scores
+from parlour.games.dinosaurs.engine import CARDS, eliminates, round_scores
 
 NAT, PRED, EMO, MET = ids("natural"), ids("predatory"), ids("emotional"), ids("meteor")
 ROCK, STICK, GRABBER, PAN, SNAKE = ids("pet_rock"), ids("cool_stick"), ids("dino_grabber"), ids("handy_pan"), ids("grappling_snake")

@@ -8,8 +8,8 @@ import pytest
 from dino_states import GAME, ids, make_state
 
 from parlour import bots
-from parlour.core import Result
 from parlour.bots.fitting import fit, log_loss
+from parlour.core import Result
 from parlour.games.dinosaurs.fit import positions
 
 SEARCH = GAME.search

@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import json
-import random
 
-from contract import assert_check_matches_legal, assert_replays, play_random
 from empire_states import GAME, all_cards, play_wandering
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from contract import assert_check_matches_legal, assert_replays, play_random
 from parlour.core import IllegalAction
 from parlour.games.empire.engine import NUMBERS, SLOTS, seen_by
 

@@ -7,10 +7,29 @@ revelatory cards are 1, 2, 4, 5 in places A to D, the culprit is the Alchemist (
 from __future__ import annotations
 
 import pytest
-from contract import assert_refused, log_texts
-from empire_states import (CHALLENGE, DECLINE, DISCOVER, END, GAME, INCOME, PASS, PROMOTE, SPY, accuse,
-                           all_cards, claim, collect, draw, guess, keep, make_state, reveal, run)
+from empire_states import (
+    CHALLENGE,
+    DECLINE,
+    DISCOVER,
+    END,
+    GAME,
+    INCOME,
+    PASS,
+    PROMOTE,
+    SPY,
+    accuse,
+    all_cards,
+    claim,
+    collect,
+    draw,
+    guess,
+    keep,
+    make_state,
+    reveal,
+    run,
+)
 
+from contract import assert_refused, log_texts
 from parlour.games.empire.engine import COSTS, NUMBERS, ROLES, START_COINS, suspects
 
 NAMES = ["Ana", "Bob"]
@@ -25,7 +44,7 @@ def kinds(state, seat):
 # --- the deck (docs/rules/empire.md) -------------------------------------------------------------------
 
 def test_rules_note_the_deck_is_fifteen_roles_each_with_its_own_number():
-    assert len(ROLES) == 15 and NUMBERS == tuple(range(1, 16))
+    assert len(ROLES) == 15 and tuple(range(1, 16)) == NUMBERS
     assert len(set(ROLES.values())) == len(ROLES)
     assert ROLES[1] == "Urchin" and ROLES[15] == "Empress"
 

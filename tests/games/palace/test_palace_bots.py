@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from palace_states import GAME, NO_SWAP, make, play, swap
+from palace_states import GAME, NO_SWAP, make, swap
 
 from parlour import bots
 

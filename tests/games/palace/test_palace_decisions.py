@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from contract import assert_refused
 from palace_states import GAME, NO_SWAP, TAKE, face_ups, flip, hand, make, pile, play, swap
 
+from contract import assert_refused
 from parlour.core import BadOptions, LogEntry
 from parlour.games.palace.cards import ID_FACE, PACK, code
 

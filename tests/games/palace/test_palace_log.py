@@ -3,8 +3,9 @@ while actions keep their codes ("QC"): the log is for people, the actions for bo
 
 from __future__ import annotations
 
-from contract import log_texts
 from palace_states import GAME, NO_SWAP, TAKE, flip, make, play, swap
+
+from contract import log_texts
 
 NAMES = ["Ann", "Bob", "Cy"]
 

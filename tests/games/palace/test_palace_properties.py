@@ -8,12 +8,12 @@ import random
 import re
 from collections import Counter
 
-from contract import assert_check_matches_legal, assert_refused, assert_replays, play_random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from palace_states import GAME, make, play, swap
 
+from contract import assert_check_matches_legal, assert_refused, assert_replays, play_random
 from parlour.core import LogEntry
 from parlour.games.palace.cards import ID_FACE, PACK_SIZE, code, packs_for
 

@@ -7,14 +7,13 @@ import json
 import random
 from collections import Counter
 
-from contract import assert_check_matches_legal, assert_replays, play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from patchwork_states import GAME, bit, full_except, make_state
 
+from contract import assert_check_matches_legal, assert_replays, play_random
 from parlour.core import IllegalAction
-from parlour.games.patchwork.engine import (FULL, LAST_SPACE, PATCHES, SPECIAL_TIMES, has_bonus_square,
-                                            score)
+from parlour.games.patchwork.engine import FULL, LAST_SPACE, PATCHES, SPECIAL_TIMES, has_bonus_square, score
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,12 +5,11 @@ docs/rules/patchwork.md. Situations are built directly as engine states."""
 from __future__ import annotations
 
 import pytest
-from contract import assert_refused
 from patchwork_states import GAME, SKIP, bit, full_except, make_state, picture, play, squares
 
+from contract import assert_refused
 from parlour.core import IllegalAction, LogEntry
-from parlour.games.patchwork.engine import (BONUS_POINTS, FULL, INCOME_TIMES, LAST_SPACE, PATCHES,
-                                            SPECIAL_TIMES, score)
+from parlour.games.patchwork.engine import BONUS_POINTS, FULL, INCOME_TIMES, LAST_SPACE, PATCHES, SPECIAL_TIMES, score
 
 
 def after(state, seat, action, log=None):

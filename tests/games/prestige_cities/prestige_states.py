@@ -5,8 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.games import get
-from parlour.games.prestige_cities.engine import (BLOCKS, CATASTROPHES, CHOOSE, COLS, LETTERS, ROWS, START_CITY,
-                                                  State, bit, catastrophe_targets, era_queue)
+from parlour.games.prestige_cities.engine import (
+    BLOCKS,
+    CATASTROPHES,
+    CHOOSE,
+    COLS,
+    LETTERS,
+    ROWS,
+    START_CITY,
+    State,
+    bit,
+    catastrophe_targets,
+    era_queue,
+)
 
 GAME = get("prestige_cities")
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from contract import play_bots
 from prestige_states import GAME, city, era_state
 
+from contract import play_bots
 from parlour import bots
 
 

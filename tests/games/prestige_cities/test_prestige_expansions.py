@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from contract import assert_refused
-from prestige_states import ALL_SIX, GAME, act, blocks_offered, build, city, era_state, full_city, run, squares_of_legal
+from prestige_states import GAME, act, blocks_offered, build, city, era_state, full_city, run, squares_of_legal
 
-from parlour.games.prestige_cities.engine import (BASE_ERAS, BLIGHT, BLIGHT_ERAS, DECK_SIZE, INDUSTRY, MOUNTAINS,
-                                                  RESIDENTIAL, START_CITY, bit, category_scores, empty_squares,
-                                                  happiness_score, mask_of, squares_of, wealth_score)
+from contract import assert_refused
+from parlour.games.prestige_cities.engine import (
+    BASE_ERAS,
+    BLIGHT,
+    BLIGHT_ERAS,
+    DECK_SIZE,
+    INDUSTRY,
+    MOUNTAINS,
+    RESIDENTIAL,
+    START_CITY,
+    bit,
+    category_scores,
+    empty_squares,
+    happiness_score,
+    mask_of,
+    squares_of,
+    wealth_score,
+)
 
 BLIGHT_ON = {"blight": True}
 

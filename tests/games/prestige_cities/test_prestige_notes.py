@@ -3,13 +3,34 @@
 from __future__ import annotations
 
 import pytest
-from contract import assert_refused
-from prestige_states import (ALL_SIX, GAME, act, blocks_offered, build, city, era_state, finish_choices,
-                             full_city, run, squares_of_legal)
+from prestige_states import (
+    ALL_SIX,
+    GAME,
+    act,
+    blocks_offered,
+    build,
+    city,
+    era_state,
+    full_city,
+    run,
+    squares_of_legal,
+)
 
+from contract import assert_refused
 from parlour.core import BadOptions
-from parlour.games.prestige_cities.engine import (CHOOSE, DECK_SIZE, PARKS, RESIDENTIAL, START_CITY, bit,
-                                                  deal_cards, CARDS, deck2_measure, deck4_measure, wealth_score)
+from parlour.games.prestige_cities.engine import (
+    CARDS,
+    CHOOSE,
+    DECK_SIZE,
+    PARKS,
+    RESIDENTIAL,
+    START_CITY,
+    bit,
+    deal_cards,
+    deck2_measure,
+    deck4_measure,
+    wealth_score,
+)
 
 
 def test_one_to_six_players():

@@ -7,14 +7,24 @@ from __future__ import annotations
 import json
 import random
 
-from contract import assert_check_matches_legal, assert_replays, json_safe, play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prestige_states import GAME
 
+from contract import assert_check_matches_legal, assert_replays, json_safe, play_random
 from parlour.core import IllegalAction
-from parlour.games.prestige_cities.engine import (BLOCKS, CHOOSE, COLS, FULL, MOUNTAINS, OVER, ROWS, built,
-                                                  empty_squares, overall_score)
+from parlour.games.prestige_cities.engine import (
+    BLOCKS,
+    CHOOSE,
+    COLS,
+    FULL,
+    MOUNTAINS,
+    OVER,
+    ROWS,
+    built,
+    empty_squares,
+    overall_score,
+)
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 players = st.integers(min_value=1, max_value=6)

@@ -5,14 +5,45 @@ docs/rules/prestige_cities.md are in test_prestige_expansions.py and test_presti
 from __future__ import annotations
 
 import pytest
-from contract import assert_refused
-from prestige_states import (ALL_SIX, GAME, act, blocks_offered, build, city, era_state, finish_choices,
-                             full_city, run, squares_of_legal)
+from prestige_states import (
+    ALL_SIX,
+    GAME,
+    act,
+    blocks_offered,
+    build,
+    city,
+    era_state,
+    finish_choices,
+    full_city,
+    run,
+    squares_of_legal,
+)
 
-from parlour.games.prestige_cities.engine import (AFTER, BASE_ERAS, CHOOSE, ERAS, COLS, COMMERCE, CULTURE, DECK_SIZE,
-                                                  INDUSTRY, INNER, OVER, PARKS, RESIDENTIAL, ROWS, START_CITY, bit,
-                                                  category_scores, culture_score, empty_squares, happiness_score,
-                                                  overall_score, squares_of, wealth_score)
+from contract import assert_refused
+from parlour.games.prestige_cities.engine import (
+    AFTER,
+    BASE_ERAS,
+    CHOOSE,
+    COLS,
+    COMMERCE,
+    CULTURE,
+    DECK_SIZE,
+    ERAS,
+    INDUSTRY,
+    INNER,
+    OVER,
+    PARKS,
+    RESIDENTIAL,
+    ROWS,
+    START_CITY,
+    bit,
+    category_scores,
+    culture_score,
+    happiness_score,
+    overall_score,
+    squares_of,
+    wealth_score,
+)
 
 # --- Scoring ----------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ...core import Action, Bot, View
 from .engine import CARDS, GOAL, IS_POINT, MAIN_CARDS

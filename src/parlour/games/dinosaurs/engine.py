@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from itertools import combinations
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ...core import Action, Game, IllegalAction, LogEntry, Option, Result, View, derive, require_action
 
@@ -96,14 +97,14 @@ def _type_counts(area: Iterable[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-@lru_cache(maxsize=None)  # a few hundred Disaster Areas are possible: search asks about them constantly
+@cache  # a few hundred Disaster Areas are possible: search asks about them constantly
 def _eliminated(counts: tuple[int, ...], two_player: bool) -> bool:
     *types, meteors = counts
     same, each = (4, 2) if two_player else (3, 1)
     return max(types) + meteors >= same or sum(max(0, each - n) for n in types) <= meteors
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deadly(counts: tuple[int, ...], two_player: bool) -> tuple[str, ...]:
     return tuple(t for k, t in enumerate(_AREA_TYPES)
                  if _eliminated(tuple(n + (i == k) for i, n in enumerate(counts)), two_player))
@@ -171,7 +172,7 @@ class State:
         for name in self.FIELDS:
             setattr(self, name, fields[name])
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         new = State.__new__(State)
         for name in self.FIELDS:
             value = getattr(self, name)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .bots import SurvivorBot, keep_value
 from ...bots.mcts import softmax, winner_values
 from ...core import Action, View
+from .bots import SurvivorBot, keep_value
 from .engine import CARDS, GOAL, IS_POINT, State, deadly_types, trait
 
 

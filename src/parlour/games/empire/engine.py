@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any
 
 from ...core import Action, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
 

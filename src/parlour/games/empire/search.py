@@ -10,7 +10,6 @@ knowing the guessed cards.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ...core import Action
 from .bots import DetectiveBot

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table

@@ -12,7 +12,7 @@ for the second); what is printed on it is its ``face``; what it counts as on the
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 SUITS = "HDCS"  # hearts, diamonds, clubs, spades: suits never matter, they are only printed
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")

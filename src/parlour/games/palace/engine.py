@@ -12,15 +12,53 @@ document is silent are in docs/rules/palace.md, one line each.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from ...core import (Action, FieldsState, Game, IllegalAction, LogEntry, Option, Result, View, derive, require_action,
-                     require_int)
-from .cards import (ANYWHERE, AS_VALUES, CARDINAL, FACE_BY_CODE, ID_FACE, ID_ORDER, ID_VALUE, INVISIBLE,
-                    JOKER, JOKER_VALUE, NOT_ON_RULES, NUMBER_VALUES, PACK_SIZE, RULES, SOCIAL, VALUE, VALUE_BY_NAME,
-                    a_value, card_name, code, codes, label, listed, number, pack_faces, packs_for, plural,
-                    sort_ids, value_name, values)
+from ...core import (
+    Action,
+    FieldsState,
+    Game,
+    IllegalAction,
+    LogEntry,
+    Option,
+    Result,
+    View,
+    derive,
+    require_action,
+    require_int,
+)
+from .cards import (
+    ANYWHERE,
+    AS_VALUES,
+    CARDINAL,
+    FACE_BY_CODE,
+    ID_FACE,
+    ID_VALUE,
+    INVISIBLE,
+    JOKER,
+    JOKER_VALUE,
+    NOT_ON_RULES,
+    NUMBER_VALUES,
+    PACK_SIZE,
+    RULES,
+    SOCIAL,
+    VALUE,
+    VALUE_BY_NAME,
+    a_value,
+    card_name,
+    code,
+    codes,
+    label,
+    listed,
+    number,
+    pack_faces,
+    packs_for,
+    plural,
+    sort_ids,
+    value_name,
+    values,
+)
 
 HAND_SIZE = 3  # hand cards are drawn back up to three
 TABLE_CARDS = 3  # face-downs, and face-ups, each

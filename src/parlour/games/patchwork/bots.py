@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core import Action, Bot, View
-from .engine import (FULL, INCOME_TIMES, LAST_SPACE, PATCHES, SIZE, SPECIAL, Patch, fits, has_bonus_square)
+from .engine import FULL, INCOME_TIMES, LAST_SPACE, PATCHES, SIZE, SPECIAL, Patch, fits, has_bonus_square
 
 _LEFT_EDGE = sum(1 << (y * SIZE) for y in range(SIZE))
 _RIGHT_EDGE = _LEFT_EDGE << (SIZE - 1)

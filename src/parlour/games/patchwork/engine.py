@@ -14,18 +14,30 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
-from ...core import Action, FieldsState, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
+from ...core import (
+    Action,
+    FieldsState,
+    Game,
+    IllegalAction,
+    LogEntry,
+    Result,
+    View,
+    derive,
+    require_action,
+    require_int,
+)
 
 # --- data -------------------------------------------------------------------------------------
 
 # One file for the engine and the browser renderer, which fetches it from the game's static folder.
 DATA = json.loads(resources.files(__package__).joinpath("static", "patchwork.json").read_text())
 SIZE = DATA["board"]["width"]
-assert SIZE == DATA["board"]["height"]
+assert DATA["board"]["height"] == SIZE
 SQUARES = SIZE * SIZE
 FULL = (1 << SQUARES) - 1
 LAST_SPACE = DATA["timeline"]["last_space"]

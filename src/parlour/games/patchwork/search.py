@@ -16,8 +16,19 @@ from typing import Any
 
 from ...core import Action
 from .bots import _fit_quality, purchase_value, skip_value
-from .engine import (BONUS_POINTS, EMPTY_PENALTY, INCOME_TIMES, LAST_SPACE, PATCHES, SIZE, SPECIAL,
-                     SQUARES, State, fits, has_bonus_square)
+from .engine import (
+    BONUS_POINTS,
+    EMPTY_PENALTY,
+    INCOME_TIMES,
+    LAST_SPACE,
+    PATCHES,
+    SIZE,
+    SPECIAL,
+    SQUARES,
+    State,
+    fits,
+    has_bonus_square,
+)
 
 # How many income spaces lie strictly after each space.
 INCOME_AFTER = tuple(sum(1 for t in INCOME_TIMES if t > space) for space in range(LAST_SPACE + 1))

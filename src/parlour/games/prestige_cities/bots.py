@@ -5,8 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import Action, Bot, View
-from .engine import (BLIGHT, BLOCK_INDEX, BLOCKS, COLS, INNER, RESIDENTIAL, City, bit, category_scores,
-                     city_from_rows, neighbours)
+from .engine import (
+    BLIGHT,
+    BLOCK_INDEX,
+    BLOCKS,
+    COLS,
+    INNER,
+    RESIDENTIAL,
+    City,
+    bit,
+    category_scores,
+    city_from_rows,
+    neighbours,
+)
 
 
 def _value(city: City, ocean: bool) -> float:

@@ -15,11 +15,25 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from ...core import Action, BadOptions, FieldsState, Game, IllegalAction, LogEntry, Option, Result, View, derive, require_action, require_int
+from ...core import (
+    Action,
+    BadOptions,
+    FieldsState,
+    Game,
+    IllegalAction,
+    LogEntry,
+    Option,
+    Result,
+    View,
+    derive,
+    require_action,
+    require_int,
+)
 
 # --- data -------------------------------------------------------------------------------------
 
@@ -330,7 +344,7 @@ class State(FieldsState):
         self.acting = None
         self.rooms = None
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """A shallow copy that the engine may change before handing it out (faster than a loop)."""
         new = State.__new__(State)
         new.memo = None  # {seat * 8 + block (7: none): (task, squares)}: what task_squares found here

@@ -16,8 +16,18 @@ from typing import Any
 
 from ...core import Action, View
 from .bots import GreedyBot, _value
-from .engine import (BLOCK_INDEX, CARDS, FULL_REWARD, GOAL, City, city_from_rows, deck2_measure,
-                     deck4_measure, empty_squares)
+from .engine import (
+    BLOCK_INDEX,
+    CARDS,
+    FULL_REWARD,
+    GOAL,
+    City,
+    city_from_rows,
+    deck2_measure,
+    deck4_measure,
+    empty_squares,
+)
+
 
 def _chance(lead: float, spread: float) -> float:
     return 1.0 / (1.0 + math.exp(-lead / spread))

@@ -19,13 +19,14 @@ The clustered hall (:mod:`parlour.hall.cluster.node`) uses it; the single-proces
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import sqlalchemy as sa
 
 from ...core import ParlourError
-from ..store import Write, room_leases_table as leases_table, rooms_table
+from ..store import Write, rooms_table
+from ..store import room_leases_table as leases_table
 
 LENGTH = 5.0  # seconds a lease lasts unless renewed (the owner renews it well before)
 RENEW_BATCH = 500  # rooms renewed by one statement

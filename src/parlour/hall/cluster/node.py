@@ -24,8 +24,9 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import sqlalchemy as sa
@@ -121,7 +122,7 @@ class Node:
         self._broken: set[str] = set()  # rooms nobody holds that this process could not take
 
     # -- life ------------------------------------------------------------------------------------
-    def connect(self, hall: "Hall") -> Fanout:
+    def connect(self, hall: Hall) -> Fanout:
         """The broadcast for ``hall`` (called on its event loop, before it serves)."""
         self._hall = hall
         self._loop = asyncio.get_running_loop()
@@ -152,7 +153,7 @@ class Node:
             await asyncio.to_thread(self.broadcast.close)
 
     # -- owning rooms ----------------------------------------------------------------------------
-    async def claim(self, room: "Room") -> Lease | None:
+    async def claim(self, room: Room) -> Lease | None:
         """Make this process the room's owner if nobody else holds it; None when it is ours now,
         else the lease another process holds."""
         async with room.claiming:
@@ -169,7 +170,7 @@ class Node:
             await room.own(lease)
             return None
 
-    async def elsewhere(self, room: "Room", op: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    async def elsewhere(self, room: Room, op: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """Where a change of ``room`` asked of this process is to be made: None when this process
         owns the room (taken now if nobody held it), else the owner's answer once it made the
         change. Raises :class:`~parlour.hall.rooms.HallError` with the owner's refusal, or
@@ -267,7 +268,7 @@ class Node:
 
 
 # -- the owner's side of forwarding ------------------------------------------------------------------
-def internal_router(hall: "Hall") -> APIRouter:
+def internal_router(hall: Hall) -> APIRouter:
     """``POST /internal/cluster/rooms/{code}/{op}``: a change of a room this process owns, asked by
     another process of the hall (with the shared secret). The answer says what the room answered:
     ``{"refused": {code, message}}``, ``{"moved": true}`` if the room is not (or no longer) held
@@ -276,31 +277,31 @@ def internal_router(hall: "Hall") -> APIRouter:
     from ..rooms import HallError
     from ..table import rematch
 
-    async def act(room: "Room", body: dict[str, Any]) -> dict[str, Any]:
+    async def act(room: Room, body: dict[str, Any]) -> dict[str, Any]:
         return {"turn": await room.act(body["seat"], body["turn"], body["action"])}
 
-    async def join(room: "Room", body: dict[str, Any]) -> dict[str, Any]:
+    async def join(room: Room, body: dict[str, Any]) -> dict[str, Any]:
         account = Account(**body["account"]) if body.get("account") else None
         seat, token = await room.join(body["name"], body["seat"], body["token"], account)
         return {"seat": seat, "token": token}
 
-    async def give_to_bot(room: "Room", body: dict[str, Any]) -> dict[str, Any]:
+    async def give_to_bot(room: Room, body: dict[str, Any]) -> dict[str, Any]:
         await room.give_to_bot(body["seat"], body["bot"], body["name"])
         return {}
 
-    async def start(room: "Room", body: dict[str, Any]) -> dict[str, Any]:
+    async def start(room: Room, body: dict[str, Any]) -> dict[str, Any]:
         await room.start()
         return {}
 
-    async def offer_rematch(room: "Room", body: dict[str, Any]) -> dict[str, Any]:
+    async def offer_rematch(room: Room, body: dict[str, Any]) -> dict[str, Any]:
         new, host_token, seat, seat_token = await rematch(room, body["token"])
         return {"code": new.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
-    async def chat(room: "Room", body: dict[str, Any]) -> dict[str, Any]:
+    async def chat(room: Room, body: dict[str, Any]) -> dict[str, Any]:
         line = await room.chat.add(body["kind"], body["seat"], body["name"], body["text"])
         return {"n": line.n}
 
-    ops: dict[str, Callable[["Room", dict[str, Any]], Awaitable[dict[str, Any]]]] = {
+    ops: dict[str, Callable[[Room, dict[str, Any]], Awaitable[dict[str, Any]]]] = {
         "act": act, "join": join, "give_to_bot": give_to_bot, "start": start, "rematch": offer_rematch,
         "chat": chat}
     router = APIRouter(include_in_schema=False)

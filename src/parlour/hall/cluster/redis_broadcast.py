@@ -22,7 +22,7 @@ import logging
 import queue
 import threading
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 import redis
 

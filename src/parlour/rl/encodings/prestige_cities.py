@@ -13,9 +13,26 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core import Action, View
-from ...games.prestige_cities.engine import (AFTER, BLIGHT_TASK, BLOCK_INDEX, BLOCKS, BUILD, CARDS, CHOOSE, COLS,
-                                             CONVERT, DIE_BLOCKS, ERAS, FINAL, GOLDEN, LETTERS, OVER, PICK,
-                                             REMOVE, SQUARES)
+from ...games.prestige_cities.engine import (
+    AFTER,
+    BLIGHT_TASK,
+    BLOCK_INDEX,
+    BLOCKS,
+    BUILD,
+    CARDS,
+    CHOOSE,
+    COLS,
+    CONVERT,
+    DIE_BLOCKS,
+    ERAS,
+    FINAL,
+    GOLDEN,
+    LETTERS,
+    OVER,
+    PICK,
+    REMOVE,
+    SQUARES,
+)
 from ..encoding import CatalogueCodec, Layout, ObservationEncoder, Tokens
 
 MAX_PLAYERS = 6
