@@ -20,8 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..hall import migrations
-    from ..hall.store import make_engine
+    from ..hall.store import make_engine, migrations
 
     if args.what == "revision":
         return revision(args.message)
@@ -49,8 +48,7 @@ def revision(message: str | None) -> int:
     from alembic import command
 
     from ..core import ParlourError
-    from ..hall import migrations
-    from ..hall.store import make_engine
+    from ..hall.store import make_engine, migrations
 
     if not message:
         raise ParlourError("say what the revision changes: parlour db revision -m 'chat lines'")
