@@ -8,7 +8,7 @@ import argparse
 from .serve import DEFAULT_DB, ensure_folder
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("db", help="the store's schema: current, upgrade, revision",
                             description="The store's schema, versioned with Alembic.")
     parser.add_argument("what", choices=("current", "upgrade", "revision"),
