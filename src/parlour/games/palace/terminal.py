@@ -30,7 +30,8 @@ Moves (upper or lower case), or the number of a move in the list under the board
   no / n                after a Cardinal: no more swaps
 A card goes on the same value or higher (Aces high). 2s and 3s go on anything but a Rules card;
 3s, 7s, Rules, Social and Cardinal cards are invisible; a 7 turns play back for one turn; an 8
-skips the next player; on a 9 play 9 or lower; a 10 burns the pile; four of a value burn it too.
+skips the next player; on a 9 play 9 or lower; a 10 burns the pile and its player plays again;
+four of a value burn it too, and play goes on (burning 7s and 8s still turn back and skip).
 Other words: help, board (draw it again), quit."""
 
 SUIT = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
