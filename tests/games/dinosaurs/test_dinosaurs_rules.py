@@ -15,9 +15,12 @@ from parlour.core import BadOptions, LogEntry
 from parlour.games.dinosaurs.engine import CARDS, eliminates, round_scores
 
 NAT, PRED, EMO, MET = ids("natural"), ids("predatory"), ids("emotional"), ids("meteor")
-ROCK, STICK, GRABBER, PAN, SNAKE = ids("pet_rock"), ids("cool_stick"), ids("dino_grabber"), ids("handy_pan"), ids("grappling_snake")
-GRAVE, SMOOTHIE, BONE, SPRAY, BAT = ids("grave_maker"), ids("delicious_smoothie"), ids("bonehead"), ids("fire_spray"), ids("run_home_bat")
-TRAP, BOW, FRUIT, STING, TREE = ids("mouth_trap"), ids("bow_and_dino"), ids("special_star_fruit"), ids("sting_stabber"), ids("treenoculars")
+ROCK, STICK, GRABBER = ids("pet_rock"), ids("cool_stick"), ids("dino_grabber")
+PAN, SNAKE = ids("handy_pan"), ids("grappling_snake")
+GRAVE, SMOOTHIE, BONE = ids("grave_maker"), ids("delicious_smoothie"), ids("bonehead")
+SPRAY, BAT = ids("fire_spray"), ids("run_home_bat")
+TRAP, BOW, FRUIT = ids("mouth_trap"), ids("bow_and_dino"), ids("special_star_fruit")
+STING, TREE = ids("sting_stabber"), ids("treenoculars")
 PTEA, PLANT, CANNON, SAW = ids("iced_ptea"), ids("hungry_plant"), ids("meteor_cannon"), ids("flaming_chainsaw")
 BOOST, SAP, INVERT = ids("score_booster"), ids("score_sapper"), ids("score_inversion")
 INSURE, REDIRECT = ids("disaster_insurance"), ids("disaster_redirect")

@@ -63,7 +63,8 @@ def make(players: int = 3, *, hands=None, face_ups=None, face_downs=None, pick_u
         (i,) = ids([card])
         pile_entries.append((i, VALUE_BY_NAME[as_name] if as_name else VALUE[ID_FACE[i]]))
     rest = (ids(pick_up), ids(burned))
-    all_hands = named_hands + [[any_of("4", "5", "6"), any_of("5", "6", "4"), any_of("6", "4", "5")] for _ in range(players - len(named_hands))]
+    all_hands = named_hands + [[any_of("4", "5", "6"), any_of("5", "6", "4"), any_of("6", "4", "5")]
+                               for _ in range(players - len(named_hands))]
     all_ups = named_ups + [[any_of("K", "Q", "J", "A")] for _ in range(players - len(named_ups))]
     all_downs = named_downs + [[any_of("J", "Q", "K", "A")] for _ in range(players - len(named_downs))]
     known = tuple(tuple(() for _ in range(players)) for _ in range(players + 1))

@@ -443,7 +443,8 @@ def test_going_out_at_once_and_in_order():
     state = after(state, 0, play("cardinal"), swap(0, 1))  # 0 hands KH to 1 and gets 1's empty hand
     assert state.finished == (0,) and hand(state, 1) == ["KH"]
     state = make(6, hands=[["cardinal", "cardinal", "KH"], ["4S"], ["5C"], [], ["4H"], ["4D"]],
-                 face_ups=[[], ["KS"], ["KC"], ["QS"], ["KH"], ["KD"]], face_downs=[[], ["QS"], ["QC"], [], ["QH"], ["QD"]])
+                 face_ups=[[], ["KS"], ["KC"], ["QS"], ["KH"], ["KD"]],
+                 face_downs=[[], ["QS"], ["QC"], [], ["QH"], ["QD"]])
     state = after(state, 0, play("cardinal", "cardinal"), swap(0, 3))
     assert state.finished == (0,) and state.current == 1  # 0 went out on its own swap: the second lapses
     assert hand(state, 3) == ["KH"]

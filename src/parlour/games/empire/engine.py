@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from itertools import combinations
@@ -583,6 +583,7 @@ class Empire(Game[State]):
         last_challenge = None if challenge is None else {**challenge._asdict(), "roles": list(challenge.roles)}
         last_guess = None if guess is None else guess._asdict()
         promoting = state.active if state.drawn is not None else None
+        result = self.result(state)
         view: View = {
             "game": self.id, "seat": seat, "turn": state.turn, "active": state.active,
             "to_act": [] if mover is None else [mover],
@@ -596,7 +597,7 @@ class Empire(Game[State]):
             "last_challenge": last_challenge, "last_guess": last_guess,
             "roles": [{"number": n, "name": ROLES[n], "line": LINES[n]} for n in NUMBERS],
             "costs": dict(COSTS), "claim_range": [CLAIM_MIN, CLAIM_MAX],
-            "over": over, "result": self.result(state).to_json() if over else None,
+            "over": over, "result": None if result is None else result.to_json(),
             "culprit": state.culprit if over or (seat is not None and state.discovered[seat]) else None,
         }
         if seat is not None:
@@ -604,7 +605,8 @@ class Empire(Game[State]):
             view["you"] = {"role": state.roles[seat], "drawn": state.drawn if promoting == seat else None}
             opponent_known = sorted(state.known[seat])
             view["opponent"] = {
-                "role": state.roles[other] if over else next((c for c in opponent_known if c == state.roles[other]), None),
+                "role": state.roles[other] if over
+                else next((c for c in opponent_known if c == state.roles[other]), None),
                 "drawn": next((c for c in opponent_known if c == state.drawn and promoting == other), None),
                 "ruled_out": sorted(state.ruled_out[seat]),
             }
@@ -659,13 +661,15 @@ class Empire(Game[State]):
         roles[seat] = you["role"]
         roles[other] = hand.get("role")
         drawn = you["drawn"] if promoting == seat else hand.get("drawn")
-        known = [frozenset(), frozenset()]
+        known: list[frozenset[int]] = [frozenset(), frozenset()]
         known[seat] = frozenset(c for c in hand_known.values() if c is not None)
         known[other] = frozenset(view["opponent_knows"]["cards"])
-        ruled_out = [frozenset(), frozenset()]
+        ruled_out: list[frozenset[int]] = [frozenset(), frozenset()]
         ruled_out[seat] = frozenset(opponent["ruled_out"])
         ruled_out[other] = frozenset(view["opponent_knows"]["ruled_out"])
-        return State(deck, tuple(slot_cards), culprit, (roles[0], roles[1]), drawn, tuple(view["coins"]), pile,
+        placed = [c for c in slot_cards if c is not None]
+        assert len(placed) == SLOTS, "every revelatory place has its card"
+        return State(deck, tuple(placed), culprit, (roles[0], roles[1]), drawn, tuple(view["coins"]), pile,
                      view["active"], tuple(tuple(step) for step in view["queue"]), view["claim"],
                      frozenset(view["used"]), view["main_done"], (looked[0], looked[1]), taken,
                      tuple(view["discovered"]), (known[0], known[1]), (ruled_out[0], ruled_out[1]),
@@ -686,9 +690,11 @@ class Empire(Game[State]):
                 "turn": state.turn, "outcome": None if state.outcome is None else list(state.outcome)}
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        pair = lambda key, kind: (kind(data[key][0]), kind(data[key][1]))  # noqa: E731
+        def pair(key: str, kind: Callable[[Any], Any]) -> tuple[Any, Any]:
+            return kind(data[key][0]), kind(data[key][1])
+
         challenge, guess, outcome = data["challenge"], data["guess"], data["outcome"]
-        return State(tuple(data["deck"]), tuple(data["slots"]), data["culprit"], pair("roles", lambda x: x),
+        return State(tuple(data["deck"]), tuple(data["slots"]), data["culprit"], pair("roles", _same),
                      data["drawn"], pair("coins", int), tuple(data["pile"]), data["active"],
                      tuple(tuple(s) for s in data["queue"]), data["claim"], frozenset(data["used"]),
                      data["main_done"], pair("looked", frozenset), tuple(data["taken"]),
@@ -696,6 +702,10 @@ class Empire(Game[State]):
                      None if challenge is None else Challenge.from_json(challenge),
                      None if guess is None else Guess(*guess), data["turn"],
                      None if outcome is None else Outcome(*outcome))
+
+
+def _same(x: Any) -> Any:
+    return x
 
 
 def _challenge_from(data: Mapping[str, Any] | None) -> Challenge | None:

@@ -157,7 +157,7 @@ def _run(top: list[int], value: int) -> Any:
         yield v
 
 
-def _counting(pile: list[dict]) -> int | None:
+def _counting(pile: list[dict[str, Any]]) -> int | None:
     for p in reversed(pile):
         v = VALUE_BY_NAME[p["as"]]
         if v not in INVISIBLE:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from ...core import (
     Action,
@@ -89,7 +89,8 @@ class State(FieldsState):
     """
 
     FIELDS = ("hands", "face_ups", "face_downs", "pick_up", "pile", "burned", "direction", "current",
-              "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "last", "first", "edition")
+              "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "last", "first",
+              "edition")
     __slots__ = FIELDS
 
     def __init__(self, hands: tuple[tuple[int, ...], ...], face_ups: tuple[tuple[int, ...], ...],
@@ -203,7 +204,8 @@ def why_not(pile: Pile, value: int, edition: int = EDITION) -> str:
     """Why a card of ``value`` may not go on ``pile``, in words."""
     top, refused = situation(pile, edition)
     if value in refused:
-        never = "2s, 3s, 7s and Rules cards" if edition >= LOOSER_PLAYS else "2s, 3s, 7s and Rules, Social and Cardinal cards"
+        never = ("2s, 3s, 7s and Rules cards" if edition >= LOOSER_PLAYS
+                 else "2s, 3s, 7s and Rules, Social and Cardinal cards")
         return f"{card_name(value)} may not go on a Rules card: {never} never go on one"
     if top == NINE:
         return (f"{card_name(value)} may not follow the 9 that counts on the play pile: on a 9 only 9 or"
@@ -325,7 +327,8 @@ class _Turn:
         self.swapped = state.swapped
         self.revealed = state.revealed
         self.finished = state.finished
-        self.known = state.known  # made a list (of the state's rows, each replaced whole) once it changes
+        # made a list (of the state's rows, each replaced whole) once it changes
+        self.known: Known | list[tuple[tuple[int, ...], ...]] = state.known
         self.first = state.first
         self.edition = state.edition
         self.last: dict[str, Any] = {}
@@ -426,7 +429,8 @@ class _Turn:
             self.current = _step(self.finished, self.n, seat, -self.direction, sevens)
             self.last["detour"] = self.current
             if self.log is not None:
-                self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on after {{p{seat}}}")
+                self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on"
+                         f" after {{p{seat}}}")
             return
         base = seat if self.detour is None else self.detour
         self.detour = None
@@ -457,7 +461,8 @@ def _face_ups_may_join(state: State) -> bool:
 
 
 def _not_a_list_of_cards(cards: Any) -> IllegalAction:
-    return IllegalAction(f"a play lists the cards it plays, as in {{'type': 'play', 'cards': ['7H', '7D']}}, not {cards!r}")
+    return IllegalAction("a play lists the cards it plays, as in {'type': 'play', 'cards': ['7H', '7D']},"
+                         f" not {cards!r}")
 
 
 _PlayOption = tuple[list[int], int, bool]  # a play as (card ids, value, whether jokers name it)
@@ -478,7 +483,7 @@ def _join_face_ups(options: list[Action | _PlayOption], face_ups: tuple[int, ...
 
 def _action(option: Action | _PlayOption) -> Action:
     """A legal option as the action it stands for (plays are written out only when asked for)."""
-    if type(option) is dict:
+    if isinstance(option, dict):
         return option
     cards, value, with_jokers = option
     action: Action = {"type": "play", "cards": codes(cards)}
@@ -611,7 +616,8 @@ class Palace(Game[State]):
     def _can_play(state: State, seat: int) -> bool:
         """Is any play legal? A joker always is (as a plain card), else one card that may follow."""
         allowed = followers(state.pile, state.edition)
-        return any(ID_VALUE[i] in allowed or ID_VALUE[i] == JOKER_VALUE for i in state.hands[seat] or state.face_ups[seat])
+        main = state.hands[seat] or state.face_ups[seat]
+        return any(ID_VALUE[i] in allowed or ID_VALUE[i] == JOKER_VALUE for i in main)
 
     def _plays(self, state: State, seat: int) -> list[Action | _PlayOption]:
         hand = state.hands[seat]
@@ -688,11 +694,13 @@ class Palace(Game[State]):
                 raise IllegalAction("you turned over a joker: name what it is played as")
             if state.hands[seat] or state.face_ups[seat]:
                 where = "hand cards" if state.hands[seat] else "face-up cards"
-                raise IllegalAction(f"face-downs are played only once hand and face-ups are gone: you still have {where}")
+                raise IllegalAction("face-downs are played only once hand and face-ups are gone: you still have"
+                                    f" {where}")
             index = require_int(action, "index")
             count = len(state.face_downs[seat])
             if not 0 <= index < count:
-                raise IllegalAction(f"you have {_count(count, 'face-down card')}: 'index' must be 0 to {count - 1}, not {index}")
+                raise IllegalAction(f"you have {_count(count, 'face-down card')}: 'index' must be 0 to {count - 1},"
+                                    f" not {index}")
             return index
         if kind in ("swap", "no_swap"):
             raise IllegalAction("there is no Cardinal swap to make: swaps follow a Cardinal card played this turn")
@@ -722,18 +730,20 @@ class Palace(Game[State]):
         if not isinstance(cards, list) or not cards:
             raise _not_a_list_of_cards(cards)
         try:
-            faces = list(map(FACE_BY_CODE.get, cards))
+            maybe = list(map(FACE_BY_CODE.get, cards))
         except TypeError:  # something unhashable, so no card code
             raise _not_a_list_of_cards(cards) from None
-        if None in faces:
+        if None in maybe:
             if not all(isinstance(c, str) for c in cards):
                 raise _not_a_list_of_cards(cards)
             unknown = next(c for c in cards if c not in FACE_BY_CODE)
-            raise IllegalAction(f"there is no card {unknown!r} (cards are written 2H..10S, JD, QC, KH, AS, joker, rules,"
-                                " social, cardinal)")
+            raise IllegalAction(f"there is no card {unknown!r} (cards are written 2H..10S, JD, QC, KH, AS, joker,"
+                                " rules, social, cardinal)")
+        faces = cast(list[int], maybe)  # no None among them
         as_name = action.get("as")
         if as_name is not None and as_name not in VALUE_BY_NAME:
-            raise IllegalAction(f"a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal, not {as_name!r}")
+            raise IllegalAction("a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal,"
+                                f" not {as_name!r}")
         values = {VALUE[f] for f in faces}
         values.discard(JOKER_VALUE)
         if len(values) > 1:
@@ -745,7 +755,8 @@ class Palace(Game[State]):
                 raise IllegalAction(f"'as' names what jokers play as, and in a play of {value_name(value)}s they are"
                                     f" {value_name(value)}s, not {as_name}")
         elif as_name is None:
-            raise IllegalAction("say what the joker is played as, e.g. {'type': 'play', 'cards': ['joker'], 'as': '10'}")
+            raise IllegalAction("say what the joker is played as,"
+                                " e.g. {'type': 'play', 'cards': ['joker'], 'as': '10'}")
         else:
             value = VALUE_BY_NAME[as_name]
         naturals = len(faces) - faces.count(JOKER)
@@ -784,11 +795,12 @@ class Palace(Game[State]):
         extra_source = list(face_ups)
         extra = []
         for f in wanted:
-            i = next((i for i in extra_source if ID_FACE[i] == f), None)
-            if i is None:
-                raise IllegalAction(f"you have no {code(f)} in your hand" + (" or among your face-ups" if face_ups else ""))
-            extra_source.remove(i)
-            extra.append(i)
+            found = next((i for i in extra_source if ID_FACE[i] == f), None)
+            if found is None:
+                where = " or among your face-ups" if face_ups else ""
+                raise IllegalAction(f"you have no {code(f)} in your hand{where}")
+            extra_source.remove(found)
+            extra.append(found)
         if main_source:
             raise IllegalAction("face-ups may join only your last hand cards: you would still hold "
                                 + ", ".join(codes(main_source)))
@@ -823,6 +835,7 @@ class Palace(Game[State]):
 
     def _play(self, turn: _Turn, seat: int, play: _Play) -> None:
         if play.revealed:
+            assert turn.revealed is not None
             ids = [turn.revealed]
             turn.revealed = None
         else:
@@ -1008,8 +1021,10 @@ class Palace(Game[State]):
         face_downs = [[next(deal) for _ in range(players[s]["face_downs"])] for s in range(n)]
         pick_up = [next(deal) for _ in range(view["pick_up_pile"])]
         assert next(deal, None) is None, "the view accounts for fewer cards than the packs hold"
-        take = lambda fs: [ids_of[f].pop() for f in fs]  # noqa: E731
-        rows = [[() for _ in range(n)] for _ in range(n + 1)]
+        def take(fs: Iterable[int]) -> list[int]:
+            return [ids_of[f].pop() for f in fs]
+
+        rows: list[list[tuple[int, ...]]] = [[() for _ in range(n)] for _ in range(n + 1)]
         for s in range(n):
             if s != seat:
                 rows[seat][s] = tuple(sorted(known[s]))

@@ -98,7 +98,7 @@ def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     if kind == "swap":
         a, b = action["seats"]
         return f"swap the hands of {names[a]} and {names[b]}"
-    return {"take": "take the play pile", "no_swap": "make no more swaps"}.get(kind, kind)
+    return {"take": "take the play pile", "no_swap": "make no more swaps"}.get(kind, str(kind))
 
 
 def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
@@ -115,7 +115,8 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
         out.append("; face-ups " + (" ".join(label(c) for c in p["face_ups"]) or "none"))
         out.append(f"; face-downs {p['face_downs']}\n")
     pile = view["play_pile"]
-    top = " ".join(label(e["card"]) + (f"={SCHOOL.get(e['as'], e['as'])}" if e["card"] == "joker" else "") for e in pile[-6:])
+    top = " ".join(label(e["card"]) + (f"={SCHOOL.get(e['as'], e['as'])}" if e["card"] == "joker" else "")
+                   for e in pile[-6:])
     out.append(f"Play pile ({len(pile)}): {top or 'empty'}", style="bold")
     if view["counts"] is not None:
         out.append(f"   the card that counts: {SCHOOL.get(view['counts'], view['counts'])}"
@@ -124,8 +125,8 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
     out.append(f"\nPick-up pile {view['pick_up_pile']}, burnt {len(view['burn_pile'])}; play goes "
                + ("up" if view["direction"] == 1 else "down") + " the seats\n")
     if seat is not None and view["players"][seat]["hand"] is not None:
-        out.append("Your hand: " + (" ".join(label(c) for c in sorted(view["players"][seat]["hand"], key=_order)) or "empty") + "\n",
-                   style="bold")
+        hand = " ".join(label(c) for c in sorted(view["players"][seat]["hand"], key=_order))
+        out.append(f"Your hand: {hand or 'empty'}\n", style="bold")
     return out
 
 
