@@ -144,13 +144,14 @@ def test_replay_files_hold_resolved_options_and_old_files_replay_by_legacy_value
     """A replay file holds every option resolved; a file without an option predates it and replays by
     the option's legacy value (Palace's rules edition 1)."""
     from parlour.arena.match import MatchTask, play_match
+    from parlour.core import replays as core_replays
 
     record = play_match(MatchTask(0, "palace", (Entrant("a", "builtin:random"), Entrant("b", "builtin:random")), 3))
     assert record.replay["options"] == {"edition": 2}
-    states = list(replays.frames(get("palace"), record.replay))
-    assert states[-1][1].edition == 2 and get("palace").is_over(states[-1][1])
+    played = list(core_replays.states(get("palace"), record.replay))
+    assert played[-1][1].edition == 2 and get("palace").is_over(played[-1][1])
     old = dict(record.replay, options={}, actions=[])
-    assert next(replays.frames(get("palace"), old))[1].edition == 1
+    assert next(core_replays.states(get("palace"), old))[1].edition == 1
 
 
 def test_arena_tables_are_whole_on_a_pipe_and_come_as_csv_or_json(tmp_path, capsys, monkeypatch):

@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, derive
+from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, derive, replays
 
-REPLAY_FORMAT = "parlour-replay/1"
 DEFAULT_TIME_LIMITS_MS = {"first_turn": 1000, "turn": 100}  # for games whose documents set none
 MAX_MOVES = 100_000  # a longer match is a bug in the game, not a long game
 BUILTIN = "builtin:"
@@ -216,7 +215,7 @@ def play_match(task: MatchTask) -> MatchRecord:
     actions: list[list[Any]] = []
     think: list[list[float]] = [[] for _ in range(players)]
     seats: list[_Seat] = []
-    ended, forfeit, result = "normal", None, None
+    ended, forfeit = "normal", None
     overhead = overhead_cpu = 0.0
     try:
         for seat in range(players):
@@ -249,13 +248,9 @@ def play_match(task: MatchTask) -> MatchRecord:
     finally:
         for s in seats:
             s.close()
-    if forfeit is not None:
-        result = forfeit_result(players, forfeit, ended)
-    else:
-        result = game.result(state)
-    replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": game.resolve_options(task.options),
-              "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(names),
-              "ended": ended}
+    result = forfeit_result(players, forfeit, ended) if forfeit is not None else game.result(state)
+    replay = replays.record(game, players, game.resolve_options(task.options), task.seed, names, actions, result,
+                            ended)
     late = [s.late_turns() for s in seats] + [0] * (players - len(seats))
     return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead, overhead_cpu,
                        late)

@@ -202,6 +202,7 @@ def played_replay() -> dict[str, Any]:
     """A whole Patchwork game of random legal moves as a replay file, with the names Ana and Bo."""
     import random
 
+    from ..core import replays
     from ..games import get
 
     game, rng = get("patchwork"), random.Random(5)
@@ -211,7 +212,7 @@ def played_replay() -> dict[str, Any]:
         action = game.random_action(state, seat, rng)
         actions.append([seat, action])
         state = game.apply(state, seat, action)
-    return {"format": "parlour-replay/1", "game": "patchwork", "players": 2, "options": {}, "seed": 5,
+    return {"format": replays.FORMAT, "game": "patchwork", "players": 2, "options": {}, "seed": 5,
             "names": ["Ana", "Bo"], "actions": actions}
 
 
