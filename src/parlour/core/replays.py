@@ -18,8 +18,9 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
+from .actions import Action
 from .errors import ParlourError
-from .game import Action, Game, LogEntry, Result
+from .game import Game, LogEntry, Result
 
 FORMAT: Final = "parlour-replay/1"
 # every field, in the order a replay is written; the hall's answers add "seen_by" and "frames"
