@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, started_room
 from websockets.sync.client import connect
 
-from parlour.cli.bench_hall import free_port, start_server
+from parlour.cli.processes import free_port, start_server
 from parlour.hall import create_app
 from parlour.hall.store import SqlStore, actions_table, rooms_table
 

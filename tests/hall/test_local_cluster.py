@@ -21,8 +21,9 @@ import httpx
 import pytest
 
 from parlour.cli import main
-from parlour.cli.bench_hall import descendants, drive, free_port, processes
+from parlour.cli.bench_hall import drive
 from parlour.cli.cluster import why_not
+from parlour.cli.processes import descendants, free_port, processes
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(why_not() is not None, reason=f"no cluster here: {why_not()}")]
 

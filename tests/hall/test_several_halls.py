@@ -20,7 +20,7 @@ from test_postgres import empty_database
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from parlour.cli.bench_hall import free_port, start_server
+from parlour.cli.processes import free_port, start_server
 from parlour.games import all_games
 from parlour.hall.rooms import frames
 from parlour.hall.store import SqlStore, room_leases_table
