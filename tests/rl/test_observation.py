@@ -21,14 +21,29 @@ HIDDEN = [c for c in CONFIGS if get(c[0]).hidden_information]
 def test_observations_have_the_game_s_one_shape(config: tuple) -> None:
     game_id, players, options = config
     table = Table(game_id, players, options, seed=7)
-    size = table.encoder.layout.size
+    layout = table.encoder.layout
     seen = set()
     for _ in random_tokens(table, 7, 300):
         for other in range(players):
             obs = table.observe(other)
-            assert obs.shape == (size,) and obs.dtype == np.float32 and np.isfinite(obs).all()
+            assert obs.shape == (layout.size,) and obs.dtype == np.float32 and np.isfinite(obs).all()
+            # within the bounds the spaces declare, which nothing had to be clipped to
+            assert (layout.low <= obs).all() and (obs <= layout.high).all()
+            chosen = table.prefix if other == table.prefix_seat else ()
+            assert obs.tobytes() == table.encoder.encode(table.view(other), other, chosen).tobytes()
             seen.add(obs.tobytes())
     assert len(seen) > 1  # the tensor follows the game
+
+
+def test_a_value_beyond_its_block_s_bounds_is_clipped_to_them() -> None:
+    from parlour.rl.encoding import Layout
+
+    layout = Layout([("flags", 2, "0/1"), ("score", 2, "score / 20", (-1.0, 2.0))])
+    assert layout.low.tolist() == [0, 0, -1, -1] and layout.high.tolist() == [1, 1, 2, 2]
+    tensor = np.array([1.0, 0.0, -3.0, 2.5], dtype=np.float32)
+    assert layout.bound(tensor).tolist() == [1.0, 0.0, -1.0, 2.0]
+    with pytest.raises(ValueError, match="not low < high"):
+        Layout([("score", 1, "score", (1.0, 1.0))])
 
 
 @pytest.mark.parametrize("config", HIDDEN, ids=config_id)

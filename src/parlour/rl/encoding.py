@@ -31,7 +31,7 @@ class EncodingError(ValueError):
     """An action or token that the encoding does not know, said in words."""
 
 
-def action_key(action: Action) -> tuple:
+def action_key(action: Action) -> tuple[Any, ...]:
     """One key per action, whatever the order of its fields (lists are compared as tuples)."""
     return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in action.items()))
 
@@ -87,10 +87,10 @@ class CatalogueCodec(ActionCodec):
         shapes: dict[str, set[tuple[str, ...]]] = {}
         for a in self.actions:
             shapes.setdefault(a["type"], set()).add(tuple(sorted(a)))
-        self.by_field: dict[str, tuple[int, str | None, dict[Any, int]]] = {}
+        self.by_field: dict[str, tuple[int, str, dict[Any, int]]] = {}  # field "": none
         for kind, keys in shapes.items():
             if len(keys) == 1 and len(fields := [k for k in next(iter(keys)) if k != "type"]) <= 1:
-                field = fields[0] if fields else None
+                field = fields[0] if fields else ""
                 values = {}
                 for i, a in enumerate(self.actions):
                     if a["type"] == kind:
@@ -99,13 +99,14 @@ class CatalogueCodec(ActionCodec):
                 self.by_field[kind] = (1 + len(fields), field, values)
         # what heads looks up without encode
         own = type(self).encode is CatalogueCodec.encode
+        rewritten = self.rewritten or ()
         self.quick = (None if not own and self.rewritten is None else
-                      {kind: e for kind, e in self.by_field.items() if own or e[1] not in self.rewritten})
+                      {kind: e for kind, e in self.by_field.items() if own or e[1] not in rewritten})
         self.size = len(self.actions)
         self.names = tuple(names) if names is not None else tuple(action_text(a) for a in self.actions)
 
     def token(self, action: Action) -> int:
-        entry = self.by_field.get(action.get("type"))  # the quick way, for most actions
+        entry = self.by_field.get(action.get("type", ""))  # the quick way, for most actions
         if entry is not None and len(action) == entry[0]:
             value = action.get(entry[1])
             i = entry[2].get(tuple(value) if type(value) is list else value)
@@ -219,14 +220,21 @@ class Choices:
         return self.by_tokens.get(tokens)
 
 
+Block = tuple[str, int, str] | tuple[str, int, str, tuple[float, float]]
+
+
 class Layout:
     """A fixed-shape observation: a flat float32 vector made of named blocks ("channels").
 
-    ``blocks`` are (name, length, what it holds); ``layout[name]`` is the block's slice.
+    ``blocks`` are (name, length, what it holds), or (name, length, what it holds, (low, high)) for a
+    block whose values go beyond [0, 1]; ``layout[name]`` is the block's slice. ``low`` and ``high``
+    bound every value (what the Gymnasium and PettingZoo spaces say): a block's values are in [0, 1]
+    unless it names its bounds, and :meth:`bound` clips a tensor to them (the declared bounds are
+    wide enough that a game's real numbers do not reach them; a test plays random games to check).
     """
 
-    def __init__(self, blocks: Sequence[tuple[str, int, str]]) -> None:
-        self.blocks = tuple(blocks)
+    def __init__(self, blocks: Sequence[Block]) -> None:
+        self.blocks = tuple((b[0], b[1], b[2]) for b in blocks)
         self.slices: dict[str, slice] = {}
         start = 0
         for name, length, _ in self.blocks:
@@ -235,6 +243,23 @@ class Layout:
             self.slices[name] = slice(start, start + length)
             start += length
         self.size = start
+        self.low = np.zeros(self.size, dtype=np.float32)
+        self.high = np.ones(self.size, dtype=np.float32)
+        self.wide: list[tuple[slice, float, float]] = []  # the blocks that name their bounds
+        for block in blocks:
+            if len(block) == 4:
+                low, high = block[3]
+                if not low < high:
+                    raise ValueError(f"block {block[0]!r}: bounds {block[3]} are not low < high")
+                where = self.slices[block[0]]
+                self.low[where], self.high[where] = low, high
+                self.wide.append((where, low, high))
+
+    def bound(self, tensor: np.ndarray) -> np.ndarray:
+        """``tensor`` (changed in place) with each block that names its bounds clipped to them."""
+        for where, low, high in self.wide:
+            np.clip(tensor[where], low, high, out=tensor[where])
+        return tensor
 
     def __getitem__(self, name: str) -> slice:
         return self.slices[name]
@@ -262,9 +287,11 @@ class Layout:
 
     def table(self) -> str:
         """The layout as a Markdown table, for docs/rl.md."""
-        rows = ["| offset | length | block | what it holds |", "|---|---|---|---|"]
+        rows = ["| offset | length | block | bounds | what it holds |", "|---|---|---|---|---|"]
         for name, length, what in self.blocks:
-            rows.append(f"| {self.slices[name].start} | {length} | `{name}` | {what} |")
+            where = self.slices[name]
+            bounds = f"{self.low[where.start]:g} to {self.high[where.start]:g}"
+            rows.append(f"| {where.start} | {length} | `{name}` | {bounds} | {what} |")
         return "\n".join(rows)
 
 

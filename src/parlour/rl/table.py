@@ -110,7 +110,7 @@ class Table:
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor, from its view alone."""
         chosen = self.prefix if seat == self.prefix_seat else ()
-        return self.encoder.encode(self.view(seat), seat, chosen)
+        return self.encoder.layout.bound(self.encoder.encode(self.view(seat), seat, chosen))
 
     def legal_tokens(self, seat: int) -> list[int]:
         """The tokens ``seat`` may choose now, in order (none when it need not act)."""
