@@ -142,13 +142,7 @@ class ParlourGymEnv(gymnasium.Env):
     def render(self) -> str | None:
         """The game as text (the last public lines of its log, the scores, who acts): returned with
         ``render_mode="ansi"``, printed with ``"human"``."""
-        if self.render_mode is None:
-            return None
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.show(self.render_mode)
 
 
 def make(game_id: str, opponent: str | Sequence[str] = "random", **kwargs: Any) -> ParlourGymEnv:

@@ -129,13 +129,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
     def render(self) -> str | None:
         """The game as text (the last public lines of its log, the scores, who acts): returned with
         ``render_mode="ansi"``, printed with ``"human"``."""
-        if self.render_mode is None:
-            return None
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.show(self.render_mode)
 
     def close(self) -> None:
         pass

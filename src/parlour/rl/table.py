@@ -158,6 +158,17 @@ class Table:
         result = self.game.result(self.state)
         return [0.0] * self.players if result is None else rewards(result)
 
+    def show(self, render_mode: str | None) -> str | None:
+        """What an environment's ``render()`` gives: with ``"ansi"`` the text of :meth:`render`, with
+        ``"human"`` that text printed and None, with no render mode None."""
+        if render_mode is None:
+            return None
+        text = self.render()
+        if render_mode == "human":
+            print(text)
+            return None
+        return text
+
     def render(self, lines: int = 8) -> str:
         """The game as text: the last lines of its log that a spectator may read, the scores, who acts."""
         names = [f"player {i + 1}" for i in range(self.players)]
