@@ -3,10 +3,12 @@ encoders (which are written for speed) to be checked against."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
-def palace_tensor_plainly(view: dict, seat: int) -> np.ndarray:
+def palace_tensor_plainly(view: dict[str, Any], seat: int) -> np.ndarray:
     from parlour.games.palace.cards import FACE_BY_CODE, FACES, VALUE_BY_NAME
     from parlour.rl.encodings.palace import LAYOUT, PAIRS, PLAYER, VALUES
 
@@ -14,7 +16,7 @@ def palace_tensor_plainly(view: dict, seat: int) -> np.ndarray:
     players = view["players"]
     n = len(players)
 
-    def count(block: str, codes: list, offset: int = 0) -> None:
+    def count(block: str, codes: list[str], offset: int = 0) -> None:
         for card in codes:
             out[LAYOUT[block].start + offset + FACE_BY_CODE[card]] += 1
 
@@ -42,7 +44,7 @@ def palace_tensor_plainly(view: dict, seat: int) -> np.ndarray:
     return out
 
 
-def dinosaurs_tensor_plainly(view: dict, seat: int, chosen: tuple = ()) -> np.ndarray:
+def dinosaurs_tensor_plainly(view: dict[str, Any], seat: int, chosen: tuple[int, ...] = ()) -> np.ndarray:
     from parlour.games.dinosaurs.engine import PHASES
     from parlour.rl.encodings.dinosaurs import ACTIONS, LAYOUT
 
@@ -90,7 +92,7 @@ def dinosaurs_tensor_plainly(view: dict, seat: int, chosen: tuple = ()) -> np.nd
     return out
 
 
-def _dinosaurs_player_plainly(out: np.ndarray, view: dict, i: int, r: int) -> None:
+def _dinosaurs_player_plainly(out: np.ndarray, view: dict[str, Any], i: int, r: int) -> None:
     """Player ``i``'s part of the Dinosaurs tensor, ``r`` seats from the observing seat."""
     from parlour.games.dinosaurs.engine import GOAL
     from parlour.rl.encodings.dinosaurs import AREA_TYPES, CARD_KEY, DINOSAUR_KEYS, LAYOUT, N_CARDS, PLAYER

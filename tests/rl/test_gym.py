@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gymnasium
 import pytest
-from rlkit import CONFIGS, GAMES, config_id
+from rlkit import CONFIGS, GAMES, Config, config_id
 
 from parlour import bots
 from parlour.games import get
@@ -19,7 +19,7 @@ GYM_CONFIGS = [(g, p, o) for g, p, o in CONFIGS if p > 1]  # one seat learns, bo
 
 @pytest.mark.filterwarnings("error")  # and without a warning
 @pytest.mark.parametrize("config", GYM_CONFIGS, ids=config_id)
-def test_gymnasium_check_env_with_its_defaults_on_the_registered_environment(config: tuple) -> None:
+def test_gymnasium_check_env_with_its_defaults_on_the_registered_environment(config: Config) -> None:
     """``gymnasium.make("parlour/<game>-v0")``: what Gymnasium's tools, which step with unmasked
     samples, find registered (illegal="lose")."""
     game_id, players, options = config
@@ -90,9 +90,10 @@ def test_bad_arguments_are_refused_in_words() -> None:
 
 
 def test_registered_with_gymnasium() -> None:
-    env = gymnasium.make("parlour/dinosaurs-v0", opponent="survivor", players=3)
-    assert env.unwrapped.table.players == 3 and env.unwrapped.illegal == "lose"
-    assert gymnasium.make("parlour/empire-v0", illegal="raise").unwrapped.illegal == "raise"
+    env = gymnasium.make("parlour/dinosaurs-v0", opponent="survivor", players=3).unwrapped
+    assert isinstance(env, gym.ParlourGymEnv) and env.table.players == 3 and env.illegal == "lose"
+    other = gymnasium.make("parlour/empire-v0", illegal="raise").unwrapped
+    assert isinstance(other, gym.ParlourGymEnv) and other.illegal == "raise"
 
 
 def test_human_rendering_prints_and_returns_none(capsys: pytest.CaptureFixture[str]) -> None:

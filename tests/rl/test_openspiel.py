@@ -9,10 +9,11 @@ import pickle
 import random
 import subprocess
 import sys
+from typing import Any  # pyspiel's games and states (pyspiel has no types)
 
 import numpy as np
 import pytest
-from rlkit import CONFIGS, GAMES, config_id
+from rlkit import CONFIGS, GAMES, Config, config_id
 
 from parlour.games import get
 
@@ -22,25 +23,25 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from parlour.rl import openspiel  # noqa: E402  (registers the games)
 
 
-def load(config: tuple, **params: int) -> pyspiel.Game:
+def load(config: Config, **params: int) -> Any:
     game_id, players, options = config
     return pyspiel.load_game(f"parlour_{game_id}", {"players": players, **options, **params})
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_openspiel_random_simulation_with_serialisation(config: tuple) -> None:
+def test_openspiel_random_simulation_with_serialisation(config: Config) -> None:
     """OpenSpiel's own test, serialising and reading back the game and state along the way; the deal
     is its first (chance) node."""
     pyspiel.random_sim_test(load(config), num_sims=1, serialize=True, verbose=False)
 
 
-def round_trips(game: pyspiel.Game, state: pyspiel.State) -> list[pyspiel.State]:
+def round_trips(game: Any, state: Any) -> list[Any]:
     """The state read back by each way OpenSpiel offers: its own text, the game's and state's, pickle."""
     again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     return [game.deserialize_state(state.serialize()), again, pickle.loads(pickle.dumps(state))]
 
 
-def same(a: pyspiel.State, b: pyspiel.State, game_id: str) -> None:
+def same(a: Any, b: Any, game_id: str) -> None:
     assert str(a) == str(b) and a.history() == b.history() and a.current_player() == b.current_player()
     assert a.is_terminal() == b.is_terminal() and a.returns() == b.returns()
     assert (a.state is None) == (b.state is None)
@@ -55,9 +56,9 @@ def same(a: pyspiel.State, b: pyspiel.State, game_id: str) -> None:
             np.testing.assert_array_equal(a.observation_tensor(player), b.observation_tensor(player))
 
 
-def random_actions(state: pyspiel.State, rng: random.Random, limit: int) -> list[int]:
+def random_actions(state: Any, rng: random.Random, limit: int) -> list[int]:
     """Plays up to ``limit`` random actions (chance as likely as OpenSpiel says), returns them."""
-    played = []
+    played: list[int] = []
     while not state.is_terminal() and len(played) < limit:
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
@@ -69,7 +70,7 @@ def random_actions(state: pyspiel.State, rng: random.Random, limit: int) -> list
     return played
 
 
-def under_way(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
+def under_way(game: Any, rng: random.Random) -> Any:
     """A state in the middle of an action of several tokens (Dinosaurs' Fire Spray), from the first
     deal whose random game comes to one."""
     for deal in range(100):
@@ -83,7 +84,7 @@ def under_way(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_a_state_read_back_is_equal_and_has_the_same_future(config: tuple) -> None:
+def test_a_state_read_back_is_equal_and_has_the_same_future(config: Config) -> None:
     """Serialised at the deal, early, midway (and, where the game has them, in the middle of an action
     of several tokens), read back three ways: the same state (the engine's, the tokens under way),
     and the same actions give the same states, step by step, to the same end."""
@@ -154,7 +155,7 @@ def test_parameters_are_the_game_s_options_and_the_seed_fixes_the_deal() -> None
         pyspiel.load_game("parlour_prestige_cities", {"players": 7})
 
 
-def searcher(game):
+def searcher(game: Any) -> Any:
     rng = np.random.RandomState(2)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rlkit import CONFIGS, GAMES, config_id
+from gymnasium.spaces import Box
+from rlkit import CONFIGS, GAMES, Config, config_id
 
 from parlour.rl import pettingzoo as pz
 
@@ -14,19 +15,19 @@ pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo remarks on dict observations (those of action masks)
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_pettingzoo_api_test(config: tuple) -> None:
+def test_pettingzoo_api_test(config: Config) -> None:
     game_id, players, options = config
     pettingzoo_test.api_test(pz.env(game_id, players=players, options=options, render_mode="ansi"), num_cycles=60)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_pettingzoo_seed_test(config: tuple) -> None:
+def test_pettingzoo_seed_test(config: Config) -> None:
     game_id, players, options = config
     pettingzoo_test.seed_test(lambda: pz.env(game_id, players=players, options=options), num_cycles=60)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_pettingzoo_render_test(config: tuple, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pettingzoo_render_test(config: Config, capsys: pytest.CaptureFixture[str]) -> None:
     """``"ansi"`` returns the text, ``"human"`` prints it and returns None."""
     game_id, players, options = config
     pettingzoo_test.render_test(lambda render_mode=None: pz.env(game_id, players, options, render_mode=render_mode))
@@ -35,7 +36,7 @@ def test_pettingzoo_render_test(config: tuple, capsys: pytest.CaptureFixture[str
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo remarks on dict observations (those of action masks)
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_pettingzoo_api_test_cut_short_by_max_cycles(config: tuple) -> None:
+def test_pettingzoo_api_test_cut_short_by_max_cycles(config: Config) -> None:
     """PettingZoo's ``max_cycles_test`` needs a parallel environment, which a game of turns is not;
     the API test plays games that ``max_cycles`` cuts short instead."""
     game_id, players, options = config
@@ -64,13 +65,14 @@ def test_max_cycles_truncates_every_agent_once_one_has_taken_that_many_steps(pla
 def test_observations_lie_within_finite_bounds() -> None:
     for game_id in GAMES:
         space = pz.env(game_id).observation_space("player_0")["observation"]
+        assert isinstance(space, Box)
         assert np.isfinite(space.low).all() and np.isfinite(space.high).all() and (space.low < space.high).all()
         assert (space.low >= -5).all() and (space.high <= 5).all()
 
 
 @pytest.mark.parametrize("config", [("palace", 4, {}), ("dinosaurs", 3, {}), ("prestige_cities", 3, {"blight": True})],
                          ids=config_id)
-def test_a_whole_game_ends_with_the_results_rewards(config: tuple) -> None:
+def test_a_whole_game_ends_with_the_results_rewards(config: Config) -> None:
     game_id, players, options = config
     env = pz.env(game_id, players=players, render_mode="ansi", **options)
     env.reset(seed=3)
@@ -86,11 +88,12 @@ def test_a_whole_game_ends_with_the_results_rewards(config: tuple) -> None:
         env.step(int(env.action_space(agent).sample(observation["action_mask"])))
     assert not env.agents, "the game did not end"
     result = env.table.game.result(env.table.state)
+    assert result is not None
     best = min(range(players), key=lambda s: result.ranks[s])
     assert totals[f"player_{best}"] == max(totals.values()) > 0
     assert sum(totals.values()) == pytest.approx(0.0)
     text = env.render()
-    assert "over:" in text and "scores:" in text
+    assert text is not None and "over:" in text and "scores:" in text
 
 
 def test_bad_arguments_say_what_is_wrong() -> None:

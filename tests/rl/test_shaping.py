@@ -30,10 +30,15 @@ def test_the_shaped_rewards_of_a_game_add_up_to_its_result_less_the_first_potent
 
 
 def test_the_potentials_read_the_lead_from_the_seat_s_view() -> None:
-    view = {"income_times": [5, 11], "players": [{"time": 6, "score": 10, "income": 3},
-                                                 {"time": 0, "score": 12, "income": 0}]}
-    assert shaping.patchwork_potential(view, 0) == pytest.approx((10 + 3 - 12) / 80)
-    assert shaping.patchwork_potential(view, 1) == pytest.approx(-(10 + 3 - 12) / 80)
+    empty = ["." * 9] * 9
+    corner = ["OO" + "." * 7] + ["." * 9] * 8  # two squares in the corner: three seams
+    view = {"income_times": [5, 11], "players": [{"time": 6, "score": 10, "income": 3, "quilt": corner},
+                                                 {"time": 0, "score": 12, "income": 0, "quilt": empty}]}
+    assert shaping.seams(shaping.quilt_bits(corner)) == 3 and shaping.seams(0) == 0
+    assert shaping.seams(shaping.quilt_bits(["." * 4 + "O" + "." * 4] + ["." * 9] * 8)) == 3
+    assert shaping.seams(shaping.quilt_bits(["O" * 9] * 9)) == 0
+    assert shaping.patchwork_potential(view, 0) == pytest.approx((10 + 3 - 1.5 - 12) / 80)
+    assert shaping.patchwork_potential(view, 1) == pytest.approx(-(10 + 3 - 1.5 - 12) / 80)
     palace = {"players": [{"cards_left": 10}, {"cards_left": 25}, {"cards_left": 4}]}
     assert shaping.palace_potential(palace, 0) == pytest.approx((14.5 - 10) / 30)
     with pytest.raises(ValueError, match="gamma must be in"):

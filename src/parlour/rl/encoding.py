@@ -220,17 +220,20 @@ class Choices:
         return self.by_tokens.get(tokens)
 
 
-Block = tuple[str, int, str] | tuple[str, int, str, tuple[float, float]]
+Bounds = tuple[float, float] | tuple[float, float, str]
+Block = tuple[str, int, str] | tuple[str, int, str, Bounds]
 
 
 class Layout:
     """A fixed-shape observation: a flat float32 vector made of named blocks ("channels").
 
-    ``blocks`` are (name, length, what it holds), or (name, length, what it holds, (low, high)) for a
+    ``blocks`` are (name, length, what it holds), or (name, length, what it holds, bounds) for a
     block whose values go beyond [0, 1]; ``layout[name]`` is the block's slice. ``low`` and ``high``
     bound every value (what the Gymnasium and PettingZoo spaces say): a block's values are in [0, 1]
-    unless it names its bounds, and :meth:`bound` clips a tensor to them (the declared bounds are
-    wide enough that a game's real numbers do not reach them; a test plays random games to check).
+    unless it names its bounds. ``bounds`` is (low, high) for numbers the game does not bound
+    (scores): :meth:`bound` clips them, the bounds wide enough that no game reaches them; or (low,
+    high, "exact") where the game's own limits keep every value within them (a pack of 57 cards),
+    which are not clipped. A test plays random games to check that nothing is ever clipped.
     """
 
     def __init__(self, blocks: Sequence[Block]) -> None:
@@ -245,20 +248,30 @@ class Layout:
         self.size = start
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = np.ones(self.size, dtype=np.float32)
-        self.wide: list[tuple[slice, float, float]] = []  # the blocks that name their bounds
+        self.clipped: list[tuple[slice, float, float]] = []  # runs of blocks whose numbers are clipped
         for block in blocks:
             if len(block) == 4:
-                low, high = block[3]
-                if not low < high:
-                    raise ValueError(f"block {block[0]!r}: bounds {block[3]} are not low < high")
+                bounds = block[3]
+                low, high, exact = bounds[0], bounds[1], bounds[2:] == ("exact",)
+                if not low < high or bounds[2:] not in ((), ("exact",)):
+                    raise ValueError(f"block {block[0]!r}: bounds {bounds} are not (low, high[, 'exact']), low < high")
                 where = self.slices[block[0]]
                 self.low[where], self.high[where] = low, high
-                self.wide.append((where, low, high))
+                if exact:
+                    continue
+                last = self.clipped[-1] if self.clipped else None
+                if last is not None and last[0].stop == where.start and last[1:] == (low, high):
+                    self.clipped[-1] = (slice(last[0].start, where.stop), low, high)  # one clip for both
+                else:
+                    self.clipped.append((where, low, high))
 
     def bound(self, tensor: np.ndarray) -> np.ndarray:
-        """``tensor`` (changed in place) with each block that names its bounds clipped to them."""
-        for where, low, high in self.wide:
-            np.clip(tensor[where], low, high, out=tensor[where])
+        """``tensor`` (changed in place) with the blocks of numbers the game does not bound clipped
+        to their bounds: two passes over the whole tensor, cheaper than one clip per block (NumPy's
+        calls cost more than their few values), and none where nothing needs it."""
+        if self.clipped:
+            np.minimum(tensor, self.high, out=tensor)
+            np.maximum(tensor, self.low, out=tensor)
         return tensor
 
     def __getitem__(self, name: str) -> slice:

@@ -27,14 +27,32 @@ from .gym import ParlourGymEnv
 Potential = Callable[[View, int], float]
 
 
+_ROW = (1 << 9) - 1
+_HAS_RIGHT = sum(((1 << 8) - 1) << (9 * y) for y in range(9))  # squares with a square to their right
+_HAS_BELOW = (1 << 72) - 1  # squares with a square below them
+
+
+def quilt_bits(rows: list[str]) -> int:
+    """A quilt as the view gives it (rows of ``O`` and ``.``) as bits, square (x, y) at y * 9 + x."""
+    return sum(1 << (9 * y + x) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O")
+
+
+def seams(quilt: int) -> int:
+    """How many sides a patched square shares with an empty one: few for a compact quilt, many for
+    one in scattered pieces, whose holes later patches will not fit."""
+    return ((quilt ^ (quilt >> 1)) & _HAS_RIGHT).bit_count() + ((quilt ^ (quilt >> 9)) & _HAS_BELOW).bit_count()
+
+
 def patchwork_potential(view: View, seat: int) -> float:
     """The seat's lead in the score it would have if nobody bought anything more (its buttons, the
-    income still to be paid out, less two per empty square, the bonus), / 80, within [-1, 1]."""
+    income still to be paid out, less two per empty square, the bonus), less half a point for each
+    seam of its quilt between patched and empty squares (a quilt in scattered pieces leaves holes
+    that later patches do not fit), / 80, within [-1, 1]."""
     paydays = view["income_times"]
 
     def final(player: dict[str, Any]) -> float:
         later = sum(1 for t in paydays if t > player["time"])
-        return float(player["score"] + player["income"] * later)
+        return float(player["score"] + player["income"] * later) - 0.5 * seams(quilt_bits(player["quilt"]))
 
     players = view["players"]
     return max(-1.0, min(1.0, (final(players[seat]) - final(players[1 - seat])) / 80))
