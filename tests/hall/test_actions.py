@@ -11,7 +11,7 @@ from hallkit import Socket, started_room
 
 from parlour.core import IllegalAction, normalise_action
 from parlour.games import all_games
-from parlour.hall.limits import REASON_MAX
+from parlour.hall.text import REASON_MAX
 
 PLAY = {"type": "skip"}
 

@@ -10,7 +10,8 @@ from hallkit import OPEN, Socket, host, started_room
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parlour.hall.limits import REASON_MAX, Limits
+from parlour.hall.quotas import Limits
+from parlour.hall.text import REASON_MAX
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 # JSON of every shape: scalars (odd text included), lists and objects, nested a few levels

@@ -9,8 +9,9 @@ from hallkit import OPEN, bot, host, join, new_room, started_room
 
 from parlour.games import all_games
 from parlour.hall import create_app
-from parlour.hall.rooms import CODE_LETTERS, distinct_name
 from parlour.hall.store import SqlStore
+from parlour.hall.text import distinct_name
+from parlour.hall.tokens import CODE_LETTERS
 
 
 def test_catalogue_lists_each_game_with_options_seats_bots_and_urls(client):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hallkit import OPEN, Socket, bot, host, new_room, started_room
 
 from parlour.hall import table
-from parlour.hall.limits import Limits
+from parlour.hall.quotas import Limits
 from parlour.hall.table import RESERVE_SEATS, WAITING_TTL
 
 

@@ -15,7 +15,6 @@ limit refused before the password is even looked at.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 import time
 from dataclasses import dataclass
@@ -29,9 +28,11 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from .clock import Clock
+from .errors import HallError
 from .ratings import BOT_PREFIX  # the bots' accounts are called bot:<bot name>; no person can take such a name
-from .rooms import HallError, clean_name
 from .store import Store, StoreError, accounts_table, sessions_table
+from .text import clean_name
+from .tokens import token_hash
 
 SESSION_COOKIE = "parlour_session"
 SESSION_DAYS = 30
@@ -56,10 +57,6 @@ class Account:
 def name_key(name: str) -> str:
     """What makes two names the same account: case (and Unicode's compatibility forms) ignored."""
     return name.casefold()
-
-
-def session_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def check_password(password: Any) -> str:
@@ -114,7 +111,7 @@ class Accounts:
             return None
         query = (sa.select(accounts_table.c.id, accounts_table.c.name, accounts_table.c.kind)
                  .join(sessions_table, sessions_table.c.account == accounts_table.c.id)
-                 .where(sessions_table.c.token == session_hash(token),
+                 .where(sessions_table.c.token == token_hash(token),
                         sessions_table.c.expires > self.clock.now()))
         row = self.store.read(lambda c: c.execute(query).first())
         return None if row is None else Account(row.id, row.name, row.kind)
@@ -165,12 +162,12 @@ class Accounts:
             (sessions_table.delete().where(sessions_table.c.account == sa.bindparam("who"),
                                            sessions_table.c.expires <= sa.bindparam("now")), {"who": account.id, "now": now}),
             (sessions_table.insert(), dict(
-                token=session_hash(token), account=account.id, created=now, expires=now + SESSION_DAYS * 86400))])
+                token=token_hash(token), account=account.id, created=now, expires=now + SESSION_DAYS * 86400))])
         return token
 
     async def sign_out(self, token: str) -> None:
         await self._save([(sessions_table.delete().where(sessions_table.c.token == sa.bindparam("gone")),
-                           {"gone": session_hash(token)})])
+                           {"gone": token_hash(token)})])
 
     async def change_password(self, account: Account, old: Any, new: Any, address: str, keep: str) -> None:
         """A new password once the old one is given; every other session of the account ends."""
@@ -187,7 +184,7 @@ class Accounts:
                 password=sa.bindparam("hashed")), {"who": account.id, "hashed": hashed}),
             (sessions_table.delete().where(sessions_table.c.account == sa.bindparam("who"),
                                            sessions_table.c.token != sa.bindparam("kept")),
-             {"who": account.id, "kept": session_hash(keep)})])
+             {"who": account.id, "kept": token_hash(keep)})])
 
     async def _save(self, writes: list[Any]) -> None:
         try:

@@ -31,7 +31,8 @@ from . import table
 from .accounts import Account, Accounts
 from .broadcast import Broadcast
 from .clock import Clock
-from .limits import ROOMS_PAGE, ROOMS_PAGE_MAX, Gate, Guard, Limits, RateLimited, client_address, clip, reason
+from .errors import HallError
+from .limits import ROOMS_PAGE, ROOMS_PAGE_MAX, Gate, client_address
 from .models import (
     CreateRoom,
     ErrorOut,
@@ -46,8 +47,10 @@ from .models import (
     RoomOut,
 )
 from .players import SameOrigin, players_router, socket_account
-from .rooms import Hall, HallError, Room, frames
+from .quotas import Guard, Limits, RateLimited
+from .rooms import Hall, Room, frames
 from .store import Store
+from .text import clip, reason
 from .ws import room_socket
 
 if TYPE_CHECKING:
@@ -56,6 +59,14 @@ if TYPE_CHECKING:
 BOT_ROOM_WAIT = 600  # seconds an untouched waiting room with bots still counts as its creator's
 STATIC = Path(__file__).parent / "static"
 PAGES = {"lobby": "index.html", "room": "room.html", "replay": "replay.html"}
+# Why a request was refused (HallError's code), and the HTTP status the REST side answers with.
+HTTP_STATUS = {
+    "bad_request": 422, "unknown_room": 404, "unknown_seat": 404, "bad_token": 403,
+    "not_host": 403, "conflict": 409, "not_started": 409, "over": 409, "not_a_player": 403,
+    "not_your_turn": 409, "stale": 409, "illegal": 409, "store": 503,
+    "bad_credentials": 401, "signed_out": 401, "throttled": 429, "unknown_player": 404, "unknown_game": 404,
+    "retry": 503,
+}
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorOut} for status in (403, 404, 409, 413, 422, 429)}
 
@@ -128,7 +139,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
 
     @app.exception_handler(HallError)
     async def refused(_: Request, error: HallError) -> JSONResponse:
-        return JSONResponse({"detail": reason(str(error))}, status_code=error.http_status)
+        return JSONResponse({"detail": reason(str(error))}, status_code=HTTP_STATUS.get(error.code, 400))
 
     @app.exception_handler(RateLimited)
     async def too_many(_: Request, error: RateLimited) -> JSONResponse:

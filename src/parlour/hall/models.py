@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
-from .limits import NAME_MAX, TEXT_MAX
+from .text import NAME_MAX, TEXT_MAX
 
 # A name as it enters (seats, bots, replay files); the hall trims it and checks it again.
 Name = Annotated[str, StringConstraints(max_length=NAME_MAX)]

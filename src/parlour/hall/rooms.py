@@ -12,12 +12,10 @@ own seat may see.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import logging
 import random
-import secrets
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -29,11 +27,13 @@ from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
 from .cluster.leases import Lease, LeaseLost, fence
-from .limits import NAME_MAX, text_field
+from .errors import HallError
 from .ratings import settle_writes
 from .store import ActionRecord, ChatLine, RoomRecord, Store, StoreError, Write, chat_line, forfeiting, holding
 from .table import Chat, expired
+from .text import clean_name, distinct_name
 from .thinkers import Thinkers
+from .tokens import CODE_LENGTH, new_code, new_token, token_hash
 from .wire import dumps_bytes
 
 if TYPE_CHECKING:
@@ -42,84 +42,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CODE_LETTERS = "ACDEFHJKMNPRTUVWXY"  # no I/L/1, O/0, B/8, S/5, Z/2 to mistake
-CODE_LENGTH = 6
-TOKEN_BYTES = 24  # 192 random bits
 TIMER_TICK = 0.1  # seconds between two looks at the turn timers
 KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (the store keeps it)
 KEEP_REPLICA = 60  # seconds a room another process applies stays in memory here once nobody watches it
 SWEEP_EVERY = 60  # seconds between two looks for such rooms
 MAX_TURN_TIMER = 24 * 3600
 
-# Why a request was refused, and the HTTP status the REST side answers with.
-HTTP_STATUS = {
-    "bad_request": 422, "unknown_room": 404, "unknown_seat": 404, "bad_token": 403,
-    "not_host": 403, "conflict": 409, "not_started": 409, "over": 409, "not_a_player": 403,
-    "not_your_turn": 409, "stale": 409, "illegal": 409, "store": 503,
-    "bad_credentials": 401, "signed_out": 401, "throttled": 429, "unknown_player": 404, "unknown_game": 404,
-    "retry": 503,
-}
-
-
-class HallError(ParlourError):
-    """A refused request: ``code`` says what kind (see ``HTTP_STATUS``), the message says why."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    @property
-    def http_status(self) -> int:
-        return HTTP_STATUS.get(self.code, 400)
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-
-
-def clean_name(name: Any) -> str:
-    """A player's name: trimmed, inner runs of spaces made one, 1 to 32 characters, no control
-    characters. It stays plain text: clients show it as text, never as HTML."""
-    if not isinstance(name, str):
-        raise HallError("bad_request", "a name must be text")
-    return typed_text(" ".join(name.split()), "a name", NAME_MAX)
-
-
-def typed_text(text: str, what: str, limit: int, code: str = "bad_request") -> str:
-    """``text`` a person typed, as it is if it has 1 to ``limit`` characters and no control
-    characters (:func:`~parlour.hall.limits.text_field`); else :class:`HallError` (``code``)
-    saying which, about ``what``."""
-    if not text:
-        raise HallError(code, f"{what} cannot be empty")
-    try:
-        return text_field(text, what, limit)
-    except ValueError as problem:
-        raise HallError(code, str(problem)) from None
-
-
 def holder(account: Account | None) -> dict[str, Any]:
     """What a seat record says of the signed-in player who holds it."""
     return {} if account is None else {"account": account.id, "profile": account.name}
-
-
-def distinct_name(name: str, taken: Iterable[str | None]) -> str:
-    """``name``, or ``name 2``, ``name 3``... when another seat of the room goes by it already, so
-    that the seats and the log never mix two players up (three bots called ``shark``, say)."""
-    taken = {t.casefold() for t in taken if t}
-    candidate, number = name, 1
-    while candidate.casefold() in taken:
-        number += 1
-        suffix = f" {number}"
-        candidate = name[:NAME_MAX - len(suffix)] + suffix
-    return candidate
 
 
 @dataclass

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import sqlalchemy as sa
 
-from .limits import TEXT_MAX
+from .errors import HallError
+from .text import chat_text, clean_name
 from .store import ChatLine, StoreError, rooms_table
 
 if TYPE_CHECKING:
@@ -73,8 +74,6 @@ STORED_PAGE = 100  # rooms read from the store at a time for the lobby of severa
 def stored(hall: Hall, status: LobbyStatus, game: str | None) -> Iterator[Room]:
     """The rooms the store has with ``status`` (of ``game``), newest first, as this process has
     them (one of several: the lobby is every process's rooms, not only those in memory here)."""
-    from .rooms import HallError
-
     query = sa.select(rooms_table.c.code).where(rooms_table.c.status == status).order_by(rooms_table.c.created.desc())
     if game is not None:
         query = query.where(rooms_table.c.game == game)
@@ -91,16 +90,6 @@ def stored(hall: Hall, status: LobbyStatus, game: str | None) -> Iterator[Room]:
         if len(codes) < STORED_PAGE:
             return
         start += STORED_PAGE
-
-
-def chat_text(text: Any) -> str:
-    """A chat line as written: trimmed, 1 to ``TEXT_MAX`` characters, no control characters;
-    :class:`~parlour.hall.rooms.HallError` in words. Shown as text, never as HTML."""
-    from .rooms import HallError, typed_text
-
-    if not isinstance(text, str):
-        raise HallError("bad_message", "a chat line must be text")
-    return typed_text(text.strip(), "a chat line", TEXT_MAX, "bad_message")
 
 
 def chat_key(code: str) -> str:
@@ -130,8 +119,6 @@ class Chat:
 
     async def say(self, seat: int | None, text: str, name: str | None = None) -> ChatLine:
         """A line by ``seat``'s player, or by a spectator (``seat`` None) going by ``name``."""
-        from .rooms import clean_name  # rooms imports this module
-
         text = chat_text(text)
         if seat is not None:
             return await self.add("player", seat, self.room.names()[seat], text)
@@ -199,8 +186,6 @@ async def rematch(room: Room, token: str | None) -> tuple[Room, str, int, str]:
     player sits at seat 2...), the caller seated there and its host, every other player's seat
     kept for them ``RESERVE_SEATS`` seconds. Everyone in the old room sees the new room's code
     in its status (``rematch``) and a line in its chat. Returns (room, host token, seat, seat token)."""
-    from .rooms import HallError
-
     seat = room.seat_for_token(token)
     answer = await room.elsewhere("rematch", {"token": token})
     if answer is not None:

@@ -15,23 +15,13 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import Account
-from .limits import (
-    CLOSE_BEHIND,
-    CLOSE_FLOOD,
-    CLOSE_TOO_MANY_SOCKETS,
-    ID_MAX,
-    MAX_MESSAGE,
-    OUTBOX_MAX,
-    BadJson,
-    Guard,
-    RateLimited,
-    clip,
-    read_json,
-    reason,
-)
-from .rooms import Hall, HallError, Room
+from .errors import HallError
+from .limits import CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, ID_MAX, MAX_MESSAGE, OUTBOX_MAX
+from .quotas import Guard, RateLimited
+from .rooms import Hall, Room
 from .table import chat_key
-from .wire import dumps
+from .text import clip, reason
+from .wire import BadJson, dumps, read_json
 
 CLOSE_UNKNOWN_ROOM = 4404
 _STATE = object()

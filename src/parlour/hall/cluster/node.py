@@ -34,6 +34,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from ..broadcast import Broadcast, Listener, LocalBroadcast
+from ..errors import HallError
 from ..store import SqlStore, cluster_settings_table
 from .leases import LENGTH, Lease, Leases
 from .redis_broadcast import RedisBroadcast
@@ -176,8 +177,6 @@ class Node:
         change. Raises :class:`~parlour.hall.rooms.HallError` with the owner's refusal, or
         ``retry`` when no owner could be reached in ``FORWARD_WITHIN`` seconds or the owner did
         not answer (nothing is known of the change then)."""
-        from ..rooms import HallError
-
         deadline = time.monotonic() + FORWARD_WITHIN
         while True:
             holder = await self.claim(room)
@@ -274,7 +273,6 @@ def internal_router(hall: Hall) -> APIRouter:
     ``{"refused": {code, message}}``, ``{"moved": true}`` if the room is not (or no longer) held
     here, or the change's result."""
     from ..accounts import Account
-    from ..rooms import HallError
     from ..table import rematch
 
     async def act(room: Room, body: dict[str, Any]) -> dict[str, Any]:
