@@ -18,11 +18,11 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.hall.limits import CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, MAX_BODY, MAX_REPLAY_BODY, OUTBOX_MAX
 from parlour.hall.quotas import Guard, Limits
 from parlour.hall.text import NAME_MAX, REASON_MAX
+from parlour.hall.web.middleware import MAX_BODY, MAX_REPLAY_BODY, OUTBOX_MAX
+from parlour.hall.web.socket import CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, Connection
 from parlour.hall.wire import MAX_DEPTH
-from parlour.hall.ws import Connection
 
 
 @pytest.fixture

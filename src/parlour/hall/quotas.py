@@ -145,7 +145,16 @@ class Guard:
                               " finish one or let it end first", 60.0)
 
     def add_bot_room(self, address: str, code: str, still_on: Callable[[], bool]) -> None:
+        """Count room ``code`` among the unfinished bot rooms of ``address`` while ``still_on()``."""
         self._bot_rooms.setdefault(address, {})[code] = still_on
+
+    def new_room(self, address: str, with_bots: bool) -> None:
+        """Count a new room made from ``address``: :class:`RateLimited` past the rate of new rooms,
+        or, for one ``with_bots``, past the address's share of unfinished bot rooms (checked first;
+        nothing is counted then). Once made, a room with bots is added with :meth:`add_bot_room`."""
+        if with_bots:
+            self.check_bot_room(address)
+        self.take("rooms", address)
 
 
 def describe(item: RateLimitItem) -> str:

@@ -10,20 +10,28 @@ cannot see sends it nothing, and each state carries only the log lines this conn
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
+from fastapi import APIRouter
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .accounts import Account
-from .errors import HallError
-from .limits import CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, ID_MAX, MAX_MESSAGE, OUTBOX_MAX
-from .quotas import Guard, RateLimited
-from .rooms import Hall, Room
-from .table import chat_key
-from .text import clip, reason
-from .wire import BadJson, dumps, read_json
+from ..accounts import Account
+from ..errors import HallError
+from ..quotas import Guard, RateLimited
+from ..rooms import Hall, Room
+from ..table import chat_key
+from ..text import chat_text, clip, reason
+from ..wire import BadJson, dumps, read_json
+from .deps import GuardDep, HallDep, SocketAccount
+from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX
 
-CLOSE_UNKNOWN_ROOM = 4404
+# WebSocket close codes of the hall (4000-4999 are the application's own).
+CLOSE_UNKNOWN_ROOM = 4404  # no such room
+CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
+CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
+CLOSE_TOO_MANY_SOCKETS = 4430  # too many connections from one address
+
 _STATE = object()
 _CHAT = object()
 
@@ -156,7 +164,7 @@ class Connection:
             elif kind == "act":
                 await self.act(message, message_id)
             elif kind == "chat":
-                await self.chat(message)
+                await self.chat(message, message_id)
             elif kind == "ping":
                 self.push({"type": "pong"})
             else:
@@ -185,7 +193,7 @@ class Connection:
             self.chatted()
         self.room.connect(seat)
 
-    async def chat(self, message: dict[str, Any]) -> None:
+    async def chat(self, message: dict[str, Any], message_id: Any) -> None:
         assert self.room is not None
         if not self.greeted:
             raise HallError("not_a_player", "say hello first")
@@ -195,8 +203,9 @@ class Connection:
         try:
             self.guard.take("chat", self.key)
         except RateLimited as refused:
-            raise HallError("rate_limited", f"{refused}; nothing was said") from None
-        await self.room.chat.say(self.seat, message.get("text"), name)
+            self.push(error("rate_limited", f"{refused}; nothing was said", message_id))
+            return
+        await self.room.chat.say(self.seat, chat_text(message.get("text")), name)
 
     async def act(self, message: dict[str, Any], message_id: Any) -> None:
         assert self.room is not None
@@ -208,6 +217,14 @@ class Connection:
             raise HallError("bad_message", 'an act needs an "action"')
         await self.room.act(self.seat, message.get("turn"), message["action"],
                             on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
+
+
+router = APIRouter()
+
+
+@router.websocket("/ws/rooms/{code}")
+async def live(websocket: WebSocket, code: str, hall: HallDep, guard: GuardDep, account: SocketAccount) -> None:
+    await room_socket(websocket, hall, guard, code, account)
 
 
 async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None
@@ -251,10 +268,8 @@ async def serve_connection(connection: Connection, hall: Hall, code: str) -> Non
             room.disconnect(connection.seat)
     if ended is not None:
         drop(connection.outbox)
-        try:
+        with contextlib.suppress(RuntimeError):  # it closed meanwhile
             await websocket.close(*ended)
-        except RuntimeError:
-            pass  # it closed meanwhile
 
 
 def drop(queue: asyncio.Queue[Any]) -> None:

@@ -1,19 +1,30 @@
-"""The hall's edge: the fixed sizes of what enters from the network, and the ASGI middleware
-that caps REST bodies before they are read, counts the REST rate and adds the security headers.
+"""The hall's edge: the fixed sizes of what enters from the network, and four small ASGI
+middleware classes, each with one job, outermost first as :func:`.app.create_app` stacks them:
 
-Text lengths are in :mod:`.text`, JSON nesting in :mod:`.wire`, rates and quotas in :mod:`.quotas`.
+- :class:`SameOrigin`: a request that changes state with a session cookie from another site's page is refused;
+- :class:`SecurityHeaders`: the security headers on every answer;
+- :class:`RateLimit`: the REST rate per client address (429 with Retry-After);
+- :class:`BodyLimits`: REST bodies capped before they are read in full (413), JSON checked (422).
+
+Text lengths are in :mod:`..text`, JSON nesting in :mod:`..wire`, rates and quotas in :mod:`..quotas`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import MutableMapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
+from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .quotas import Guard, RateLimited
-from .text import reason
-from .wire import BadJson, read_json
+from ..accounts import SESSION_COOKIE
+from ..quotas import Guard, RateLimited
+from ..text import reason
+from ..wire import BadJson, read_json
 
 # -- sizes: fixed, the same in every hall --------------------------------------------------------
 MAX_BODY = 64 * 1024  # bytes of a REST body
@@ -21,21 +32,8 @@ MAX_REPLAY_BODY = 4 * 1024 * 1024  # bytes of a replay file sent to POST /api/re
 MAX_MESSAGE = 64 * 1024  # bytes of a WebSocket message; longer ones are refused in words
 ID_MAX = 64  # characters of a message's "id", which the hall sends back
 OUTBOX_MAX = 256  # messages waiting to go out on one WebSocket before it is closed as too slow
-ROOMS_PAGE = 50  # rooms in one page of GET /api/rooms, unless asked for fewer
-ROOMS_PAGE_MAX = 200  # the most rooms one page may ask for
 
-# WebSocket close codes of the hall (4000-4999 are the application's own).
-CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
-CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
-CLOSE_TOO_MANY_SOCKETS = 4430  # too many connections from one address
-
-
-# -- REST: bodies capped and read before FastAPI parses them --------------------------------------
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # The documents the pages may load: their own scripts, styles and images, and the room's socket.
 # Styles may be inline: renderers set colours by style attribute and the rules documents carry
 # their own <style>; scripts may not.
@@ -56,34 +54,55 @@ def client_address(scope: Scope) -> str:
     return client[0] if client else "unknown"
 
 
-class Gate:
-    """ASGI middleware in front of the app: the REST rate per address (429 with Retry-After),
-    bodies capped before they are read in full (413), JSON bodies checked for depth and text
-    (422), and the security headers on every answer."""
+class SecurityHeaders:
+    """The security headers on every HTTP answer, except FastAPI's own API pages'."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith(OWN_POLICY_PATHS):
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+class RateLimit:
+    """The REST rate per client address, under ``/api/``: 429 with Retry-After past it."""
 
     def __init__(self, app: ASGIApp, guard: Guard) -> None:
         self.app = app
         self.guard = guard
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path: str = scope["path"]
-        send = self._with_headers(send, path)
-        internal = path.startswith("/internal/")  # between the halls of a cluster: sizes, no quota
-        if not path.startswith("/api/") and not internal:
-            await self.app(scope, receive, send)
-            return
-        if not internal:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
             try:
                 self.guard.take("rest", client_address(scope))
             except RateLimited as refused:
                 await answer(send, 429, str(refused), [(b"retry-after", str(refused.retry_seconds).encode())])
                 return
-        if scope["method"] not in ("POST", "PUT", "PATCH", "DELETE"):
+        await self.app(scope, receive, send)
+
+
+class BodyLimits:
+    """REST bodies (under ``/api/``, and ``/internal/`` between the halls of a cluster) capped
+    before they are read in full (413), and JSON bodies checked for depth and text (422)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH", "DELETE")
+                or not scope["path"].startswith(("/api/", "/internal/"))):
             await self.app(scope, receive, send)
             return
+        path: str = scope["path"]
         cap = MAX_REPLAY_BODY if path == "/api/replays/frames" else MAX_BODY
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length", b"")
@@ -118,17 +137,32 @@ class Gate:
 
         await self.app(scope, replay, send)
 
-    @staticmethod
-    def _with_headers(send: Send, path: str) -> Send:
-        if path.startswith(OWN_POLICY_PATHS):
-            return send
 
-        async def sending(message: MutableMapping[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
+def cross_site(headers: Headers) -> bool:
+    """Whether a request comes from another site's page: its Origin (else Referer) names another
+    host than the one it was sent to. A request with neither (not from a browser) is not."""
+    source = headers.get("origin") or headers.get("referer")
+    if source is None:
+        return False
+    return urlsplit(source).netloc.lower() != (headers.get("host") or "").lower()
 
-        return sending
+
+class SameOrigin:
+    """Refuses a request that changes state, carries a session cookie and comes from another site's
+    page (SameSite=Lax already keeps the cookie off most of those; this is the second lock)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            headers = Headers(scope=scope)
+            if SESSION_COOKIE in cookie_parser(headers.get("cookie", "")) and cross_site(headers):
+                refusal = JSONResponse({"detail": "this request comes from another site's page with your session:"
+                                                  " refused (nothing was done)"}, status_code=403)
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def too_large(cap: int, size: int | None = None) -> str:

@@ -1,0 +1,163 @@
+"""Players on the web: the REST endpoints of accounts, sessions, profiles, "My games" and
+leaderboards (OpenAPI tag ``players``). Their pages are in :mod:`.pages`, the Origin check on
+requests that carry a session in :mod:`.middleware`.
+
+Everything here is optional for a visitor: a guest never needs an account, and every other page
+and endpoint works the same without one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Query, Request, Response
+
+from ..accounts import SESSION_COOKIE, SESSION_DAYS, Account
+from ..errors import HallError
+from ..rooms import Hall
+from ..store import accounts_table, ratings_table, room_players_table, rooms_table
+from .deps import AccountsDep, ClientAddress, HallDep, SignedIn
+from .errors import responses
+from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut
+
+RECENT = 20  # games in a profile's and in "My games"' finished list
+LEADERBOARD_MAX = 200
+ERRORS = responses(401, 403, 404, 409, 422, 429)
+
+router = APIRouter()
+
+
+def with_session(response: Response, request: Request, token: str) -> None:
+    response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_DAYS * 86400, path="/", httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https")
+
+
+@router.post("/api/accounts", response_model=AccountOut, status_code=201, responses=ERRORS, tags=["players"])
+async def sign_up(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
+                  address: ClientAddress) -> dict[str, Any]:
+    """A new account, signed in at once (the answer sets the session cookie)."""
+    account = await accounts.sign_up(body.name, body.password, address)
+    with_session(response, request, await accounts.new_session(account))
+    return {"name": account.name, "kind": account.kind}
+
+
+@router.post("/api/session", response_model=AccountOut, responses=ERRORS, tags=["players"])
+async def sign_in(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
+                  address: ClientAddress) -> dict[str, Any]:
+    """Sign in: the answer sets the session cookie (HttpOnly). A wrong name and a wrong password
+    get the same answer; too many failures for a name or from an address are refused for a while."""
+    account, token = await accounts.sign_in(body.name, body.password, address)
+    with_session(response, request, token)
+    return {"name": account.name, "kind": account.kind}
+
+
+@router.delete("/api/session", status_code=204, tags=["players"])
+async def sign_out(request: Request, accounts: AccountsDep) -> Response:
+    """Sign out: the session ends in the store and the cookie is cleared."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        await accounts.sign_out(token)
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return response
+
+
+@router.get("/api/me", response_model=AccountOut, responses=ERRORS, tags=["players"])
+def who_am_i(account: SignedIn) -> dict[str, Any]:
+    """The signed-in player (401 for a guest)."""
+    return {"name": account.name, "kind": account.kind}
+
+
+@router.put("/api/me/password", status_code=204, responses=ERRORS, tags=["players"])
+async def change_password(body: NewPassword, request: Request, account: SignedIn, accounts: AccountsDep,
+                          address: ClientAddress) -> Response:
+    """A new password, given the current one; every other session of the account ends."""
+    await accounts.change_password(account, body.password, body.new_password, address,
+                                   request.cookies.get(SESSION_COOKIE, ""))
+    return Response(status_code=204)
+
+
+@router.get("/api/me/games", response_model=MyGamesOut, responses=ERRORS, tags=["players"])
+def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
+    """My games: those in progress (whose turn it is) and the last finished ones."""
+    playing = [entry(hall, row, account) for row in hall.store.read(games_of(account.id, finished=False))]
+    return {"playing": playing, "finished": [entry(hall, row) for row in hall.store.read(games_of(account.id))]}
+
+
+@router.get("/api/players/{name}", response_model=ProfileOut, responses=ERRORS, tags=["players"])
+def profile(name: str, hall: HallDep, accounts: AccountsDep) -> dict[str, Any]:
+    """A player's profile: ratings per game, games played and won, recent games with replays.
+    Built-in bots have profiles too (``bot:greedy``)."""
+    found = accounts.by_name(name)
+    if found is None:
+        raise HallError("unknown_player", f"there is no player {name[:40]!r}")
+    account = found[0]
+    store = hall.store
+    return {"name": account.name, "kind": account.kind, "ratings": store.read(ratings_of(account.id)),
+            "played": store.read(played_by(account.id)),
+            "recent": [entry(hall, row) for row in store.read(games_of(account.id))]}
+
+
+@router.get("/api/games/{game}/leaderboard", response_model=list[LeaderOut], responses=ERRORS, tags=["players"])
+def leaderboard(game: str, hall: HallDep, limit: int = Query(50, ge=1, le=LEADERBOARD_MAX)) -> list[dict[str, Any]]:
+    """Players ranked by their rating in ``game``, bots included, best first."""
+    if game not in hall.games:
+        raise HallError("unknown_game", f"there is no game {game[:40]!r} (the games: {', '.join(hall.games)})")
+    result: list[dict[str, Any]] = hall.store.read(board(game, limit))
+    return result
+
+
+def entry(hall: Hall, row: Any, viewer: Account | None = None) -> dict[str, Any]:
+    """A game as listed; in progress, with whose turn it is (from the live room)."""
+    names = [seat.get("name") or f"seat {i + 1}" for i, seat in enumerate(json.loads(row.seats))]
+    out = {"code": row.code, "game": row.game, "status": row.status, "seat": row.seat, "players": names,
+           "created": row.created, "url": f"/r/{row.code}", "rank": row.rank, "change": row.change}
+    if row.status == "over":
+        out["replay_url"] = f"/r/{row.code}/replay"
+    room = hall.rooms.get(row.code)
+    if viewer is not None and room is not None and room.status == "playing":
+        acting = sorted(room.to_act())
+        out["to_act"] = [room.names()[seat] for seat in acting]
+        out["your_turn"] = room.seat_of(viewer) in acting
+    return out
+
+
+# -- the queries -----------------------------------------------------------------------------------------
+def games_of(account: int, finished: bool = True) -> Callable[[sa.Connection], list[Any]]:
+    rp, rooms = room_players_table, rooms_table
+    query = (sa.select(rooms.c.code, rooms.c.game, rooms.c.status, rooms.c.seats, rooms.c.created, rp.c.seat,
+                       rp.c.rank, rp.c.change)
+             .join(rp, rp.c.code == rooms.c.code)
+             .where(rp.c.account == account, (rooms.c.status == "over") if finished else (rooms.c.status != "over"))
+             .order_by(rooms.c.created.desc()))
+    if finished:
+        query = query.limit(RECENT)
+    return lambda conn: list(conn.execute(query))
+
+
+def played_by(account: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
+    rp, rooms = room_players_table, rooms_table
+    query = (sa.select(rooms.c.game, sa.func.count().label("played"),
+                       sa.func.sum(sa.case((rp.c.rank == 1, 1), else_=0)).label("won"))
+             .join(rp, rp.c.code == rooms.c.code)
+             .where(rp.c.account == account, rooms.c.status == "over")
+             .group_by(rooms.c.game).order_by(rooms.c.game))
+    return lambda conn: [dict(row._mapping) for row in conn.execute(query)]
+
+
+def ratings_of(account: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
+    rt = ratings_table
+    query = (sa.select(rt.c.game, rt.c.rating, rt.c.mu, rt.c.sigma, rt.c.games)
+             .where(rt.c.account == account).order_by(rt.c.game))
+    return lambda conn: [dict(row._mapping) for row in conn.execute(query)]
+
+
+def board(game: str, limit: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
+    rt, accounts = ratings_table, accounts_table
+    query = (sa.select(accounts.c.name, accounts.c.kind, rt.c.rating, rt.c.games)
+             .join(accounts, accounts.c.id == rt.c.account)
+             .where(rt.c.game == game).order_by(rt.c.rating.desc(), accounts.c.name_key).limit(limit))
+    return lambda conn: [dict(row._mapping, place=place) for place, row in enumerate(conn.execute(query), 1)]
