@@ -16,7 +16,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from argon2 import PasswordHasher
@@ -27,11 +27,12 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import bots as bot_registry
 from ..core import Game, IllegalAction, ParlourError
-from . import table
+from . import lobby as lobby_listing
 from .accounts import Account, Accounts
 from .broadcast import Broadcast
 from .clock import Clock
 from .errors import HallError
+from .hall import Hall, Ownership
 from .limits import ROOMS_PAGE, ROOMS_PAGE_MAX, Gate, client_address
 from .models import (
     CreateRoom,
@@ -48,13 +49,13 @@ from .models import (
 )
 from .players import SameOrigin, players_router, socket_account
 from .quotas import Guard, Limits, RateLimited
-from .rooms import Hall, Room, frames
+from .rematch import offer_rematch
+from .room import Room
+from .room import commands as do
+from .room.replay import frames
 from .store import Store
 from .text import clip, reason
 from .ws import room_socket
-
-if TYPE_CHECKING:
-    from .cluster.node import Node
 
 BOT_ROOM_WAIT = 600  # seconds an untouched waiting room with bots still counts as its creator's
 STATIC = Path(__file__).parent / "static"
@@ -99,14 +100,14 @@ def bots_busy(room: Room) -> bool:
     """Whether a room's bots count against its creator's share: they play, or may soon (a
     waiting room touched in the last ten minutes)."""
     return room.status == "playing" or (room.status == "waiting" and
-                                        room.hall.clock.now() - room.touched < BOT_ROOM_WAIT)
+                                        room.context.clock.now() - room.touched < BOT_ROOM_WAIT)
 
 
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
-               seed: int | None = None, cluster: Node | None = None) -> FastAPI:
+               seed: int | None = None, cluster: Ownership | None = None) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
@@ -115,7 +116,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
     docs/scaling.md)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
-                cluster=cluster)
+                ownership=cluster)
     guard = Guard(limits or Limits())
 
     @asynccontextmanager
@@ -178,7 +179,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
     @app.get("/api/rooms", response_model=list[LobbyRoomOut], responses=ERRORS, tags=["rooms"])
-    def lobby_rooms(status: table.LobbyStatus = Query("waiting", description="waiting: rooms with a seat to take;"
+    async def lobby_rooms(status: lobby_listing.LobbyStatus = Query("waiting", description="waiting: rooms with a seat to take;"
                                                 " playing: games in progress to watch"),
                     game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
                     limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
@@ -186,11 +187,11 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                     ) -> list[dict[str, Any]]:
         """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
         or being played."""
-        return table.lobby(hall, status, game, offset, limit)
+        return await lobby_listing.lobby(hall, status, game, offset, limit)
 
     @app.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
-    def room_status(code: str) -> dict[str, Any]:
-        return hall.room(code).status_json()
+    async def room_status(code: str) -> dict[str, Any]:
+        return (await hall.room(code)).status_json()
 
     @app.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
     async def join(code: str, body: Join, request: Request,
@@ -201,8 +202,9 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         in, the seat is the account's (under its name) and opening the room from any browser
         where the player is signed in puts them back in it."""
         guard.take("joins", client_address(request.scope))
-        seat, token = await hall.room(code).join(body.name, body.seat, bearer(authorization), account=account)
-        return {"seat": seat, "seat_token": token}
+        joined = await hall.execute(code, do.Join(body.name, body.seat, bearer(authorization), account))
+        assert isinstance(joined, do.Joined)
+        return {"seat": joined.seat, "seat_token": joined.token}
 
     @app.post("/api/rooms/{code}/rematch", response_model=RoomCreated, status_code=201, responses=ERRORS,
               tags=["rooms"])
@@ -213,28 +215,28 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         options, bots and turn timer, the seats turned by one, the caller seated (and its host),
         every other player's seat kept for them for a while (they join with their seat token).
         It counts as a new room (and a room with bots, if it has some) against the caller's quotas."""
-        old = hall.room(code)
+        old = await hall.room(code)
         old.seat_for_token(bearer(authorization))
         address = client_address(request.scope)
         with_bots = any(s.kind == "bot" for s in old.seats)
         if with_bots:
             guard.check_bot_room(address)
         guard.take("rooms", address)
-        room, host_token, seat, seat_token = await table.rematch(old, bearer(authorization))
+        made, room = await offer_rematch(hall, old.code, bearer(authorization))
         if with_bots:
             guard.add_bot_room(address, room.code, lambda: bots_busy(room))
-        return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
+        return {"code": made.code, "host_token": made.host_token, "seat": made.seat, "seat_token": made.seat_token}
 
     @app.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     async def give_to_bot(code: str, seat: int, body: GiveToBot, request: Request,
                           authorization: str | None = Header(None, description="Bearer <host token>")
                           ) -> dict[str, Any]:
         """The host gives an empty seat, or one whose player is gone, to a bot."""
-        room = hall.room(code)
+        room = await hall.room(code)
         room.check_host(bearer(authorization))
         address = client_address(request.scope)
         guard.check_bot_room(address, room.code)
-        await room.give_to_bot(seat, body.bot, body.name)
+        await hall.run(room, do.GiveToBot(seat, body.bot, body.name))
         guard.add_bot_room(address, room.code, lambda: bots_busy(room))
         return room.status_json()
 
@@ -242,17 +244,17 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     async def start(code: str, authorization: str | None = Header(None, description="Bearer <host token>")
                     ) -> dict[str, Any]:
         """The host starts the game once no seat is open."""
-        room = hall.room(code)
+        room = await hall.room(code)
         room.check_host(bearer(authorization))
-        await room.start()
+        await hall.run(room, do.Start())
         return room.status_json()
 
     @app.get("/api/rooms/{code}/replay", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
-    def room_replay(code: str, seat: int | None = Query(None, description="the frames as this seat saw the"
+    async def room_replay(code: str, seat: int | None = Query(None, description="the frames as this seat saw the"
                                                             " game, its hand and all (default: a spectator's)")
                     ) -> dict[str, Any]:
         """The finished game's replay, seed included, with its frames as a spectator or a seat saw it."""
-        return hall.room(code).replay_json(seat)
+        return (await hall.room(code)).replay_json(seat)
 
     @app.post("/api/replays/frames", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
     def replay_frames(body: ReplayIn, seat: int | None = Query(None, description="the frames as this seat saw"

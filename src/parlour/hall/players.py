@@ -26,8 +26,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .accounts import PASSWORD_MAX, SESSION_COOKIE, SESSION_DAYS, Account, Accounts
 from .errors import HallError
+from .hall import Hall
 from .models import ErrorOut, Wire
-from .rooms import Hall
 from .store import accounts_table, ratings_table, room_players_table, rooms_table
 
 PAGE = Path(__file__).parent / "static" / "players.html"

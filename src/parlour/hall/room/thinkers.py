@@ -22,7 +22,7 @@ import threading
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..core import Action, View
+from ...core import Action, View
 
 log = logging.getLogger(__name__)
 
@@ -114,8 +114,8 @@ class Thinkers:
 
 def work(connection: Connection) -> None:
     """A worker's life: build each asked-for bot from the registry and answer with its choice."""
-    from .. import bots as bot_registry
-    from ..games import all_games
+    from ... import bots as bot_registry
+    from ...games import all_games
 
     try:
         os.nice(WORKER_NICE)
