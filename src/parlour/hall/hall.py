@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..core import Game, ParlourError, derive, fresh_seed
@@ -248,7 +248,7 @@ class Hall:
             raise HallError("bad_request", f"there is no game {game_id!r} (the games: {', '.join(self.games)})")
         return game
 
-    async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: list[Mapping[str, Any]],
+    async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
                           turn_timer: float | None = None, host_name: str | None = None,
                           take_seat: int | None = None, reserved: Mapping[int, dict[str, Any]] | None = None,
                           account: Account | None = None) -> tuple[Room, str, int | None, str | None]:
@@ -283,9 +283,9 @@ class Hall:
                 raise HallError("bad_request", "to take a seat, give host_name")
             seat_token = new_token()
             records[take_seat] = human(clean_name(host_name), seat_token, account)
-        for i, record in enumerate(records):
-            if record["name"] is not None:
-                record["name"] = distinct_name(record["name"], [r["name"] for r in records[:i]])
+        for i, seat_record in enumerate(records):
+            if seat_record["name"] is not None:
+                seat_record["name"] = distinct_name(seat_record["name"], [r["name"] for r in records[:i]])
         host_token = new_token()
         code = new_code()
         while code in self.rooms or await asyncio.to_thread(self.store.load_room, code) is not None:
@@ -297,7 +297,7 @@ class Hall:
                             seats=records, created=self.clock.now())
         also: list[Write] = []
         if take_seat is not None:  # nobody knows the room's code yet: written by whoever made it
-            also = [*holding(code, take_seat, account and account.id), chat_line(code, ChatLine(
+            also = [*holding(code, take_seat, account.id if account else None), chat_line(code, ChatLine(
                 0, record.created, "system", None, None, f"{records[take_seat]['name']} took seat {take_seat + 1}"))]
         try:
             await self.store.create_room(record, also=also)

@@ -74,7 +74,11 @@ async def _stored(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncIte
     start = 0
     while True:
         page = query.offset(start).limit(STORED_PAGE)
-        codes: list[str] = await asyncio.to_thread(hall.store.read, lambda c, page=page: list(c.execute(page).scalars()))
+
+        def read(connection: sa.Connection, page: sa.Select[Any] = page) -> list[str]:
+            return list(connection.execute(page).scalars())
+
+        codes: list[str] = await asyncio.to_thread(hall.store.read, read)
         for code in codes:
             if code in hall.abandoned and code not in hall.rooms:
                 continue  # abandoned, as this process saw it (the single process's lobby forgets it too)

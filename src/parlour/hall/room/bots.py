@@ -24,10 +24,13 @@ from ...core import Action, Bot, Game
 from ...games import all_games
 from ..errors import HallError
 from .commands import By
+from .seats import SeatBook
 from .thinkers import Thinkers
 
 log = logging.getLogger(__name__)
 
+# asked(seat): since when the seat was asked to act, the turns it has seen, and the state then.
+Asked = Callable[[int], tuple[int | None, int, Any]]
 # The room's answer to a bot's move: (seat, the seat's turn it chose at, the action, by).
 Submit = Callable[[int, int, Action, By], Awaitable[Any]]
 
@@ -99,6 +102,17 @@ class BotDriver:
             return
         self._asked[seat] = since
         self._spawn(self._move(seat, bot, by, turn, state))
+
+    def play_bots(self, to_act: frozenset[int], seats: SeatBook, asked: Asked) -> None:
+        """Every bot seat that must act moves (once per time it is asked)."""
+        for seat in to_act:
+            if seats[seat].kind == "bot":
+                self.ask(seat, seats[seat].bot or self.pool.builtin(self.game), "bot", *asked(seat))
+
+    def time_out(self, to_act: frozenset[int], seats: SeatBook, asked: Asked) -> None:
+        """The turn timer ran out: the built-in bot moves for every person who must act."""
+        for seat in seats.humans(to_act):
+            self.ask(seat, self.pool.builtin(self.game), "timer", *asked(seat))
 
     def forget(self) -> None:
         """Whatever the bots began choosing here is moot (the room changed hands)."""

@@ -3,7 +3,7 @@ them (the file format is docs/protocol.md's ``parlour-replay/1``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...core import Game, LogEntry
@@ -38,3 +38,15 @@ def replay_of(game: Game[Any], players: int, options: Mapping[str, Any], seed: i
     replay["seen_by"] = seen_by
     replay["frames"] = frames(game, replay, seen_by)
     return replay
+
+
+class Replays:
+    """A finished room's replays, made once for each seat that asks (a finished game never changes)."""
+
+    def __init__(self) -> None:
+        self._made: dict[int | None, dict[str, Any]] = {}
+
+    def of(self, seen_by: int | None, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        if seen_by not in self._made:
+            self._made[seen_by] = make()
+        return self._made[seen_by]

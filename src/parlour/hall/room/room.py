@@ -19,23 +19,24 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
-from ...core import Game, IllegalAction, LogEntry, normalise_action
+from ...core import Game, IllegalAction, LogEntry
 from ..accounts import Account
 from ..errors import HallError, LeaseLost
 from ..ratings import settle_writes
 from ..store import ActionRecord, RoomRecord, StoreError, Write, forfeiting, holding
-from ..text import chat_text, clean_name, distinct_name
+from ..text import distinct_name
 from ..tokens import new_token, token_hash
 from ..wire import dumps_bytes
-from .audience import Audience, Audiences, Step
+from .audience import Audience, Audiences
 from .bots import BotDriver
 from .chat import Chat
+from .checks import prepared
 from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Said, Say, Start
 from .context import RoomContext
-from .replay import replay_of
+from .play import Play
+from .replay import Replays, replay_of
 from .seats import SeatBook, human
 from .timer import TurnTimer
 
@@ -59,37 +60,36 @@ class Room:
         self.watchers = 0  # connections, spectators' included
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
-        self.state: Any = None
-        self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
-        self.records: list[ActionRecord] = []
-        # waiting_since[seat]: the turn since which the seat has been asked to act without acting
-        self.waiting_since: list[int | None] = [None] * self.players
+        self.play = Play(game, self.players, self.options, self.seed)
         self.lock = asyncio.Lock()
         # Several hall processes (hall/cluster/): whether this process applies the room, and the
         # fencing check its commits then carry; a follower is a replica of what the owner committed.
         self.leading = leading
         self.fence: Write | None = None
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
-        self.timer = TurnTimer(record.turn_timer, context.deadlines, self._time_out)
+        self.timer = TurnTimer(record.turn_timer, context.deadlines,
+                               lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
         self.audiences = Audiences(game, self.players, self.names, self._status, lambda: self.timer.deadline)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
-        self._replays: dict[int | None, dict[str, Any]] = {}  # by the seat whose view the frames show
+        self._replays = Replays()
         self.chat = Chat(self.code, context, self.seats, self.fenced, self.refusal, self._say_system)
         if self.status != "waiting":
-            self._begin()
-            for action in map(self._cleaned, record.actions):
+            self.play.begin()
+            for action in map(self.play.cleaned, record.actions):
                 self._advance(action, self.game.apply(self.state, action.seat, action.action, []), [])
 
-    def _cleaned(self, record: ActionRecord) -> ActionRecord:
-        """A stored action as the game's fields have it: one stored before actions were checked
-        may carry fields the game never read (padding), which are left out so that its replay
-        can always be served."""
-        try:
-            action = normalise_action(self.game.action_fields, record.action, lenient=True)
-        except IllegalAction:
-            return record  # the game applied it as it is
-        return record if action == record.action else replace(record, action=action)
+    @property
+    def state(self) -> Any:
+        return self.play.state
+
+    @property
+    def turn(self) -> int:
+        return self.play.turn
+
+    @property
+    def records(self) -> list[ActionRecord]:
+        return self.play.records
 
     # -- what anyone may see ----------------------------------------------------------------------
     @property
@@ -109,7 +109,7 @@ class Room:
                 "created": self.created, "rematch": self.rematch}
 
     def to_act(self) -> frozenset[int]:
-        return frozenset() if self.state is None else self.game.to_act(self.state)
+        return self.play.to_act()
 
     def expired(self, now: float, ttl: float) -> bool:
         """A waiting room nobody has been connected to for ``ttl`` seconds."""
@@ -141,15 +141,9 @@ class Room:
         if self.status == "waiting":
             self.audiences.track(None, ())
             return
-        self.audiences.track(self.game.start(self.players, self.options, self.seed), self._steps())
-
-    def _steps(self) -> Any:
-        state = self.game.start(self.players, self.options, self.seed)
-        for record in self.records:
-            entries: list[LogEntry] = []
-            state = self.game.apply(state, record.seat, record.action, entries)
-            step: Step = (state, self._with_timer_line(record, entries), record.seat, record.turn + 1)
-            yield step
+        self.audiences.track(self.play.start_state(), (
+            (state, self._with_timer_line(record, entries), record.seat, record.turn + 1)
+            for state, record, entries in self.play.steps()))
 
     def replay_json(self, seat: int | None = None) -> dict[str, Any]:
         """The finished game's replay, its frames as ``seat`` saw the game (None: a spectator);
@@ -159,10 +153,8 @@ class Room:
                             " (its seed stays secret until then)")
         if seat is not None:
             self.seats.check_seat(seat)
-        if seat not in self._replays:  # a finished game never changes again
-            self._replays[seat] = replay_of(self.game, self.players, self.options, self.seed, self.names(),
-                                            self.records, self.state, seat)
-        return self._replays[seat]
+        return self._replays.of(seat, lambda: replay_of(self.game, self.players, self.options, self.seed,
+                                                        self.names(), self.records, self.state, seat))
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -195,22 +187,7 @@ class Room:
     def prepare(self, command: Command) -> Command:
         """``command`` checked and put in its final form where it was asked, before it goes to the
         process that applies the room; :class:`HallError` in words if it cannot be."""
-        if isinstance(command, Join):
-            name = clean_name(command.account.name if command.account is not None else command.name)
-            return replace(command, name=name)
-        if isinstance(command, GiveToBot):
-            self.seats.check_seat(command.seat)
-            self.bots.check(self.game, command.bot)
-            if not self.leading:  # the player may be connected here rather than at the owner
-                self.seats.check_abandoned(command.seat)
-            return replace(command, name=clean_name(command.name) if command.name is not None else None)
-        if isinstance(command, Say) and command.kind != "system":
-            text = chat_text(command.text)
-            if command.seat is not None:
-                return replace(command, kind="player", text=text, name=self.names()[command.seat])
-            return replace(command, kind="spectator", text=text,
-                           name=clean_name(command.name) if command.name else "a spectator")
-        return command
+        return prepared(command, self.seats, self.bots, self.game, self.leading)
 
     async def handle(self, command: Command, on_commit: Callable[[int], None] | None = None) -> Answer:
         """Applies ``command`` here (this process leads the room). An :class:`Act` is committed
@@ -249,7 +226,8 @@ class Room:
             token = new_token()
             seats = self.seats.records()
             seats[seat] = human(name, token, command.account)
-            await self._save(seats=seats, also=holding(self.code, seat, command.account and command.account.id))
+            account = command.account.id if command.account else None
+            await self._save(seats=seats, also=holding(self.code, seat, account))
             self.seats.set(seat, seats[seat])
         self._changed()
         await self.chat.tell(f"{name} took seat {seat + 1}")
@@ -287,7 +265,7 @@ class Room:
                                 " wait for players or give them to bots")
             await self._save(status="playing")
             self.status = "playing"
-            self._begin()
+            self.play.begin()
         self._changed()
         await self.chat.tell("the game started")
 
@@ -361,30 +339,13 @@ class Room:
         if isinstance(turn, bool) or not isinstance(turn, int):
             raise HallError("bad_message", "an act needs 'turn', the turn of the last state you saw")
         audience = self.audience(seat)
-        then = audience.room_turn(turn)
-        since = self.waiting_since[seat]
-        # Stale: the game moved on since that state in a way that concerns this seat (it acted
-        # already, or it was not yet asked to act then). Of two racing clicks one applies.
-        if then is None or (then < self.turn and (since is None or then < since)):
-            raise HallError("stale", f"the game has moved on since turn {turn} (it is at turn {audience.turn}):"
-                            " look at the new state and choose again")
-        if seat not in self.game.to_act(self.state):
-            waiting = ", ".join(self.names()[s] for s in sorted(self.game.to_act(self.state)))
-            raise HallError("not_your_turn", f"it is not your turn: waiting for {waiting}")
-
-    def _begin(self) -> None:
-        self.state = self.game.start(self.players, self.options, self.seed)
-        self.turn = 0
-        self._update_waiting(None)
+        self.play.check_turn(seat, turn, audience.room_turn(turn), audience.turn, self.names())
 
     def _advance(self, record: ActionRecord, state: Any, entries: list[LogEntry]) -> bool:
         """The room after ``record`` (committed); returns whether every audience saw it."""
-        self.state = state
-        self.records.append(record)
-        self.turn = record.turn + 1
+        self.play.advance(record, state)
         if self.game.is_over(state):
             self.status = "over"
-        self._update_waiting(record.seat)
         if not self.audiences.built:  # rebuilding on start: the audiences come later, from the records
             return True
         return self.audiences.show(state, self._with_timer_line(record, entries), record.seat, self.turn)
@@ -394,14 +355,6 @@ class Room:
             return entries
         return [LogEntry(f"the turn timer ran out: the {self.bots.builtin(self.game)} bot moved"
                          f" for {{p{record.seat}}}"), *entries]
-
-    def _update_waiting(self, mover: int | None) -> None:
-        acting = self.game.to_act(self.state)
-        for seat in range(self.players):
-            if seat not in acting:
-                self.waiting_since[seat] = None
-            elif seat == mover or self.waiting_since[seat] is None:
-                self.waiting_since[seat] = self.turn
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
     def resume(self) -> None:
@@ -420,7 +373,7 @@ class Room:
         if self.status == "playing":
             self._arm_timer(bool(action_seen_by_all))
             if self.leading:
-                self._schedule_bots()
+                self.driver.play_bots(self.to_act(), self.seats, self._asked)
         else:
             self.timer.stop()
         self.touched = self.context.clock.now()
@@ -434,23 +387,14 @@ class Room:
 
     def _arm_timer(self, restart: bool) -> None:
         humans = self.seats.humans(self.to_act())
-        asked_anew = restart and any(self.waiting_since[s] == self.turn for s in humans)
+        asked_anew = restart and any(self.play.waiting_since[s] == self.turn for s in humans)
         # a replica counts from its owner's time of the last action, as the store has it
         began = self.context.clock.now() if self.leading or not self.records else self.records[-1].at
         self.timer.arm(asked_anew, bool(humans), began, self.leading)
 
-    def _time_out(self) -> None:
-        """The turn timer ran out: the built-in bot moves for every human seat that must act."""
-        for seat in self.seats.humans(self.to_act()):
-            self._think(seat, self.bots.builtin(self.game), "timer")
-
-    def _schedule_bots(self) -> None:
-        for seat in self.to_act():
-            if self.seats[seat].kind == "bot":
-                self._think(seat, self.seats[seat].bot or self.bots.builtin(self.game), "bot")
-
-    def _think(self, seat: int, bot: str, by: By) -> None:
-        self.driver.ask(seat, bot, by, self.waiting_since[seat], self.audience(seat).turn, self.state)
+    def _asked(self, seat: int) -> tuple[int | None, int, Any]:
+        """Since when ``seat`` has been asked to act, the turns it has seen, and the state."""
+        return self.play.waiting_since[seat], self.audience(seat).turn, self.state
 
     async def _bot_act(self, seat: int, turn: int, action: Any, by: By) -> None:
         await self.handle(Act(seat, turn, action, by))
@@ -514,12 +458,12 @@ class Room:
             self.rematch, changed = record.rematch, True
         if self.status == "waiting" and record.status != "waiting":
             self.status = "playing"
-            self._begin()
+            self.play.begin()
             if self.audiences.built:  # as the owner showed it
                 self.audiences.show(self.state)
             changed = True
         applied, seen_by_all = False, False
-        for action in map(self._cleaned, record.actions):
+        for action in map(self.play.cleaned, record.actions):
             if action.turn < self.turn:
                 continue
             if action.turn != self.turn:

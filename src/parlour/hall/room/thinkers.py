@@ -14,6 +14,7 @@ and replaced, and the move is reported as failed (the room then plays a random l
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -87,7 +88,8 @@ class Thinkers:
             self._idle.put(worker)
         if not ok:
             raise ThinkerFailed(answer)
-        return answer
+        action: Action = answer
+        return action
 
     def _start(self) -> _Worker:
         with self._lock:
@@ -117,10 +119,8 @@ def work(connection: Connection) -> None:
     from ... import bots as bot_registry
     from ...games import all_games
 
-    try:
+    with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
-    except OSError:
-        pass
     games = all_games()
     while True:
         try:
