@@ -32,7 +32,7 @@ def unlimited(make_client: Any) -> Any:
 def test_any_websocket_message_is_answered_in_words_and_changes_nothing(make_client):
     client = unlimited(make_client)
     code, tokens, _ = started_room(client)
-    room = client.app.state.hall.room(code)
+    room = client.app.state.hall.rooms[code]
     with Socket(client, code) as player:
         player.hello(tokens[0])
 
@@ -71,12 +71,12 @@ def test_any_rest_body_is_answered_in_words_and_changes_nothing(make_client):
         st.sampled_from(["game", "seats", "options", "name", "seat", "bot", "players", "seed", "actions", "names",
                          "turn_timer", "host_name", "take_seat", "format"]), JSON, max_size=6))
     def posted(path: str, body: Any) -> None:
-        seats = [s.kind for s in hall.room(room["code"]).seats]
+        seats = [s.kind for s in hall.rooms[room["code"]].seats]
         rooms = len(hall.rooms)
         answer = client.post(path.format(code=room["code"]), json=body, headers=host(room["host_token"]))
         assert answer.status_code < 500, answer.text
         if answer.status_code >= 400:
             assert 0 < len(answer.json()["detail"]) <= REASON_MAX
-            assert len(hall.rooms) == rooms and [s.kind for s in hall.room(room["code"]).seats] == seats
+            assert len(hall.rooms) == rooms and [s.kind for s in hall.rooms[room["code"]].seats] == seats
 
     posted()

@@ -15,7 +15,8 @@ import sqlalchemy as sa
 from test_limits import run_apart
 from test_postgres import empty_database
 
-from parlour.hall.cluster.leases import Lease, LeaseLost, Leases, check_fence, fence
+from parlour.hall.cluster.leases import Lease, Leases, check_fence, fence
+from parlour.hall.errors import LeaseLost
 from parlour.hall.store import ActionRecord, RoomRecord, SqlStore, StoreError, actions_table
 
 LENGTH = 5.0

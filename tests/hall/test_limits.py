@@ -179,7 +179,7 @@ def test_bot_rooms_are_capped_per_client(hall_with):
     assert refused.status_code == 429
     # once a bot room is over, its place is free again
     client.post(f"/api/rooms/{first['code']}/start", headers=host(first["host_token"]))
-    room = client.app.state.hall.room(first["code"])  # type: ignore[attr-defined]
+    room = client.app.state.hall.rooms[first["code"]]  # type: ignore[attr-defined]
     room.status = "over"
     assert client.post("/api/rooms", json={"game": "patchwork", "seats": [bot(), bot()]}).status_code == 201
 

@@ -201,7 +201,7 @@ def test_a_seeded_hall_deals_the_same_rooms_in_the_same_order_and_an_unseeded_on
                                                                                         games, clock):
     def first_deals(client) -> list[int]:
         hall = client.app.state.hall
-        return [hall.room(new_room(client)["code"]).seed for _ in range(3)]
+        return [hall.rooms[new_room(client)["code"]].seed for _ in range(3)]
 
     seeded = first_deals(make_client())
     assert first_deals(make_client()) == seeded  # a restart on the same seed deals the same again

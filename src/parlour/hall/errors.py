@@ -26,3 +26,8 @@ class HallError(ParlourError):
     def __init__(self, code: Refusal, message: str) -> None:
         super().__init__(message)
         self.code: Refusal = code
+
+
+class LeaseLost(ParlourError):
+    """This process no longer holds the room's lease: it must not commit anything for the room
+    (raised inside a commit by the fencing check of hall/cluster/leases.py)."""

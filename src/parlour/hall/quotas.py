@@ -67,7 +67,7 @@ class Limits:
                 try:
                     parse_many(value)
                 except ValueError:
-                    raise ValueError(f"{setting!r}: {name} is a rate such as 10/minute or 5/second;100/hour")
+                    raise ValueError(f"{setting!r}: {name} is a rate such as 10/minute or 5/second;100/hour") from None
                 changes[name] = value
         return dataclasses.replace(self, **changes)
 

@@ -24,16 +24,12 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from ...core import ParlourError
+from ..errors import LeaseLost
 from ..store import Write, rooms_table
 from ..store import room_leases_table as leases_table
 
 LENGTH = 5.0  # seconds a lease lasts unless renewed (the owner renews it well before)
 RENEW_BATCH = 500  # rooms renewed by one statement
-
-
-class LeaseLost(ParlourError):
-    """This process no longer holds the room's lease: it must not commit anything for the room."""
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,14 @@ Everything it uses is passed in::
 
 This module only wires the app: the lifespan, the middleware, the exception handlers and the
 routers, one module per resource (``rooms_api``, ``replays_api``, ``players_api``, ``pages``,
-``socket``, ``internal``). The rooms' authority lives in :mod:`parlour.hall.rooms`.
+``socket``, ``internal``). The rooms' authority lives in :mod:`parlour.hall.hall`.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
@@ -25,22 +25,19 @@ from ...core import Game
 from ..accounts import Accounts
 from ..broadcast import Broadcast
 from ..clock import Clock
+from ..hall import Hall, Ownership
 from ..quotas import Guard, Limits
-from ..rooms import Hall
 from ..store import Store
 from . import pages, players_api, replays_api, rooms_api, socket
 from .errors import HANDLERS
 from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
-
-if TYPE_CHECKING:
-    from ..cluster.node import Node
 
 
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
-               seed: int | None = None, cluster: Node | None = None) -> FastAPI:
+               seed: int | None = None, cluster: Ownership | None = None) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
@@ -49,7 +46,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
     docs/scaling.md)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
-                cluster=cluster)
+                ownership=cluster)
     guard = Guard(limits or Limits())
 
     @asynccontextmanager

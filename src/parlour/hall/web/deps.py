@@ -16,8 +16,8 @@ from starlette.requests import HTTPConnection
 
 from ..accounts import SESSION_COOKIE, Account, Accounts
 from ..errors import HallError
+from ..hall import Hall
 from ..quotas import Guard
-from ..rooms import Hall
 from .middleware import client_address, cross_site
 
 

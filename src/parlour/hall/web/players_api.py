@@ -17,7 +17,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from ..accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from ..errors import HallError
-from ..rooms import Hall
+from ..hall import Hall
 from ..store import accounts_table, ratings_table, room_players_table, rooms_table
 from .deps import AccountsDep, ClientAddress, HallDep, SignedIn
 from .errors import responses

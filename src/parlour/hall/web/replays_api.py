@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 
 from ...core import IllegalAction, ParlourError
 from ..errors import HallError
-from ..rooms import frames
+from ..room.replay import frames
 from .deps import HallDep
 from .errors import responses
 from .schemas import ReplayIn, ReplayOut
@@ -20,11 +20,11 @@ router = APIRouter()
 
 
 @router.get("/api/rooms/{code}/replay", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
-def room_replay(code: str, hall: HallDep,
-                seat: int | None = Query(None, description="the frames as this seat saw the game, its hand and"
-                                         " all (default: a spectator's)")) -> dict[str, Any]:
+async def room_replay(code: str, hall: HallDep,
+                      seat: int | None = Query(None, description="the frames as this seat saw the game, its hand"
+                                               " and all (default: a spectator's)")) -> dict[str, Any]:
     """The finished game's replay, seed included, with its frames as a spectator or a seat saw it."""
-    return hall.room(code).replay_json(seat)
+    return (await hall.room(code)).replay_json(seat)
 
 
 @router.post("/api/replays/frames", response_model=ReplayOut, responses=ERRORS, tags=["replays"])

@@ -1,7 +1,7 @@
 """The lobby's REST API (OpenAPI tags ``lobby`` and ``rooms``): the games, the rooms listed, a
 room made, joined, given a bot, started, played again.
 
-Live play goes over the WebSocket (:mod:`.socket`); the rooms' authority is :mod:`parlour.hall.rooms`,
+Live play goes over the WebSocket (:mod:`.socket`); the rooms' authority is :mod:`parlour.hall.hall`,
 and this module only translates HTTP to it and back.
 """
 
@@ -12,9 +12,11 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from ... import bots as bot_registry
-from .. import table
+from .. import lobby as lobby_listing
 from ..quotas import Guard
-from ..rooms import Room
+from ..rematch import offer_rematch
+from ..room import Room
+from ..room import commands as do
 from .deps import ClientAddress, CurrentAccount, GuardDep, HallDep, HostToken, KeptSeatToken, SeatToken
 from .errors import responses
 from .schemas import CreateRoom, GameOut, GiveToBot, Join, Joined, LobbyRoomOut, RoomCreated, RoomOut
@@ -31,7 +33,7 @@ def bots_busy(room: Room) -> bool:
     """Whether a room's bots count against its creator's share: they play, or may soon (a
     waiting room touched in the last ten minutes)."""
     return room.status == "playing" or (room.status == "waiting" and
-                                        room.hall.clock.now() - room.touched < BOT_ROOM_WAIT)
+                                        room.context.clock.now() - room.touched < BOT_ROOM_WAIT)
 
 
 def count_bot_room(guard: Guard, address: str, room: Room) -> None:
@@ -64,21 +66,21 @@ async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address:
 
 
 @router.get("/api/rooms", response_model=list[LobbyRoomOut], responses=ERRORS, tags=["rooms"])
-def lobby_rooms(hall: HallDep,
-                status: table.LobbyStatus = Query("waiting", description="waiting: rooms with a seat to take;"
-                                                  " playing: games in progress to watch"),
-                game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
-                limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
-                offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
-                ) -> list[dict[str, Any]]:
+async def lobby_rooms(hall: HallDep,
+                      status: lobby_listing.LobbyStatus = Query("waiting", description="waiting: rooms with a seat"
+                                                                " to take; playing: games in progress to watch"),
+                      game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
+                      limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
+                      offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
+                      ) -> list[dict[str, Any]]:
     """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
     or being played."""
-    return table.lobby(hall, status, game, offset, limit)
+    return await lobby_listing.lobby(hall, status, game, offset, limit)
 
 
 @router.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
-def room_status(code: str, hall: HallDep) -> dict[str, Any]:
-    return hall.room(code).status_json()
+async def room_status(code: str, hall: HallDep) -> dict[str, Any]:
+    return (await hall.room(code)).status_json()
 
 
 @router.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
@@ -88,8 +90,9 @@ async def join(code: str, body: Join, hall: HallDep, guard: GuardDep, address: C
     in, the seat is the account's (under its name) and opening the room from any browser
     where the player is signed in puts them back in it."""
     guard.take("joins", address)
-    seat, seat_token = await hall.room(code).join(body.name, body.seat, token, account=account)
-    return {"seat": seat, "seat_token": seat_token}
+    joined = await hall.execute(code, do.Join(body.name, body.seat, token, account))
+    assert isinstance(joined, do.Joined)
+    return {"seat": joined.seat, "seat_token": joined.token}
 
 
 @router.post("/api/rooms/{code}/rematch", response_model=RoomCreated, status_code=201, responses=ERRORS,
@@ -100,24 +103,24 @@ async def rematch(code: str, hall: HallDep, guard: GuardDep, address: ClientAddr
     options, bots and turn timer, the seats turned by one, the caller seated (and its host),
     every other player's seat kept for them for a while (they join with their seat token).
     It counts as a new room (and a room with bots, if it has some) against the caller's quotas."""
-    old = hall.room(code)
+    old = await hall.room(code)
     old.seat_for_token(token)
-    with_bots = any(s.kind == "bot" for s in old.seats)
+    with_bots = any(s.kind == "bot" for s in old.seats.seats)
     guard.new_room(address, with_bots)
-    room, host_token, seat, seat_token = await table.rematch(old, token)
+    made, room = await offer_rematch(hall, old.code, token)
     if with_bots:
         count_bot_room(guard, address, room)
-    return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
+    return {"code": made.code, "host_token": made.host_token, "seat": made.seat, "seat_token": made.seat_token}
 
 
 @router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
 async def give_to_bot(code: str, seat: int, body: GiveToBot, hall: HallDep, guard: GuardDep,
                       address: ClientAddress, token: HostToken) -> dict[str, Any]:
     """The host gives an empty seat, or one whose player is gone, to a bot."""
-    room = hall.room(code)
+    room = await hall.room(code)
     room.check_host(token)
     guard.check_bot_room(address, room.code)
-    await room.give_to_bot(seat, body.bot, body.name)
+    await hall.run(room, do.GiveToBot(seat, body.bot, body.name))
     count_bot_room(guard, address, room)
     return room.status_json()
 
@@ -125,7 +128,7 @@ async def give_to_bot(code: str, seat: int, body: GiveToBot, hall: HallDep, guar
 @router.post("/api/rooms/{code}/start", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
 async def start(code: str, hall: HallDep, token: HostToken) -> dict[str, Any]:
     """The host starts the game once no seat is open."""
-    room = hall.room(code)
+    room = await hall.room(code)
     room.check_host(token)
-    await room.start()
+    await hall.run(room, do.Start())
     return room.status_json()
