@@ -24,6 +24,11 @@ def dumps_bytes(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def loads(data: bytes | str) -> Any:
+    """JSON the hall wrote itself (another process of a cluster, say), read back."""
+    return orjson.loads(data)
+
+
 def dumps(value: Any) -> str:
     """Compact JSON text, as the hall sends it."""
     return dumps_bytes(value).decode()
