@@ -7,6 +7,7 @@ what the hall does not take (not JSON, bad text, nesting deeper than ``MAX_DEPTH
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
@@ -58,6 +59,7 @@ def depth(value: Any) -> int:
     deepest, level = 0, [(value, 1)]
     while level:
         item, at = level.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

@@ -117,7 +117,7 @@ def shared_secret(engine: sa.Engine) -> str:
     except sa.exc.IntegrityError:
         pass  # another process made it first
     with engine.connect() as connection:
-        return connection.execute(sa.select(table.c.value).where(table.c.name == SECRET_NAME)).scalar_one()
+        return str(connection.execute(sa.select(table.c.value).where(table.c.name == SECRET_NAME)).scalar_one())
 
 
 def address_of(owner: str) -> str:

@@ -113,7 +113,7 @@ class RedisBroadcast(Broadcast):
         publishes, and once whenever a subscription is (again) in place."""
         backoff = BACKOFF_FIRST
         while not self._closed.is_set():
-            pubsub = self._redis.pubsub()
+            pubsub = self._redis.pubsub()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             subscribed: set[bytes] = set()
             self._subscriptions_changed.set()
             try:
