@@ -21,6 +21,7 @@ go through ``deliver`` (by default called on the subscriber thread; the hall pas
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -141,10 +142,8 @@ class RedisBroadcast(Broadcast):
                 self._closed.wait(backoff)
                 backoff = min(backoff * 2, BACKOFF_LAST)
             finally:
-                try:
+                with contextlib.suppress(*REDIS_ERRORS):
                     pubsub.close()
-                except REDIS_ERRORS:
-                    pass
 
     def _tell(self, code: str, payload: bytes | None) -> None:
         if self._heard is not None:
