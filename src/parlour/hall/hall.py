@@ -30,6 +30,7 @@ from .room.timer import MAX_TURN_TIMER, Deadlines
 from .store import ChatLine, RoomRecord, Store, StoreError, Write, chat_line, holding
 from .text import clean_name, distinct_name
 from .tokens import CODE_LENGTH, new_code, new_token, token_hash
+from .wire import loads
 
 log = logging.getLogger(__name__)
 
@@ -177,17 +178,22 @@ class Hall:
             self.ownership.let_go(room)
         return idle
 
-    def on_remote_change(self, key: str) -> None:
-        """Another process of the hall changed ``key`` (a room, or its chat: ``CODE/chat``), or
-        such changes may have been missed (Redis was away): the copy here catches up."""
+    def on_remote_change(self, key: str, payload: bytes | None = None) -> None:
+        """Another process of the hall committed ``payload`` (JSON) to ``key`` (a room, or its
+        chat: ``CODE/chat``): the copy here applies it. Without a payload, or when it does not
+        follow on from the copy here, changes may have been missed (Redis was away): the copy
+        catches up from the store, read on a thread."""
         code, _, chat = key.partition("/")
         room = self.rooms.get(code)
         if room is None or room.leading:
             return
         if chat:
-            room.chat.forget()
-            self.spawn(self._chat_changed(room, key))
-        else:
+            if payload is not None and room.chat.take(ChatLine(**loads(payload))):
+                self.broadcast.publish_here(key)
+            else:
+                room.chat.forget()
+                self.spawn(self._chat_changed(room, key))
+        elif payload is None or not room.apply_change(loads(payload)):
             room.refresh()
 
     async def _chat_changed(self, room: Room, key: str) -> None:

@@ -7,6 +7,7 @@ what the hall does not take (not JSON, bad text, nesting deeper than ``MAX_DEPTH
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
@@ -22,6 +23,11 @@ def dumps_bytes(value: Any) -> bytes:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # what orjson refuses and json takes: integers beyond 64 bits
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def loads(data: bytes | str) -> Any:
+    """JSON the hall wrote itself (another process of a cluster, say), read back."""
+    return orjson.loads(data)
 
 
 def dumps(value: Any) -> str:
@@ -53,6 +59,7 @@ def depth(value: Any) -> int:
     deepest, level = 0, [(value, 1)]
     while level:
         item, at = level.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

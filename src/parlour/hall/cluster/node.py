@@ -28,7 +28,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import httpx
@@ -63,37 +62,43 @@ INTERNAL = "/internal/cluster/rooms"
 
 class Fanout(Broadcast):
     """The hall's broadcast across processes: listeners here are called at once, as with
-    :class:`LocalBroadcast`; a change made here is also published on Redis; a change another
-    process published (or a Redis subscription coming back, when changes may have been missed)
-    calls ``heard(key)`` on the hall's event loop, which catches the room up from the store and
-    then calls :meth:`publish_here`."""
+    :class:`LocalBroadcast`; a change made here is also published on Redis, with what was
+    committed; a change another process published (or a Redis subscription coming back, when
+    changes may have been missed: no payload) calls ``heard(key, payload)`` on the hall's event
+    loop, which applies it to the copy here (or catches the copy up from the store) and then
+    calls :meth:`publish_here`."""
 
-    def __init__(self, redis_url: str, heard: Callable[[str], None], loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, redis_url: str, heard: Callable[[str, bytes | None], None],
+                 loop: asyncio.AbstractEventLoop) -> None:
         self.here = LocalBroadcast()
-        self.redis = RedisBroadcast(redis_url, deliver=loop.call_soon_threadsafe)
-        self._heard = heard
-        self._remote: dict[str, Listener] = {}  # one Redis listener per key with listeners here
+        self.redis = RedisBroadcast(redis_url, deliver=loop.call_soon_threadsafe, heard=heard)
+        self._remote: set[str] = set()  # the keys with listeners here, subscribed on Redis
 
     def subscribe(self, code: str, listener: Listener) -> None:
         self.here.subscribe(code, listener)
         if code not in self._remote:
-            self._remote[code] = partial(self._heard, code)
-            self.redis.subscribe(code, self._remote[code])
+            self._remote.add(code)
+            self.redis.subscribe(code, _on_redis)
 
     def unsubscribe(self, code: str, listener: Listener) -> None:
         self.here.unsubscribe(code, listener)
         if not self.here.listeners(code) and code in self._remote:
-            self.redis.unsubscribe(code, self._remote.pop(code))
+            self._remote.discard(code)
+            self.redis.unsubscribe(code, _on_redis)
 
-    def publish(self, code: str) -> None:
+    def publish(self, code: str, payload: bytes | None = None) -> None:
         self.here.publish(code)
-        self.redis.tell_others(code)
+        self.redis.tell_others(code, payload)
 
     def publish_here(self, code: str) -> None:
         self.here.publish(code)
 
     def close(self) -> None:
         self.redis.close()
+
+
+def _on_redis() -> None:
+    """The Redis subscription's listener: what it hears goes to ``heard`` instead."""
 
 
 def shared_secret(engine: sa.Engine) -> str:
@@ -105,7 +110,7 @@ def shared_secret(engine: sa.Engine) -> str:
     except sa.exc.IntegrityError:
         pass  # another process made it first
     with engine.connect() as connection:
-        return connection.execute(sa.select(table.c.value).where(table.c.name == SECRET_NAME)).scalar_one()
+        return str(connection.execute(sa.select(table.c.value).where(table.c.name == SECRET_NAME)).scalar_one())
 
 
 def address_of(owner: str) -> str:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict
 from typing import Literal
 
 from ..errors import HallError
 from ..store import ChatLine, Store, StoreError, Write
+from ..wire import dumps_bytes
 from .context import RoomContext
 from .seats import SeatBook
 
@@ -88,8 +90,19 @@ class Chat:
             return line
         lines.append(line)
         del lines[:-CHAT_HISTORY]
-        self.context.broadcast().publish(chat_key(self.code))
+        self.context.broadcast().publish(chat_key(self.code), dumps_bytes(asdict(line)))
         return line
+
+    def take(self, line: ChatLine) -> bool:
+        """Takes a line another process committed and published; False when it does not follow
+        on from the lines here (then they are read from the store again)."""
+        if self._lines is None or line.n > self._next:
+            return False
+        if line.n == self._next:
+            self._lines.append(line)
+            del self._lines[:-CHAT_HISTORY]
+            self._next += 1
+        return True
 
     async def tell(self, text: str) -> None:
         """A system line, kept before this returns (a failed write is logged, not raised)."""

@@ -19,6 +19,7 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from typing import Any
 
 from ...core import Game, IllegalAction, LogEntry
@@ -26,8 +27,7 @@ from ..accounts import Account
 from ..errors import HallError, LeaseLost
 from ..ratings import settle_writes
 from ..store import ActionRecord, RoomRecord, StoreError, Write, forfeiting, holding
-from ..text import distinct_name
-from ..tokens import new_token, token_hash
+from ..tokens import token_hash
 from ..wire import dumps_bytes
 from .audience import Audience, Audiences
 from .bots import BotDriver
@@ -37,7 +37,7 @@ from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Jo
 from .context import RoomContext
 from .play import Play
 from .replay import Replays, replay_of
-from .seats import SeatBook, human
+from .seats import SeatBook
 from .timer import TurnTimer
 
 log = logging.getLogger(__name__)
@@ -216,57 +216,33 @@ class Room:
 
     async def _join(self, command: Join) -> tuple[int, str]:
         async with self.lock:
-            held = self.seats.seat_of(command.account)
-            if held is not None:
-                raise HallError("conflict", f"you hold seat {held} in this room already")
-            if self.status != "waiting":
-                raise HallError("conflict", "the game has started: there is no seat left to join")
-            seat = self.seats.free_seat(command.seat, command.token, self.context.clock.now())
-            name = distinct_name(command.name, self.seats.other_names(seat))
-            token = new_token()
-            seats = self.seats.records()
-            seats[seat] = human(name, token, command.account)
+            seat, token, seats = self.seats.joined(command, self.status, self.context.clock.now())
             account = command.account.id if command.account else None
             await self._save(seats=seats, also=holding(self.code, seat, account))
             self.seats.set(seat, seats[seat])
-        self._changed()
-        await self.chat.tell(f"{name} took seat {seat + 1}")
+        self._changed(change={"seats": seats})
+        await self.chat.tell(f"{seats[seat]['name']} took seat {seat + 1}")
         return seat, token
 
     async def _give_to_bot(self, command: GiveToBot) -> None:
-        """Seat ``seat`` (empty, or a human's who is not connected) is played by ``bot`` from now on.
-        Unless given another ``name``, a player's seat taken over mid-game keeps the player's name:
-        "Ana (bot)"."""
-        seat, bot, name = command.seat, command.bot, command.name
         async with self.lock:
-            if self.status == "over":
-                raise HallError("over", "the game is over")
-            current = self.seats[seat]
-            self.seats.check_abandoned(seat)
-            if name is None:  # mid-game the seat's moves so far are its player's
-                taking_over = current.kind == "human" and self.status == "playing"
-                name = f"{current.name} (bot)" if taking_over else bot
-            name = distinct_name(name, self.seats.other_names(seat))
-            seats = self.seats.records()
-            seats[seat] = self.seats.for_bot(seat, bot, name, self.status == "playing")
-            await self._save(seats=seats, also=forfeiting(self.code, seat, current.account, self.status))
-            self.seats.set(seat, seats[seat])
-        self._changed()
-        await self.chat.tell(f"a bot ({bot}) took over {current.name}'s seat" if current.kind == "human"
-                             else f"{name} (bot) took seat {seat + 1}")
+            current = self.seats[command.seat]
+            seats = self.seats.given_to_bot(command, self.status)
+            await self._save(seats=seats, also=forfeiting(self.code, command.seat, current.account, self.status))
+            self.seats.set(command.seat, seats[command.seat])
+        self._changed(change={"seats": seats})
+        await self.chat.tell(f"a bot ({command.bot}) took over {current.name}'s seat" if current.kind == "human"
+                             else f"{seats[command.seat]['name']} (bot) took seat {command.seat + 1}")
 
     async def _start(self) -> None:
         async with self.lock:
             if self.status != "waiting":
                 raise HallError("conflict", "the game has already started")
-            open_seats = self.seats.open_seats()
-            if open_seats:
-                raise HallError("conflict", f"seat(s) {', '.join(map(str, open_seats))} still open:"
-                                " wait for players or give them to bots")
+            self.seats.check_full()
             await self._save(status="playing")
             self.status = "playing"
             self.play.begin()
-        self._changed()
+        self._changed(change={"status": "playing"})
         await self.chat.tell("the game started")
 
     async def offered_rematch(self, code: str) -> None:
@@ -274,7 +250,7 @@ class Room:
         async with self.lock:
             await self._save(rematch=code)
             self.rematch = code
-        self._changed(game=False)
+        self._changed(game=False, change={"rematch": code})
 
     async def _save(self, also: Sequence[Write] = (), **changes: Any) -> None:
         """Changes the room in the store (``seats``, ``status``, ``rematch``; ``also``: more
@@ -328,7 +304,7 @@ class Room:
             turn = self.audience(seat).turn
             if on_commit is not None:
                 on_commit(turn)
-        self._changed(action_seen_by_all=seen_by_all)
+        self._changed(action_seen_by_all=seen_by_all, change={"action": asdict(record)})
         return turn
 
     def _check_turn(self, seat: int, turn: Any) -> None:
@@ -361,10 +337,12 @@ class Room:
         """Runs the bots and the timer of a room this process just restored (it leads it)."""
         self._changed()
 
-    def _changed(self, action_seen_by_all: bool | None = None, game: bool = True, here_only: bool = False) -> None:
+    def _changed(self, action_seen_by_all: bool | None = None, game: bool = True, here_only: bool = False,
+                 change: dict[str, Any] | None = None) -> None:
         """After any change; ``action_seen_by_all`` after an action: whether every audience saw it;
         ``game`` False when only the status changed; ``here_only`` when the change is not one to
-        tell the other processes of the hall (a connection came or went here; a change they made)."""
+        tell the other processes of the hall (a connection came or went here; a change they made);
+        ``change``: what was committed, which they apply to their copies (:meth:`apply_change`)."""
         if action_seen_by_all is None:  # seats, the start: show them to everyone
             if not self.audiences.built:
                 self._track()
@@ -383,7 +361,7 @@ class Room:
         if here_only:
             broadcast.publish_here(self.code)
         else:
-            broadcast.publish(self.code)
+            broadcast.publish(self.code, None if change is None else dumps_bytes(change))
 
     def _arm_timer(self, restart: bool) -> None:
         humans = self.seats.humans(self.to_act())
@@ -449,30 +427,53 @@ class Room:
     async def _read_committed(self) -> RoomRecord | None:
         return await asyncio.to_thread(self.context.store.load_room, self.code, self.turn)
 
+    def apply_change(self, change: dict[str, Any]) -> bool:
+        """Takes one change the room's owner committed and published (:meth:`_changed`), without
+        reading the store; False when it does not follow on from this copy (a change was missed,
+        or an action of this copy's is being forwarded): the copy is then caught up from the store."""
+        if self.forwarding:
+            return False
+        if "action" in change:
+            record = ActionRecord(**change["action"])
+            if record.turn != self.turn or self.status != "playing":
+                return record.turn < self.turn  # had it already, or missed one
+            self._changed(self._take_action(record), here_only=True)
+            return True
+        self._take(change.get("seats"), change.get("rematch", self.rematch), change.get("status"))
+        self._changed(here_only=True)
+        return True
+
     def apply_committed(self, record: RoomRecord, quiet: bool = False) -> bool:
-        """Takes what another process committed: the room's seats and status, and its actions from
+        """Takes what the store has committed: the room's seats and status, and its actions from
         this copy's turn on, applied in order (the store holds every turn, so none is skipped).
         Its watchers here are told unless ``quiet``. Returns whether anything changed."""
-        changed = self.seats.replace(record.seats)
-        if record.rematch != self.rematch:
-            self.rematch, changed = record.rematch, True
-        if self.status == "waiting" and record.status != "waiting":
+        changed = self._take(record.seats, record.rematch, record.status)
+        applied, seen_by_all = False, False
+        for action in record.actions:
+            if action.turn < self.turn:
+                continue
+            if action.turn != self.turn:
+                raise StoreError(f"room {self.code}: turn {self.turn} is missing from the store")
+            seen_by_all = self._take_action(action) or seen_by_all
+            applied = changed = True
+        if changed and not quiet:
+            self._changed(seen_by_all if applied else None, here_only=True)
+        return changed
+
+    def _take(self, seats: list[dict[str, Any]] | None, rematch: str | None, status: str | None) -> bool:
+        changed = seats is not None and self.seats.replace(seats)
+        if rematch != self.rematch:
+            self.rematch, changed = rematch, True
+        if self.status == "waiting" and status not in (None, "waiting"):
             self.status = "playing"
             self.play.begin()
             if self.audiences.built:  # as the owner showed it
                 self.audiences.show(self.state)
             changed = True
-        applied, seen_by_all = False, False
-        for action in map(self.play.cleaned, record.actions):
-            if action.turn < self.turn:
-                continue
-            if action.turn != self.turn:
-                raise StoreError(f"room {self.code}: turn {self.turn} is missing from the store")
-            entries: list[LogEntry] = []
-            state = self.game.apply(self.state, action.seat, action.action, entries)
-            seen_by_all = self._advance(action, state, entries) or seen_by_all
-            applied = changed = True
-        if changed and not quiet:
-            self._changed(seen_by_all if applied else None, here_only=True)
         return changed
+
+    def _take_action(self, record: ActionRecord) -> bool:
+        record = self.play.cleaned(record)
+        entries: list[LogEntry] = []
+        return self._advance(record, self.game.apply(self.state, record.seat, record.action, entries), entries)
 

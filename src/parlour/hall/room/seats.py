@@ -17,7 +17,9 @@ from typing import Any, Literal
 
 from ..accounts import Account
 from ..errors import HallError
-from ..tokens import same_token, token_hash
+from ..text import distinct_name
+from ..tokens import new_token, same_token, token_hash
+from .commands import GiveToBot, Join
 
 SeatKind = Literal["open", "human", "bot"]
 RESERVE_SEATS = 3 * 60  # seconds a rematch keeps each player's seat for them
@@ -168,6 +170,43 @@ class SeatBook:
             raise HallError("conflict", f"seat {seat} is kept for {taken.kept_for(now)} (a rematch)"
                             f" for {wait} more seconds")
         return seat
+
+    def joined(self, command: Join, status: str, now: float) -> tuple[int, str, list[dict[str, Any]]]:
+        """The seats after ``command``'s player takes a seat: (the seat, its new token, the seats'
+        records); :class:`HallError` says why not."""
+        held = self.seat_of(command.account)
+        if held is not None:
+            raise HallError("conflict", f"you hold seat {held} in this room already")
+        if status != "waiting":
+            raise HallError("conflict", "the game has started: there is no seat left to join")
+        seat = self.free_seat(command.seat, command.token, now)
+        token = new_token()
+        seats = self.records()
+        seats[seat] = human(distinct_name(command.name, self.other_names(seat)), token, command.account)
+        return seat, token, seats
+
+    def given_to_bot(self, command: GiveToBot, status: str) -> list[dict[str, Any]]:
+        """The seats' records after seat ``command.seat`` (empty, or a person's who is not
+        connected) goes to ``command.bot``. Unless given another name, a player's seat taken over
+        mid-game keeps the player's name: "Ana (bot)"."""
+        if status == "over":
+            raise HallError("over", "the game is over")
+        seat, current = command.seat, self.seats[command.seat]
+        self.check_abandoned(seat)
+        name = command.name
+        if name is None:  # mid-game the seat's moves so far are its player's
+            name = f"{current.name} (bot)" if current.kind == "human" and status == "playing" else command.bot
+        seats = self.records()
+        seats[seat] = self.for_bot(seat, command.bot, distinct_name(name, self.other_names(seat)),
+                                   status == "playing")
+        return seats
+
+    def check_full(self) -> None:
+        """Refuses to start a game while a seat is open."""
+        open_seats = self.open_seats()
+        if open_seats:
+            raise HallError("conflict", f"seat(s) {', '.join(map(str, open_seats))} still open:"
+                            " wait for players or give them to bots")
 
     def check_abandoned(self, seat: int) -> None:
         """Refuses to give away a seat whose player is still connected (here)."""
