@@ -179,12 +179,12 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
     @app.get("/api/rooms", response_model=list[LobbyRoomOut], responses=ERRORS, tags=["rooms"])
-    async def lobby_rooms(status: lobby_listing.LobbyStatus = Query("waiting", description="waiting: rooms with a seat to take;"
-                                                " playing: games in progress to watch"),
-                    game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
-                    limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
-                    offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
-                    ) -> list[dict[str, Any]]:
+    async def lobby_rooms(status: lobby_listing.LobbyStatus = Query("waiting", description="waiting: rooms with a seat"
+                                                      " to take; playing: games in progress to watch"),
+                          game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
+                          limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
+                          offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
+                          ) -> list[dict[str, Any]]:
         """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
         or being played."""
         return await lobby_listing.lobby(hall, status, game, offset, limit)
@@ -280,7 +280,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     # -- live play ----------------------------------------------------------------------------
     @app.websocket("/ws/rooms/{code}")
     async def live(websocket: WebSocket, code: str) -> None:
-        await room_socket(websocket, hall, guard, code, socket_account(accounts, websocket))
+        await room_socket(websocket, hall, guard, code, await socket_account(accounts, websocket))
 
     # -- pages and files ------------------------------------------------------------------------
     def page(name: str) -> Response:

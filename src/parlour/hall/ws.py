@@ -10,7 +10,7 @@ cannot see sends it nothing, and each state carries only the log lines this conn
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Literal
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -200,7 +200,7 @@ class Connection:
             self.guard.take("chat", self.key)
         except RateLimited as refused:
             raise HallError("rate_limited", f"{refused}; nothing was said") from None
-        kind = "player" if self.seat is not None else "spectator"
+        kind: Literal["player", "spectator"] = "player" if self.seat is not None else "spectator"
         assert self.hall is not None
         await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name))
 

@@ -35,7 +35,7 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 
 def assert_invariants(state) -> None:
     terrain = MOUNTAINS if state.config.mountains else 0
-    for seat, city in enumerate(state.cities):
+    for city in state.cities:
         masks = list(city)
         for i, a in enumerate(masks):
             assert a & ~FULL == 0

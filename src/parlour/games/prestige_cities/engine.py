@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final, Literal, NamedTuple
 
 from ...core import (
     Action,
@@ -38,19 +38,22 @@ from ...core import (
 # --- data -------------------------------------------------------------------------------------
 
 DATA = json.loads(resources.files(__package__).joinpath("prestige_cities.json").read_text())
-ROWS, COLS = DATA["board"]["rows"], DATA["board"]["cols"]
+ROWS: int = DATA["board"]["rows"]
+COLS: int = DATA["board"]["cols"]
 SQUARES = ROWS * COLS
 FULL = (1 << SQUARES) - 1
-BLOCKS = tuple(b["id"] for b in DATA["blocks"])  # industry, commerce, residential, culture, parks, blight
+# industry, commerce, residential, culture, parks, blight
+BLOCKS: tuple[str, ...] = tuple(b["id"] for b in DATA["blocks"])
 INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS, BLIGHT = range(6)
 DIE_BLOCKS = (INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS)  # one die each
 BLOCK_INDEX = {name: i for i, name in enumerate(BLOCKS)}
-BLOCK_NAMES = tuple(b["name"] for b in DATA["blocks"])
-DIE_COLORS = tuple(b["die"] for b in DATA["blocks"])
-LETTERS = tuple(b["letter"] for b in DATA["blocks"])
-DECK_SIZE = DATA["deck_size"]
-GOAL = DATA["deck1_goal"]
-FULL_REWARD, SHARED_REWARD = DATA["reward"]["full"], DATA["reward"]["shared"]
+BLOCK_NAMES: tuple[str, ...] = tuple(b["name"] for b in DATA["blocks"])
+DIE_COLORS: tuple[str, ...] = tuple(b["die"] for b in DATA["blocks"])
+LETTERS: tuple[str, ...] = tuple(b["letter"] for b in DATA["blocks"])
+DECK_SIZE: int = DATA["deck_size"]
+GOAL: int = DATA["deck1_goal"]
+FULL_REWARD: int = DATA["reward"]["full"]
+SHARED_REWARD: int = DATA["reward"]["shared"]
 
 
 def bit(row: int, col: int) -> int:
@@ -235,15 +238,80 @@ CARD_DECK = {cid: deck for deck, cards in CARDS.items() for cid in cards}
 
 START_CITY = (mask_of(DATA["start"]["industry"]), 0, mask_of(DATA["start"]["residential"]), 0, 0, 0)
 
-# Task kinds: what a seat must still do, first things first. Tasks are plain tuples:
-PICK = "pick"        # (PICK, ((block, count), ...))           choose a die by building its first block
-BUILD = "build"      # (BUILD, block, left, start, group, die)  grow one connected group
-GOLDEN = "golden"    # (GOLDEN, (block, ...))                  one block of each type left, anywhere
-REMOVE = "remove"    # (REMOVE, target, block, left, group, whole)  a connected group from the target city;
-#                      whole: no group is as large as the die, the first block picks a group to remove whole
-BLIGHT_TASK = "blight"  # (BLIGHT_TASK, near, squares)          near: next to squares; else one of them
-CONVERT = "convert"  # (CONVERT, from, to, left, connected, group)  up to ``left`` blocks, may stop
+# Task kinds: what a seat must still do, first things first. Each task is a named tuple whose first
+# field is its kind, so its JSON (a list, squares as [row, col] lists) and its value stay those of the
+# plain tuples of before.
+PICK: Final = "pick"
+BUILD: Final = "build"
+GOLDEN: Final = "golden"
+REMOVE: Final = "remove"
+BLIGHT_TASK: Final = "blight"
+CONVERT: Final = "convert"
 CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"
+
+
+class Pick(NamedTuple):
+    """Choose a die by building its first block: ``offers`` are (block, blocks to place)."""
+
+    kind: Literal["pick"]
+    offers: tuple[tuple[int, int], ...]
+
+
+class Build(NamedTuple):
+    """Grow one connected group of ``block``: ``left`` blocks still to build, the first of them on a
+    square of ``start``; ``group`` the squares built so far; ``by_die`` false for a Deck 1 card's."""
+
+    kind: Literal["build"]
+    block: int
+    left: int
+    start: int
+    group: int
+    by_die: bool
+
+
+class Golden(NamedTuple):
+    """The Golden Age: one block of each type of ``blocks`` still to build, anywhere."""
+
+    kind: Literal["golden"]
+    blocks: tuple[int, ...]
+
+
+class Remove(NamedTuple):
+    """Remove ``left`` more blocks of ``block``, one connected group, from the city of ``target``;
+    ``whole``: no group is as large as the die, so the first block picks a group to remove whole."""
+
+    kind: Literal["remove"]
+    target: int
+    block: int
+    left: int
+    group: int
+    whole: bool
+
+
+class AddBlight(NamedTuple):
+    """Add one Blight: ``near``, next to ``squares`` (anywhere free when there are none); otherwise
+    on one of ``squares``."""
+
+    kind: Literal["blight"]
+    near: bool
+    squares: int
+
+
+class Convert(NamedTuple):
+    """Convert up to ``left`` more blocks of ``frm`` to ``to`` (touching ``group`` if ``connected``),
+    or stop."""
+
+    kind: Literal["convert"]
+    frm: int
+    to: int
+    left: int
+    connected: bool
+    group: int
+
+
+Task = Pick | Build | Golden | Remove | AddBlight | Convert
+Queue = tuple[Task, ...]
+Removal = tuple[int, int, int]  # (target seat, block, squares): a catastrophe's choice, carried out at the end
 
 
 # The rules edition: 2 counts every Residential and Industrial block a city gains in a round toward
@@ -266,7 +334,7 @@ class Config:
 
 # --- scoring ------------------------------------------------------------------------------------
 
-City = tuple[int, int, int, int, int, int]
+City = tuple[int, ...]  # six masks: one per block type, Industry to Blight
 
 
 def built(city: City) -> int:
@@ -337,9 +405,41 @@ class State(FieldsState):
     # Derived data kept to save work, never part of the state's value: see copy().
     __slots__ = FIELDS + ("memo", "acting", "rooms")
 
-    def __init__(self, **fields: Any) -> None:
-        for name in self.FIELDS:
-            setattr(self, name, fields[name])
+    seed: int
+    players: int
+    config: Config
+    round: int  # eras revealed so far, the Pregame included
+    deck_rounds: int  # eras drawn from the deck
+    era: str  # the current era's id ("" before the first)
+    dice: tuple[int, ...]  # by die block, () for eras without dice
+    deck: tuple[str, ...]
+    drawn: int  # eras of ``deck`` drawn
+    set_aside: tuple[str, ...]
+    decks: int  # era decks made so far
+    winners: tuple[tuple[int, ...] | None, ...]  # per bonus deck: None while it is open
+    cities: tuple[City, ...]
+    start: tuple[City, ...]  # the cities when the era was revealed
+    bonus: tuple[int, ...]
+    phase: str  # CHOOSE, AFTER, FINAL or OVER
+    queues: tuple[Queue, ...]  # each seat's tasks, first things first
+    targets: tuple[int, ...]  # each seat's catastrophe target, () outside catastrophes
+    removals: tuple[Removal | None, ...]  # each seat's catastrophe choice
+    groups: tuple[int, ...]  # each seat's squares built this round
+    emptied: tuple[int, ...]  # each city's squares emptied by this era's catastrophe
+    memo: dict[int, tuple[Task, int]] | None  # {seat * 8 + block (7: none): (task, squares)}: task_squares
+    acting: tuple[tuple[Queue, ...], frozenset[int]] | None  # (queues, seats): what to_act found for them
+    rooms: tuple[int, ...] | None  # each city's free squares when the era was revealed: a hint for components()
+
+    def __init__(self, *, seed: int, players: int, config: Config, round: int, deck_rounds: int, era: str,
+                 dice: tuple[int, ...], deck: tuple[str, ...], drawn: int, set_aside: tuple[str, ...], decks: int,
+                 winners: tuple[tuple[int, ...] | None, ...], cities: tuple[City, ...], start: tuple[City, ...],
+                 bonus: tuple[int, ...], phase: str, queues: tuple[Queue, ...], targets: tuple[int, ...],
+                 removals: tuple[Removal | None, ...], groups: tuple[int, ...], emptied: tuple[int, ...]) -> None:
+        self.seed, self.players, self.config, self.round, self.deck_rounds = seed, players, config, round, deck_rounds
+        self.era, self.dice, self.deck, self.drawn = era, dice, deck, drawn
+        self.set_aside, self.decks = set_aside, decks
+        self.winners, self.cities, self.start, self.bonus, self.phase = winners, cities, start, bonus, phase
+        self.queues, self.targets, self.removals, self.groups, self.emptied = queues, targets, removals, groups, emptied
         self.memo = None
         self.acting = None
         self.rooms = None
@@ -347,9 +447,9 @@ class State(FieldsState):
     def copy(self) -> State:
         """A shallow copy that the engine may change before handing it out (faster than a loop)."""
         new = State.__new__(State)
-        new.memo = None  # {seat * 8 + block (7: none): (task, squares)}: what task_squares found here
-        new.acting = None  # (queues, seats): what to_act found for these queues
-        new.rooms = self.rooms  # each city's free squares when the era was revealed: a hint for components()
+        new.memo = None
+        new.acting = None
+        new.rooms = self.rooms
         new.seed = self.seed
         new.players = self.players
         new.config = self.config
@@ -391,7 +491,7 @@ def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
 
 
 def _city_with(city: City, block: int, mask: int) -> City:
-    return city[:block] + (mask,) + city[block + 1:]  # type: ignore[return-value]
+    return city[:block] + (mask,) + city[block + 1:]
 
 
 def score_order(state: State, cities: tuple[City, ...] | None = None) -> list[int]:
@@ -429,7 +529,7 @@ def _usable(era: str, dice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((b, dice[b]) for b in ERA_DICE[era] if dice[b] < below)
 
 
-def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before: int = 0) -> tuple[Any, ...] | None:
+def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before: int = 0) -> Pick | None:
     """The PICK task for these (block, blocks) offers: the dice placeable in full if there are any,
     otherwise every die, each as fully as the city allows. ``before``: the city's free squares an
     era ago, if known (it saves work)."""
@@ -437,16 +537,16 @@ def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before:
     open_room = largest(free & ~terrain, before & ~terrain)
     home_room = largest(free, before) if terrain else open_room
     if open_room >= DIE_MOST and home_room >= DIE_MOST:  # the usual case: room for any die
-        return (PICK, tuple(offers))
+        return Pick(PICK, tuple(offers))
     whole = tuple(offer for offer in offers if offer[1] <= (home_room if offer[0] == RESIDENTIAL else open_room))
     if whole:
-        return (PICK, whole)
+        return Pick(PICK, whole)
     partial = tuple((b, home_room if b == RESIDENTIAL else open_room) for b, _ in offers)
     partial = tuple(offer for offer in partial if offer[1] > 0)
-    return (PICK, partial) if partial else None
+    return Pick(PICK, partial) if partial else None
 
 
-def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
+def era_queue(state: State, seat: int) -> Queue:
     """What ``seat`` must do when the era is revealed (from the cities as they are then)."""
     era = state.era
     kind = ERAS[era]["kind"]
@@ -459,18 +559,18 @@ def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
             return ()
         target = state.targets[seat]
         count = min(value, largest(state.cities[target][block]))
-        return ((REMOVE, target, block, count, 0, count < value),) if count else ()
+        return (Remove(REMOVE, target, block, count, 0, count < value),) if count else ()
     if kind == "golden":
-        return ((GOLDEN, DIE_BLOCKS),)
+        return (Golden(GOLDEN, DIE_BLOCKS),)
     offers = ME_OFFERS if kind == "me" else _usable(era, state.dice)
     pick = _pick(city, offers, terrain, state.rooms[seat] if state.rooms else 0) if offers else None
-    queue: tuple[tuple[Any, ...], ...] = (pick,) if pick else ()
+    queue: Queue = (pick,) if pick else ()
     if ERAS[era].get("blight") and not pick:
-        queue = ((BLIGHT_TASK, True, 0),)  # two 6s: the Blight still comes (the document)
+        queue = (AddBlight(BLIGHT_TASK, True, 0),)  # two 6s: the Blight still comes (the document)
     return queue
 
 
-def bonus_build(city: City, card: dict[str, Any], terrain: int) -> tuple[Any, ...] | None:
+def bonus_build(city: City, card: dict[str, Any], terrain: int) -> Build | None:
     """The BUILD task of a Deck 1 card's extra blocks, or None if the city has no room."""
     block = BLOCK_INDEX[card["reward"]]
     room = available(city, block, terrain)
@@ -481,10 +581,10 @@ def bonus_build(city: City, card: dict[str, Any], terrain: int) -> tuple[Any, ..
             start = near
     sizes = [g.bit_count() for g in components(room) if g & start]
     count = min(2, max(sizes, default=0))
-    return (BUILD, block, count, start, 0, False) if count else None
+    return Build(BUILD, block, count, start, 0, False) if count else None
 
 
-def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None = None) -> int:
+def task_squares(state: State, seat: int, task: Task, block: int | None = None) -> int:
     """The squares where ``task``'s next step may go (for a PICK or GOLDEN, of ``block``)."""
     memo = state.memo
     if memo is None:
@@ -498,16 +598,17 @@ def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | No
     return squares
 
 
-def block_choices(state: State, seat: int, task: tuple[Any, ...]) -> list[tuple[int, int]]:
+def block_choices(state: State, seat: int, task: Pick | Golden) -> list[tuple[int, int]]:
     """(block, squares) for each block a PICK or GOLDEN task may build next, in the task's order;
     ``task_squares`` learns them all at once."""
     city = state.cities[seat]
     free = FULL & ~(city[0] | city[1] | city[2] | city[3] | city[4] | city[5])
     open_squares = free & ~state.config.terrain  # only Residential may go over a mountain
-    if task[0] == PICK:  # the first block must lie where the whole die fits (docs/rules)
-        choices = [(b, groups_of_at_least(free if b == RESIDENTIAL else open_squares, count)) for b, count in task[1]]
+    if isinstance(task, Pick):  # the first block must lie where the whole die fits (docs/rules)
+        choices = [(b, groups_of_at_least(free if b == RESIDENTIAL else open_squares, count))
+                   for b, count in task.offers]
     else:
-        choices = [(b, free if b == RESIDENTIAL else open_squares) for b in task[1]]
+        choices = [(b, free if b == RESIDENTIAL else open_squares) for b in task.blocks]
     memo = state.memo
     if memo is None:
         memo = state.memo = {}
@@ -517,53 +618,56 @@ def block_choices(state: State, seat: int, task: tuple[Any, ...]) -> list[tuple[
     return choices
 
 
-def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None) -> int:
-    kind = task[0]
+def _task_squares(state: State, seat: int, task: Task, block: int | None) -> int:
     city = state.cities[seat]
     terrain = state.config.terrain
-    if kind == PICK or kind == GOLDEN:
-        for b, squares in block_choices(state, seat, task):
-            if b == block:
-                return squares
-        return 0
-    if kind == BUILD:
+    if isinstance(task, Build):
         _, b, left, start, group, _ = task
         room = available(city, b, terrain)
         if group:
             return neighbours(group) & room
         return start & groups_of_at_least(room, left)
-    if kind == REMOVE:
+    if isinstance(task, (Pick, Golden)):
+        for b, squares in block_choices(state, seat, task):
+            if b == block:
+                return squares
+        return 0
+    if isinstance(task, Remove):
         _, target, b, left, group, whole = task
         there = state.cities[target][b] & ~group
         if group:
             return neighbours(group) & there
         return there if whole else groups_of_at_least(there, left)
-    if kind == BLIGHT_TASK:
-        _, near, squares = task
-        if not near:
-            return squares & ~city[BLIGHT]
-        empty = empty_squares(city, terrain)
-        if not squares:
-            return empty
-        free = neighbours(squares) & empty & ~squares
-        if free:
-            return free
-        return neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
-    if kind == CONVERT:
+    if isinstance(task, AddBlight):
+        return _blight_squares(city, terrain, task, state.config.edition)
+    if isinstance(task, Convert):
         _, frm, to, left, connected, group = task
         there = city[frm] if to == RESIDENTIAL else city[frm] & ~terrain  # docs/rules: only homes on mountains
         return there & neighbours(group) if connected and group else there
-    raise AssertionError(kind)
+    raise AssertionError(task)
 
 
-def _has_step(state: State, seat: int, task: tuple[Any, ...]) -> bool:
-    kind = task[0]
-    if kind == PICK:
-        return bool(task[1])
-    if kind == GOLDEN:
-        return any(task_squares(state, seat, task, b) for b in task[1])
-    if kind == CONVERT:
-        return task[3] > 0 and bool(task_squares(state, seat, task))
+def _blight_squares(city: City, terrain: int, task: AddBlight, edition: int) -> int:
+    """Where the Blight of ``task`` may go in ``city``."""
+    _, near, squares = task
+    if not near:
+        return squares & ~city[BLIGHT]
+    empty = empty_squares(city, terrain)
+    if not squares:
+        return empty
+    free = neighbours(squares) & empty & ~squares
+    if free:
+        return free
+    return neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
+
+
+def _has_step(state: State, seat: int, task: Task) -> bool:
+    if isinstance(task, Pick):
+        return bool(task.offers)
+    if isinstance(task, Golden):
+        return any(task_squares(state, seat, task, b) for b in task.blocks)
+    if isinstance(task, Convert):
+        return task.left > 0 and bool(task_squares(state, seat, task))
     return bool(task_squares(state, seat, task))
 
 
@@ -763,7 +867,7 @@ class PrestigeCities(Game[State]):
         s.emptied = tuple(emptied)
         s.phase = AFTER
         if s.config.blight:
-            s.queues = tuple(((BLIGHT_TASK, False, e),) if e else () for e in emptied)
+            s.queues = tuple((AddBlight(BLIGHT_TASK, False, e),) if e else () for e in emptied)
         self._deck1(s, log, with_blocks=True)
 
     def _award(self, s: State, deck: int, winners: Iterable[int], log: list[LogEntry] | None,
@@ -815,7 +919,7 @@ class PrestigeCities(Game[State]):
         s.phase = FINAL
         if card.get("convert"):
             frm, to, most, connected = card["convert"]
-            task = (CONVERT, BLOCK_INDEX[frm], BLOCK_INDEX[to], most, connected, 0)
+            task = Convert(CONVERT, BLOCK_INDEX[frm], BLOCK_INDEX[to], most, connected, 0)
             s.queues = tuple((task,) if seat in full and _has_step(s, seat, task) else ()
                              for seat in range(s.players))
 
@@ -838,19 +942,19 @@ class PrestigeCities(Game[State]):
         if not (0 <= seat < state.players) or not state.queues[seat]:
             return []
         task = state.queues[seat][0]
-        kind = task[0]
         actions: list[Action] = []
-        if kind in (PICK, GOLDEN, BUILD):
-            choices = [(task[1], task_squares(state, seat, task, task[1]))] if kind == BUILD \
+        if isinstance(task, (Pick, Golden, Build)):
+            choices = [(task.block, task_squares(state, seat, task, task.block))] if isinstance(task, Build) \
                 else block_choices(state, seat, task)
             for b, squares in choices:
                 name = BLOCKS[b]
                 for row, col in squares_of(squares):
                     actions.append({"type": "build", "block": name, "row": row, "col": col})
-            return actions
-        for row, col in squares_of(task_squares(state, seat, task)):
-            actions.append({"type": kind, "row": row, "col": col})
-        if kind == CONVERT:
+        else:
+            kind = task.kind
+            for row, col in squares_of(task_squares(state, seat, task)):
+                actions.append({"type": kind, "row": row, "col": col})
+        if isinstance(task, Convert):
             actions.append({"type": "stop"})
         return actions
 
@@ -867,16 +971,15 @@ class PrestigeCities(Game[State]):
         if not (0 <= seat < state.players) or not state.queues[seat]:
             raise IllegalAction(self._idle(state, seat))
         task = state.queues[seat][0]
-        kind = task[0]
-        if kind == BUILD:  # the usual case: one more block of one type
-            known = state.memo.get(seat * 8 + task[1]) if state.memo is not None else None
-            mask = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, task[1])
-            if task[4]:
+        if isinstance(task, Build):  # the usual case: one more block of one type
+            known = state.memo.get(seat * 8 + task.block) if state.memo is not None else None
+            mask = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, task.block)
+            if task.group:
                 i = _nth_square(mask, int(rng.random() * mask.bit_count()))
             else:
                 i = _nth_square(mask, rng.randrange(mask.bit_count()))
-            return {"type": "build", "block": BLOCKS[task[1]], "row": i // COLS, "col": i % COLS}
-        if kind == PICK or kind == GOLDEN:
+            return {"type": "build", "block": BLOCKS[task.block], "row": i // COLS, "col": i % COLS}
+        if isinstance(task, (Pick, Golden)):
             choices = block_choices(state, seat, task)
             k = rng.randrange(sum(mask.bit_count() for _, mask in choices))
             for b, mask in choices:
@@ -885,12 +988,13 @@ class PrestigeCities(Game[State]):
                     i = _nth_square(mask, k)
                     return {"type": "build", "block": BLOCKS[b], "row": i // COLS, "col": i % COLS}
                 k -= n
+            raise AssertionError(k)  # k was drawn below the sum of the counts
         mask = task_squares(state, seat, task)
-        k = rng.randrange(mask.bit_count() + (kind == CONVERT))
+        k = rng.randrange(mask.bit_count() + isinstance(task, Convert))
         if k == mask.bit_count():
             return {"type": "stop"}
         i = _nth_square(mask, k)
-        return {"type": kind, "row": i // COLS, "col": i % COLS}
+        return {"type": task.kind, "row": i // COLS, "col": i % COLS}
 
     # -- checking -----------------------------------------------------------------------------------
     def _idle(self, state: State, seat: int) -> str:
@@ -906,8 +1010,9 @@ class PrestigeCities(Game[State]):
     def check(self, state: State, seat: int, action: Any) -> None:
         self._checked(state, seat, action)
 
-    def _checked(self, state: State, seat: int, action: Any) -> tuple[tuple[Any, ...], int | None, int]:
-        """(task, block, square bit) that ``action`` carries out, or IllegalAction saying why not."""
+    def _checked(self, state: State, seat: int, action: Any) -> tuple[Task, int | None, int]:
+        """(task, block, square bit) that ``action`` carries out, or IllegalAction saying why not; a
+        ``stop`` is (task, None, 0)."""
         kind = action.get("type") if type(action) is dict else None
         if type(kind) is not str:
             kind = require_action(action)
@@ -915,11 +1020,11 @@ class PrestigeCities(Game[State]):
         if type(seat) is not int or not (0 <= seat < state.players) or not queues[seat]:
             raise IllegalAction(self._idle(state, seat))
         task = queues[seat][0]
-        step = task[0]
-        expected = BUILD if step == PICK or step == GOLDEN else step
+        step = task.kind
+        expected = BUILD if step in (PICK, GOLDEN) else step
         if kind != expected:
             if kind == "stop":
-                if step != CONVERT:
+                if not isinstance(task, Convert):
                     raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
                 return task, None, 0
             if kind not in ("build", "remove", "blight", "convert"):
@@ -936,39 +1041,39 @@ class PrestigeCities(Game[State]):
             block = BLOCK_INDEX.get(action.get("block"))
             if block is None or block == BLIGHT:
                 block = _block_field(action)  # refused, saying why
-            if step == BUILD and block != task[1]:
-                raise IllegalAction(f"you are building {BLOCK_NAMES[task[1]]} now, not {BLOCK_NAMES[block]}")
+            if isinstance(task, Build) and block != task.block:
+                raise IllegalAction(f"you are building {BLOCK_NAMES[task.block]} now, not {BLOCK_NAMES[block]}")
         known = state.memo.get(seat * 8 + (7 if block is None else block)) if state.memo is not None else None
         squares = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, block)
         if not squares & square:  # none for a block the task does not offer
-            if task[0] == PICK and not any(b == block for b, _ in task[1]):
-                raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
-                                    f" use are {_offer_words(task[1])}")
-            if task[0] == GOLDEN and block not in task[1]:
-                raise IllegalAction(f"you have already built your {BLOCK_NAMES[block]} block this Golden"
-                                    f" Age; still to build: {', '.join(BLOCK_NAMES[b] for b in task[1])}")
             raise IllegalAction(self._why_not(state, seat, task, block, row, col, square))
         return task, block, square
 
-    def _why_not(self, state: State, seat: int, task: tuple[Any, ...], block: int | None, row: int, col: int,
+    def _why_not(self, state: State, seat: int, task: Task, block: int | None, row: int, col: int,
                  square: int) -> str:
         city = state.cities[seat]
         terrain = state.config.terrain
         where = _where(row, col)
-        kind = task[0]
-        if kind in (PICK, BUILD, GOLDEN):
+        if isinstance(task, (Pick, Build, Golden)):
+            assert block is not None  # a build names its block
+            if isinstance(task, Pick) and not any(b == block for b, _ in task.offers):
+                return (f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may use are"
+                        f" {_offer_words(task.offers)}")
+            if isinstance(task, Golden) and block not in task.blocks:
+                return (f"you have already built your {BLOCK_NAMES[block]} block this Golden Age; still to build:"
+                        f" {', '.join(BLOCK_NAMES[b] for b in task.blocks)}")
             if not available(city, block, terrain) & square:
                 if terrain & square and not built(city) & square:
                     return f"{where} is a mountain: only Residential may be built over it"
                 return f"{where} is already built on"
-            if kind == BUILD and task[4]:
+            if isinstance(task, Build) and task.group:
                 return f"{where} does not touch the blocks you are placing this round: they must all be connected"
-            if kind == BUILD and task[3] != FULL:
+            if isinstance(task, Build) and task.start != FULL:
                 return f"{where} does not touch a Residential block, as the first of these blocks must"
-            need = task[2] if kind == BUILD else dict(task[1])[block]
+            need = task.left if isinstance(task, Build) else dict(task.offers)[block] if isinstance(task, Pick) else 1
             return (f"{where} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
                     f" you must place the die in full where you can")
-        if kind == REMOVE:
+        if isinstance(task, Remove):
             _, target, b, left, group, _whole = task
             if group & square:
                 return f"you already chose to remove {where}"
@@ -977,17 +1082,14 @@ class PrestigeCities(Game[State]):
             if group:
                 return f"{where} does not touch the blocks you are removing: they must be one connected group"
             return f"{where} is in a group of {BLOCK_NAMES[b]} smaller than the {left} you must remove"
-        if kind == BLIGHT_TASK:
-            _, near, squares = task
-            if not near:
+        if isinstance(task, AddBlight):
+            if not task.near:
                 return f"the Blight goes on one of the squares just emptied, and {where} is not one of them"
             return f"{where} is not a free square next to the blocks you just placed"
-        if kind == CONVERT:
-            frm = task[1]
-            if not city[frm] & square:
-                return f"{where} holds no {BLOCK_NAMES[frm]} block"
-            return f"{where} does not touch the blocks you are converting: they must be connected"
-        raise AssertionError(kind)
+        frm = task.frm
+        if not city[frm] & square:
+            return f"{where} holds no {BLOCK_NAMES[frm]} block"
+        return f"{where} does not touch the blocks you are converting: they must be connected"
 
     # -- applying ----------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
@@ -1000,87 +1102,93 @@ class PrestigeCities(Game[State]):
             return s
         return self._advance(s, log)
 
-    def _step(self, s: State, seat: int, task: tuple[Any, ...], block: int | None, square: int,
+    def _step(self, s: State, seat: int, task: Task, block: int | None, square: int,
               log: list[LogEntry] | None) -> None:
         """Carry out one checked step of ``seat``'s first task on the draft state ``s``."""
-        queue = s.queues[seat]
-        rest = queue[1:]
+        rest = s.queues[seat][1:]
         city = s.cities[seat]
-        kind = task[0]
+        if isinstance(task, Pick):
+            assert block is not None  # a build names its block
+            task = Build(BUILD, block, dict(task.offers)[block], FULL, 0, True)
+        if isinstance(task, Build):
+            city, rest = self._build(s, seat, city, task, square, rest)
+        elif isinstance(task, Golden):
+            assert block is not None  # a build names its block
+            city, rest = self._golden(s, seat, city, task, block, square, rest)
+        elif isinstance(task, Remove):
+            rest = self._remove(s, seat, task, square, rest)
+        elif isinstance(task, AddBlight):
+            city = tuple(m & ~square for m in city[:5]) + (city[BLIGHT] | square,)
+        else:
+            city, rest = self._convert(city, task, square, rest)
         if log is not None:
             private = None if s.phase != CHOOSE else frozenset((seat,))
-            me = f"{{p{seat}}}"
-        if kind == PICK:
-            for b, count in task[1]:
-                if b == block:
-                    break
-            task = (BUILD, block, count, FULL, 0, True)
-            kind = BUILD
-        if kind == BUILD:
-            _, b, left, start, group, by_die = task
-            city = city[:b] + (city[b] | square,) + city[b + 1:]  # type: ignore[assignment]
-            group |= square
-            groups = s.groups  # every block the seat built this round (the die's group first)
-            s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
-            if left > 1:
-                grow = (BUILD, b, left - 1, start, group, by_die)
-                rest = (grow,) + rest
-                # where the group may grow next, as task_squares would find it, known here cheaply
-                s.memo = {seat * 8 + b: (grow, neighbours(group) & available(city, b, s.config.terrain))}
-            elif s.config.blight:
-                blights = self._growth_blight(s, seat, city, group if b in (RESIDENTIAL, INDUSTRY) else 0, by_die)
-                if by_die and ERAS[s.era].get("blight"):
-                    blights.append((BLIGHT_TASK, True, group))
-                rest = tuple(blights) + rest
-            if log is not None:
-                log.append(LogEntry(f"{me} built {BLOCK_NAMES[b]} at {_where(*squares_of(square)[0])}.", private))
-        elif kind == GOLDEN:
-            city = _city_with(city, block, city[block] | square)
-            s.groups = _set(s.groups, seat, s.groups[seat] | square)
-            left = tuple(b for b in task[1] if b != block)
-            if left:
-                rest = ((GOLDEN, left),) + rest
-            if s.config.blight and block in (RESIDENTIAL, INDUSTRY):
-                rest = tuple(self._growth_blight(s, seat, city, square, False)) + rest
-            if log is not None:
-                log.append(LogEntry(f"{me} built {BLOCK_NAMES[block]} at {_where(*squares_of(square)[0])}.", private))
-        elif kind == REMOVE:
-            _, target, b, left, group, whole = task
-            if whole:  # docs/rules/prestige_cities.md: the first block picks the smaller group, removed whole
-                left = next(g for g in components(s.cities[target][b]) if g & square).bit_count()
-            group |= square
-            if left > 1:
-                rest = ((REMOVE, target, b, left - 1, group, False),) + rest
-            else:
-                s.removals = _set(s.removals, seat, (target, b, group))
-            if log is not None:
-                log.append(LogEntry(f"{me} chose to remove {BLOCK_NAMES[b]} at {_where(*squares_of(square)[0])}"
-                                    f" of {{p{target}}}'s city.", private))
-        elif kind == BLIGHT_TASK:
-            city = tuple(m & ~square for m in city[:5]) + (city[BLIGHT] | square,)  # type: ignore[assignment]
-            if log is not None:
-                log.append(LogEntry(f"{me} added Blight at {_where(*squares_of(square)[0])}.", private))
-        elif kind == CONVERT:
-            _, frm, to, left, connected, group = task
-            if square:
-                city = _city_with(_city_with(city, frm, city[frm] & ~square), to, city[to] | square)
-                group |= square
-                if left > 1:
-                    rest = ((CONVERT, frm, to, left - 1, connected, group),) + rest
-                if log is not None:
-                    log.append(LogEntry(f"{me} converted {BLOCK_NAMES[frm]} at {_where(*squares_of(square)[0])}"
-                                        f" to {BLOCK_NAMES[to]}.", private))
-            elif log is not None:
-                log.append(LogEntry(f"{me} stopped converting.", private))
+            log.append(LogEntry(_step_words(seat, task, block, square), private))
         cities = s.cities
         s.cities = cities[:seat] + (city,) + cities[seat + 1:]
-        if not (rest and (kind == BUILD or kind == REMOVE) and rest[0][0] == kind and rest[0][4]):
+        head = rest[0] if rest else None
+        if not ((isinstance(task, Build) and isinstance(head, Build) and head.group)
+                or (isinstance(task, Remove) and isinstance(head, Remove) and head.group)):
             rest = self._settled(s, seat, rest)  # a group under way always has room to grow (docs/rules)
         queues = s.queues
         s.queues = queues[:seat] + (rest,) + queues[seat + 1:]
 
+    def _build(self, s: State, seat: int, city: City, task: Build, square: int, rest: Queue) -> tuple[City, Queue]:
+        """One block of a connected group: the die's or a Deck 1 card's."""
+        _, b, left, start, group, by_die = task
+        city = city[:b] + (city[b] | square,) + city[b + 1:]
+        group |= square
+        groups = s.groups  # every block the seat built this round (the die's group first)
+        s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
+        if left > 1:
+            grow = Build(BUILD, b, left - 1, start, group, by_die)
+            # where the group may grow next, as task_squares would find it, known here cheaply
+            s.memo = {seat * 8 + b: (grow, neighbours(group) & available(city, b, s.config.terrain))}
+            return city, (grow,) + rest
+        if s.config.blight:
+            blights = self._growth_blight(s, seat, city, group if b in (RESIDENTIAL, INDUSTRY) else 0, by_die)
+            if by_die and ERAS[s.era].get("blight"):
+                blights.append(AddBlight(BLIGHT_TASK, True, group))
+            rest = tuple(blights) + rest
+        return city, rest
+
+    def _golden(self, s: State, seat: int, city: City, task: Golden, block: int, square: int,
+                rest: Queue) -> tuple[City, Queue]:
+        """One block of the Golden Age."""
+        city = _city_with(city, block, city[block] | square)
+        s.groups = _set(s.groups, seat, s.groups[seat] | square)
+        left = tuple(b for b in task.blocks if b != block)
+        if left:
+            rest = (Golden(GOLDEN, left),) + rest
+        if s.config.blight and block in (RESIDENTIAL, INDUSTRY):
+            rest = tuple(self._growth_blight(s, seat, city, square, False)) + rest
+        return city, rest
+
     @staticmethod
-    def _growth_blight(s: State, seat: int, city: City, added: int, by_die: bool) -> list[tuple[Any, ...]]:
+    def _remove(s: State, seat: int, task: Remove, square: int, rest: Queue) -> Queue:
+        """One block of a catastrophe's group: chosen now, removed when the era resolves."""
+        _, target, b, left, group, whole = task
+        if whole:  # docs/rules/prestige_cities.md: the first block picks the smaller group, removed whole
+            left = next(g for g in components(s.cities[target][b]) if g & square).bit_count()
+        group |= square
+        if left > 1:
+            return (Remove(REMOVE, target, b, left - 1, group, False),) + rest
+        s.removals = _set(s.removals, seat, (target, b, group))
+        return rest
+
+    @staticmethod
+    def _convert(city: City, task: Convert, square: int, rest: Queue) -> tuple[City, Queue]:
+        """One block of a Deck 3 conversion, or (no square) the stop."""
+        _, frm, to, left, connected, group = task
+        if not square:
+            return city, rest
+        city = _city_with(_city_with(city, frm, city[frm] & ~square), to, city[to] | square)
+        if left > 1:
+            rest = (Convert(CONVERT, frm, to, left - 1, connected, group | square),) + rest
+        return city, rest
+
+    @staticmethod
+    def _growth_blight(s: State, seat: int, city: City, added: int, by_die: bool) -> list[Task]:
         """The Blight task owed once ``added`` (Residential or Industrial squares just placed, all of
         one placement) joins the seat's blocks of this round: "any time you add 4 or more Residential or
         Industrial blocks to your city in one round" (edition 2: every block of the round counts,
@@ -1089,14 +1197,14 @@ class PrestigeCities(Game[State]):
         if not added:
             return []
         if s.config.edition < 2:
-            return [(BLIGHT_TASK, True, added)] if by_die and added.bit_count() >= 4 else []
+            return [AddBlight(BLIGHT_TASK, True, added)] if by_die and added.bit_count() >= 4 else []
         homes_and_industry = s.groups[seat] & (city[RESIDENTIAL] | city[INDUSTRY])
         now = homes_and_industry.bit_count()
         if now >= 4 > now - added.bit_count():  # this placement reached 4
-            return [(BLIGHT_TASK, True, homes_and_industry)]
+            return [AddBlight(BLIGHT_TASK, True, homes_and_industry)]
         return []
 
-    def _settled(self, s: State, seat: int, queue: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    def _settled(self, s: State, seat: int, queue: Queue) -> Queue:
         """``queue`` without the tasks at its head that have no step left (a full city, say)."""
         while queue and not _has_step(s, seat, queue[0]):
             queue = queue[1:]
@@ -1134,8 +1242,7 @@ class PrestigeCities(Game[State]):
                 "empty": empty_squares(city, config.terrain).bit_count(),
                 "choosing": bool(state.queues[s]) and secret,
             })
-        mine = seat is not None
-        queue = state.queues[seat] if mine else ()
+        queue = state.queues[seat] if seat is not None else ()
         public_queues = not secret
         result = self.result(state)
         era = ERAS[state.era]
@@ -1158,13 +1265,13 @@ class PrestigeCities(Game[State]):
             "task": describe_task_json(queue[0]) if queue else None,
             "queue": [task_to_json(t) for t in queue],
             "queues": [[task_to_json(t) for t in q] for q in state.queues] if public_queues else None,
-            "group": [list(sq) for sq in squares_of(state.groups[seat])] if mine else [],
-            "removal": _removal_json(state, seat) if mine else None,
+            "group": [list(sq) for sq in squares_of(state.groups[seat])] if seat is not None else [],
+            "removal": _removal_json(state, seat) if seat is not None else None,
             "emptied": [[list(sq) for sq in squares_of(e)] for e in state.emptied] if not secret else None,
             "bonus_cards": [{"deck": d + 1, "id": cid, "name": CARDS[d + 1][cid]["name"],
                              "text": CARDS[d + 1][cid]["text"],
-                             "winners": None if state.winners[d] is None else list(state.winners[d])}
-                            for d, cid in enumerate(state.cards)],
+                             "winners": None if winners is None else list(winners)}
+                            for d, (cid, winners) in enumerate(zip(state.cards, state.winners, strict=True))],
             "board": {"rows": ROWS, "cols": COLS, "inner_rows": [_r0, _r1], "inner_cols": [_c0, _c1],
                       "mountains": [list(sq) for sq in squares_of(config.terrain)], "ocean": config.ocean},
             "over": result is not None, "result": result.to_json() if result else None,
@@ -1186,7 +1293,7 @@ class PrestigeCities(Game[State]):
         queues = [tuple(task_from_json(t) for t in q) for q in view["queues"]] if view["queues"] is not None \
             else [()] * players
         removal = view["removal"]
-        removals = [None] * players
+        removals: list[Removal | None] = [None] * players
         if removal:
             removals[seat] = (removal["target"], BLOCK_INDEX[removal["block"]], mask_of(removal["squares"]))
         emptied = view["emptied"]
@@ -1208,7 +1315,7 @@ class PrestigeCities(Game[State]):
         start = list(cities)
         mine_start = city_from_rows(view["cities"][seat]["rows"])
         own_group = mask_of(view["group"])
-        start[seat] = tuple(m & ~own_group for m in mine_start)  # type: ignore[assignment]
+        start[seat] = tuple(m & ~own_group for m in mine_start)
         state.start = tuple(start)
         queues = list(state.queues)
         queues[seat] = tuple(task_from_json(t) for t in view["queue"])
@@ -1243,7 +1350,8 @@ class PrestigeCities(Game[State]):
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         c = data["config"]
         return State(seed=data["seed"], players=data["players"],
-                     config=Config(c["blight"], c["ocean"], c["mountains"], c["pregame"], tuple(c["cards"]), c["edition"]),
+                     config=Config(c["blight"], c["ocean"], c["mountains"], c["pregame"], tuple(c["cards"]),
+                                   c["edition"]),
                      round=data["round"], deck_rounds=data["deck_rounds"], era=data["era"], dice=tuple(data["dice"]),
                      deck=tuple(data["deck"]), drawn=data["drawn"], set_aside=tuple(data["set_aside"]),
                      decks=data["decks"], winners=tuple(None if w is None else tuple(w) for w in data["winners"]),
@@ -1251,13 +1359,13 @@ class PrestigeCities(Game[State]):
                      start=tuple(tuple(city) for city in data["start"]), bonus=tuple(data["bonus"]),
                      phase=data["phase"], queues=tuple(tuple(task_from_json(t) for t in q) for q in data["queues"]),
                      targets=tuple(data["targets"]),
-                     removals=tuple(None if r is None else tuple(r) for r in data["removals"]),
+                     removals=tuple(None if r is None else (r[0], r[1], r[2]) for r in data["removals"]),
                      groups=tuple(data["groups"]), emptied=tuple(data["emptied"]))
 
 
 # --- bonus card measures ------------------------------------------------------------------------
 
-def _best(measures: list[float], lowest: bool = False) -> list[int]:
+def _best(measures: Sequence[float], lowest: bool = False) -> list[int]:
     """The seats with the best measure; a "most" card needs at least 1 (docs/rules)."""
     best = min(measures) if lowest else max(measures)
     if not lowest and best <= 0:
@@ -1331,34 +1439,48 @@ def city_from_rows(rows: list[str]) -> City:
         for c, ch in enumerate(row):
             if ch in LETTERS:
                 masks[LETTERS.index(ch)] |= bit(r, c)
-    return tuple(masks)  # type: ignore[return-value]
+    return tuple(masks)
 
 
 def _offer_words(offers: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(f"{n} {BLOCK_NAMES[b]}" for b, n in offers)
 
 
-def describe_task(task: tuple[Any, ...]) -> str:
+def describe_task(task: Task) -> str:
     """What the task asks, in words."""
-    kind = task[0]
-    if kind == PICK:
-        return f"choose a die and build its first block ({_offer_words(task[1])})"
-    if kind == BUILD:
-        return f"build {task[2]} more {BLOCK_NAMES[task[1]]}, connected to the group"
-    if kind == GOLDEN:
-        return f"build one block of each of {', '.join(BLOCK_NAMES[b] for b in task[1])}, anywhere"
-    if kind == REMOVE:
-        if task[5]:
-            return (f"no group of {BLOCK_NAMES[task[2]]} in player {task[1] + 1}'s city is as large as the die:"
-                    f" choose one of its groups (at most {task[3]} block{'s' if task[3] != 1 else ''}) and remove it whole")
-        return f"remove {task[3]} more {BLOCK_NAMES[task[2]]} from player {task[1] + 1}'s city, one connected group"
-    if kind == BLIGHT_TASK:
-        return ("add a Blight next to the blocks you just placed" if task[1]
+    if isinstance(task, Pick):
+        return f"choose a die and build its first block ({_offer_words(task.offers)})"
+    if isinstance(task, Build):
+        return f"build {task.left} more {BLOCK_NAMES[task.block]}, connected to the group"
+    if isinstance(task, Golden):
+        return f"build one block of each of {', '.join(BLOCK_NAMES[b] for b in task.blocks)}, anywhere"
+    if isinstance(task, Remove):
+        if task.whole:
+            return (f"no group of {BLOCK_NAMES[task.block]} in player {task.target + 1}'s city is as large as the"
+                    f" die: choose one of its groups (at most {task.left} block{'s' if task.left != 1 else ''})"
+                    " and remove it whole")
+        return (f"remove {task.left} more {BLOCK_NAMES[task.block]} from player {task.target + 1}'s city, one"
+                " connected group")
+    if isinstance(task, AddBlight):
+        return ("add a Blight next to the blocks you just placed" if task.near
                 else "add a Blight on one of the squares just emptied")
-    if kind == CONVERT:
-        return (f"convert up to {task[3]} more {BLOCK_NAMES[task[1]]} to {BLOCK_NAMES[task[2]]}"
-                + (", connected" if task[4] else "") + ", or stop")
-    raise AssertionError(kind)
+    return (f"convert up to {task.left} more {BLOCK_NAMES[task.frm]} to {BLOCK_NAMES[task.to]}"
+            + (", connected" if task.connected else "") + ", or stop")
+
+
+def _step_words(seat: int, task: Task, block: int | None, square: int) -> str:
+    """The log line of one step of ``task`` by ``seat`` (a PICK's step is its BUILD's)."""
+    me = f"{{p{seat}}}"
+    where = _where(*squares_of(square)[0]) if square else ""
+    if isinstance(task, (Pick, Build, Golden)):
+        return f"{me} built {BLOCK_NAMES[task.block if isinstance(task, Build) else block or 0]} at {where}."
+    if isinstance(task, Remove):
+        return f"{me} chose to remove {BLOCK_NAMES[task.block]} at {where} of {{p{task.target}}}'s city."
+    if isinstance(task, AddBlight):
+        return f"{me} added Blight at {where}."
+    if not square:
+        return f"{me} stopped converting."
+    return f"{me} converted {BLOCK_NAMES[task.frm]} at {where} to {BLOCK_NAMES[task.to]}."
 
 
 # Where a task holds a set of squares (a bitboard of up to 72 bits): in JSON it is a list of
@@ -1366,42 +1488,48 @@ def describe_task(task: tuple[Any, ...]) -> str:
 MASK_FIELDS = {BUILD: (3, 4), REMOVE: (4,), BLIGHT_TASK: (2,), CONVERT: (5,)}
 
 
-def task_to_json(task: tuple[Any, ...]) -> list[Any]:
-    if task[0] == PICK:
-        return [PICK, [list(o) for o in task[1]]]
-    if task[0] == GOLDEN:
-        return [GOLDEN, list(task[1])]
-    masks = MASK_FIELDS.get(task[0], ())
-    return [[list(sq) for sq in squares_of(field)] if i in masks else field for i, field in enumerate(task)]
+def task_to_json(task: Task) -> list[Any]:
+    if isinstance(task, Pick):
+        return [PICK, [list(o) for o in task.offers]]
+    if isinstance(task, Golden):
+        return [GOLDEN, list(task.blocks)]
+    masks = MASK_FIELDS[task.kind]
+    fields: tuple[Any, ...] = task
+    return [[list(sq) for sq in squares_of(field)] if i in masks else field for i, field in enumerate(fields)]
 
 
-def task_from_json(data: list[Any]) -> tuple[Any, ...]:
-    if data[0] == PICK:
-        return (PICK, tuple(tuple(o) for o in data[1]))
-    if data[0] == GOLDEN:
-        return (GOLDEN, tuple(data[1]))
-    masks = MASK_FIELDS.get(data[0], ())
-    return tuple(mask_of(field) if i in masks else field for i, field in enumerate(data))
+TASK_TYPES: dict[str, Any] = {BUILD: Build, REMOVE: Remove, BLIGHT_TASK: AddBlight, CONVERT: Convert}
 
 
-def describe_task_json(task: tuple[Any, ...]) -> dict[str, Any]:
-    """The seat's current task for the renderer and JSON bots."""
-    kind = task[0]
-    out: dict[str, Any] = {"kind": kind, "text": describe_task(task)}
+def task_from_json(data: list[Any]) -> Task:
+    """The task that :func:`task_to_json` wrote as ``data``."""
+    kind = data[0]
     if kind == PICK:
-        out["choices"] = [{"block": BLOCKS[b], "count": n} for b, n in task[1]]
-    elif kind == BUILD:
-        out.update(block=BLOCKS[task[1]], left=task[2], group=[list(sq) for sq in squares_of(task[4])])
-    elif kind == GOLDEN:
-        out["blocks"] = [BLOCKS[b] for b in task[1]]
-    elif kind == REMOVE:
-        out.update(target=task[1], block=BLOCKS[task[2]], left=task[3], group=[list(sq) for sq in squares_of(task[4])],
-                   whole=task[5])
-    elif kind == BLIGHT_TASK:
-        out["near"] = task[1]
-    elif kind == CONVERT:
-        out.update(block=BLOCKS[task[1]], to=BLOCKS[task[2]], left=task[3], connected=task[4],
-                   group=[list(sq) for sq in squares_of(task[5])])
+        return Pick(PICK, tuple((b, n) for b, n in data[1]))
+    if kind == GOLDEN:
+        return Golden(GOLDEN, tuple(data[1]))
+    masks = MASK_FIELDS[kind]
+    task: Task = TASK_TYPES[kind](*(mask_of(field) if i in masks else field for i, field in enumerate(data)))
+    return task
+
+
+def describe_task_json(task: Task) -> dict[str, Any]:
+    """The seat's current task for the renderer and JSON bots."""
+    out: dict[str, Any] = {"kind": task.kind, "text": describe_task(task)}
+    if isinstance(task, Pick):
+        out["choices"] = [{"block": BLOCKS[b], "count": n} for b, n in task.offers]
+    elif isinstance(task, Build):
+        out.update(block=BLOCKS[task.block], left=task.left, group=[list(sq) for sq in squares_of(task.group)])
+    elif isinstance(task, Golden):
+        out["blocks"] = [BLOCKS[b] for b in task.blocks]
+    elif isinstance(task, Remove):
+        out.update(target=task.target, block=BLOCKS[task.block], left=task.left,
+                   group=[list(sq) for sq in squares_of(task.group)], whole=task.whole)
+    elif isinstance(task, AddBlight):
+        out["near"] = task.near
+    else:
+        out.update(block=BLOCKS[task.frm], to=BLOCKS[task.to], left=task.left, connected=task.connected,
+                   group=[list(sq) for sq in squares_of(task.group)])
     return out
 
 

@@ -116,8 +116,9 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
     out.append(f"Round {view['round']}: {era['name']}. ", style="bold")
     out.append(f"{era['rule']}\n")
     if view["dice"]:
-        out.append("Dice: " + ", ".join(f"{d['block'].capitalize()} {d['value']}" + ("" if d["usable"] else " (not usable)")
-                                         for d in view["dice"]) + "\n")
+        dice = (f"{d['block'].capitalize()} {d['value']}" + ("" if d["usable"] else " (not usable)")
+                for d in view["dice"])
+        out.append("Dice: " + ", ".join(dice) + "\n")
     me = 0 if seat is None else seat
     task = view.get("task")
     shown = task["target"] if task and task.get("kind") == "remove" else me
@@ -126,10 +127,12 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
     for column in ("city", "culture", "wealth", "happiness", "bonus", "overall"):
         table.add_column(column)
     for s, c in enumerate(view["cities"]):
-        table.add_row(names[s], str(c["culture"]), str(c["wealth"]), str(c["happiness"]), str(c["bonus"]), str(c["overall"]))
-    bonus = Text("Bonus cards: " + "; ".join(
-        f"{b['name']} (deck {b['deck']}" + (f", earned by {', '.join(names[w] for w in b['winners']) or 'nobody'})" if b["winners"] is not None else ")")
-        for b in view["bonus_cards"]) + " - 'cards' says what each asks\n", style="dim")
+        table.add_row(names[s], *(str(c[k]) for k in ("culture", "wealth", "happiness", "bonus", "overall")))
+    def earned(winners: list[int] | None) -> str:
+        return ")" if winners is None else f", earned by {', '.join(names[w] for w in winners) or 'nobody'})"
+
+    cards = (f"{b['name']} (deck {b['deck']}" + earned(b["winners"]) for b in view["bonus_cards"])
+    bonus = Text("Bonus cards: " + "; ".join(cards) + " - 'cards' says what each asks\n", style="dim")
     now = Text(f"Now: {task['text']}" if task else "", style="bold")
     return Group(out, table, bonus, now)
 
