@@ -16,7 +16,7 @@ from ..core import ParlourError
 Refusal = Literal[
     "bad_request", "bad_message", "unknown_room", "unknown_seat", "bad_token", "not_host", "conflict",
     "not_started", "over", "not_a_player", "not_your_turn", "stale", "illegal", "store", "bad_credentials",
-    "signed_out", "throttled", "unknown_player", "unknown_game", "retry",
+    "signed_out", "throttled", "unknown_player", "unknown_game", "retry", "rate_limited",
 ]
 
 
@@ -27,7 +27,3 @@ class HallError(ParlourError):
         super().__init__(message)
         self.code: Refusal = code
 
-
-class LeaseLost(ParlourError):
-    """This process no longer holds the room's lease: it must not commit anything for the room
-    (raised inside a commit by the fencing check of hall/cluster/leases.py)."""

@@ -27,7 +27,7 @@ from .room.bots import BotPool
 from .room.commands import Acted, Answer, Command
 from .room.seats import human
 from .room.timer import MAX_TURN_TIMER, Deadlines
-from .store import ChatLine, RoomRecord, Store, StoreError, Write, chat_line, holding
+from .store import ChatLine, RoomRecord, SeatHolder, Store, StoreError
 from .text import clean_name, distinct_name
 from .tokens import CODE_LENGTH, new_code, new_token, token_hash
 from .wire import loads
@@ -114,7 +114,7 @@ class Hall:
             self.broadcast = await self.ownership.start(self) or self.broadcast
             self.spawn(self._tick())
             return
-        for record in self.store.load(finished=False):  # at start-up, before serving
+        for record in self.store.load_blocking(finished=False):  # at start-up, before serving
             room = self._restore(record)
             if room is not None and room.status == "playing":
                 room.resume()
@@ -210,7 +210,7 @@ class Hall:
             if not room.leading and room.watchers == 0:  # nothing here keeps it current: look again
                 await room.sync_from_store()
             return room
-        record = await asyncio.to_thread(self.store.load_room, code) if len(code) == CODE_LENGTH else None
+        record = await self.store.room(code) if len(code) == CODE_LENGTH else None
         room = self.rooms.get(code)  # restored meanwhile by another request
         if room is None and record is not None:
             room = self._restore(record)
@@ -294,19 +294,20 @@ class Hall:
                 seat_record["name"] = distinct_name(seat_record["name"], [r["name"] for r in records[:i]])
         host_token = new_token()
         code = new_code()
-        while code in self.rooms or await asyncio.to_thread(self.store.load_room, code) is not None:
+        while code in self.rooms or await self.store.room_exists(code):
             code = new_code()
         self._dealt += 1
         record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved,
                             seed=self.new_seed("room", self._dealt),
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
                             seats=records, created=self.clock.now())
-        also: list[Write] = []
+        first_line = holder = None
         if take_seat is not None:  # nobody knows the room's code yet: written by whoever made it
-            also = [*holding(code, take_seat, account.id if account else None), chat_line(code, ChatLine(
-                0, record.created, "system", None, None, f"{records[take_seat]['name']} took seat {take_seat + 1}"))]
+            first_line = ChatLine(0, record.created, "system", None, None,
+                                  f"{records[take_seat]['name']} took seat {take_seat + 1}")
+            holder = SeatHolder(take_seat, account.id) if account is not None else None
         try:
-            await self.store.create_room(record, also=also)
+            await self.store.create_room(record, holder=holder, first_line=first_line)
         except StoreError as error:
             raise HallError("store", str(error)) from None
         room = Room(self.context, record, game, leading=False)

@@ -8,16 +8,13 @@ stops listing it and the hall lets go of it (the store keeps it, and its link st
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from typing import Any, Literal
-
-import sqlalchemy as sa
 
 from .errors import HallError
 from .hall import WAITING_TTL, Hall
 from .room import Room
-from .store import rooms_table
 
 LobbyStatus = Literal["waiting", "playing"]
 STORED_PAGE = 100  # rooms read from the store at a time for the lobby of several processes
@@ -41,44 +38,38 @@ async def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = 
     now = hall.clock.now()
     page: list[Room] = []
     skipped = 0
-    async for room in _candidates(hall, status, game):
-        if not listed(room, status, now) or (game is not None and room.game.id != game):
-            continue
-        if skipped < offset:
-            skipped += 1
-            continue
-        if limit is not None and len(page) >= limit:
-            break
-        page.append(room)
+    async with aclosing(_candidates(hall, status, game)) as rooms:
+        async for room in rooms:
+            if not listed(room, status, now) or (game is not None and room.game.id != game):
+                continue
+            if skipped < offset:
+                skipped += 1
+                continue
+            if limit is not None and len(page) >= limit:
+                break
+            page.append(room)
     return [{"code": r.code, "game": r.game.id, "status": r.status, "seats": r.seats.to_json(now),
              "created": r.created, "turn": r.audience(None).turn if r.status == "playing" else 0,
              "watchers": r.watchers}
             for r in page]
 
 
-async def _candidates(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncIterator[Room]:
+async def _candidates(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncGenerator[Room, None]:
     if not hall.clustered:
         for room in sorted(hall.rooms.values(), key=lambda r: -r.created):
             yield room
         return
-    async for room in _stored(hall, status, game):
-        yield room
+    async with aclosing(_stored(hall, status, game)) as rooms:
+        async for room in rooms:
+            yield room
 
 
-async def _stored(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncIterator[Room]:
+async def _stored(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncGenerator[Room, None]:
     """The rooms the store has with ``status`` (of ``game``), newest first, as this process has
     them (one of several: the lobby is every process's rooms, not only those in memory here)."""
-    query = sa.select(rooms_table.c.code).where(rooms_table.c.status == status).order_by(rooms_table.c.created.desc())
-    if game is not None:
-        query = query.where(rooms_table.c.game == game)
     start = 0
     while True:
-        page = query.offset(start).limit(STORED_PAGE)
-
-        def read(connection: sa.Connection, page: sa.Select[Any] = page) -> list[str]:
-            return list(connection.execute(page).scalars())
-
-        codes: list[str] = await asyncio.to_thread(hall.store.read, read)
+        codes = await hall.store.lobby_page(status, game, start, STORED_PAGE)
         for code in codes:
             if code in hall.abandoned and code not in hall.rooms:
                 continue  # abandoned, as this process saw it (the single process's lobby forgets it too)

@@ -7,7 +7,7 @@ The node is the hall's :class:`~parlour.hall.hall.Ownership`: the hall asks it w
 runs, and it tells a room when it leads it (:meth:`Room.became_owner`) and when it follows
 (:meth:`Room.lost_ownership`); the room never asks.
 
-A room is applied by the process that holds its lease (:mod:`.leases`), its **owner**: every
+A room is applied by the process that holds its lease (:mod:`..store.leases`), its **owner**: every
 commit of the room there carries the lease's fencing check. Any other process that has the room in
 memory holds a **replica**, read from the store and caught up from it whenever Redis says the room
 changed (:class:`Fanout`). A change asked of a replica (a move, a join, a chat line...) is taken
@@ -31,7 +31,6 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-import sqlalchemy as sa
 
 from ..broadcast import Broadcast, Listener, LocalBroadcast
 from ..errors import HallError
@@ -44,8 +43,7 @@ from ..room.commands import (
     command_name,
     command_to_json,
 )
-from ..store import SqlStore, cluster_settings_table
-from .leases import LENGTH, Lease, Leases, fence
+from ..store import LENGTH, Lease, Store
 from .redis_broadcast import RedisBroadcast
 
 log = logging.getLogger(__name__)
@@ -56,7 +54,6 @@ CONNECT_WITHIN = 2.0  # seconds to reach an owner before it counts as gone
 ANSWER_WITHIN = 10.0  # seconds an owner has to answer a forwarded request once it has it
 FORWARD_WITHIN = 3 * LENGTH  # seconds a change may spend finding its room's owner before "retry"
 SECRET_HEADER = "x-parlour-cluster"
-SECRET_NAME = "forward_secret"
 INTERNAL = "/internal/cluster/rooms"
 
 
@@ -101,18 +98,6 @@ def _on_redis() -> None:
     """The Redis subscription's listener: what it hears goes to ``heard`` instead."""
 
 
-def shared_secret(engine: sa.Engine) -> str:
-    """The secret every hall process on this database forwards with: made by the first one."""
-    table = cluster_settings_table
-    try:
-        with engine.begin() as connection:
-            connection.execute(table.insert().values(name=SECRET_NAME, value=secrets.token_urlsafe(32)))
-    except sa.exc.IntegrityError:
-        pass  # another process made it first
-    with engine.connect() as connection:
-        return str(connection.execute(sa.select(table.c.value).where(table.c.name == SECRET_NAME)).scalar_one())
-
-
 def address_of(owner: str) -> str:
     """The ``host:port`` a lease's owner (``host:port/nonce``) answers forwarded requests on."""
     return owner.rsplit("/", 1)[0]
@@ -122,13 +107,13 @@ class Node:
     """This process's part in the cluster: its id, the leases it holds, the fan-out, forwarding.
     It is the hall's :class:`~parlour.hall.hall.Ownership`."""
 
-    def __init__(self, store: SqlStore, redis_url: str, address: str) -> None:
+    def __init__(self, store: Store, redis_url: str, address: str) -> None:
         self.store = store
         self.redis_url = redis_url
         self.address = address  # host:port where the other processes reach this one
         self.id = f"{address}/{secrets.token_hex(4)}"  # a restarted process is another owner
-        self.leases = Leases(store.engine, time.time)
-        self.secret = shared_secret(store.engine)
+        self.leases = store.leases(time.time)  # blocking calls: on a thread, or when stopping
+        self.secret = store.shared_secret_blocking()  # made before the hall serves
         self.broadcast: Fanout | None = None
         self.held: dict[str, Lease] = {}  # the leases of the rooms this process applies, by code
         self._claiming: dict[str, asyncio.Lock] = {}
@@ -219,7 +204,7 @@ class Node:
                 if lease is None:  # taken between the two looks: ask again next time
                     return await asyncio.to_thread(self.leases.holder, room.code)
             self.held[room.code] = lease
-            await room.became_owner(fence(lease))
+            await room.became_owner(lease)
             return None
 
     async def _post(self, owner: str, code: str, name: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -263,9 +248,8 @@ class Node:
             held = {code: lease.token for code, lease in self.held.items()}
             if not held:
                 continue
-            renewed: dict[str, float] = {}
             try:
-                await self._hall.store.write([self.leases.renewing(self.id, held, renewed)])
+                renewed = await self._hall.store.renew_leases(self.id, held, time.time)
             except Exception as error:  # the database is away: commits fail too; renew next time
                 log.warning("could not renew %d lease(s): %s", len(held), error)
                 continue

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Literal
 
 from ..errors import HallError
-from ..store import ChatLine, Store, StoreError, Write
+from ..store import ChatLine, Lease, Store, StoreError
 from ..wire import dumps_bytes
 from .context import RoomContext
 from .seats import SeatBook
@@ -35,17 +35,17 @@ def chat_key(code: str) -> str:
 
 
 class Chat:
-    """One room's chat. ``fenced`` adds the room's fencing check to a commit, ``refusal`` turns
+    """One room's chat. ``lease()`` is the room's lease its commits are fenced by, ``refusal`` turns
     a failed commit into what the client is told, ``system`` says a system line through the hall
     (at the room's owner, wherever that is)."""
 
     def __init__(self, code: str, context: RoomContext, seats: SeatBook,
-                 fenced: Callable[[Sequence[Write]], list[Write]], refusal: Callable[[StoreError], HallError],
+                 lease: Callable[[], Lease | None], refusal: Callable[[StoreError], HallError],
                  system: Callable[[str], Awaitable[object]]) -> None:
         self.code = code
         self.context = context
         self.seats = seats
-        self._fenced = fenced
+        self._lease = lease
         self._refusal = refusal
         self._system = system
         self._lines: list[ChatLine] | None = None
@@ -59,7 +59,7 @@ class Chat:
     async def load(self) -> list[ChatLine]:
         """The lines kept, read from the store (on a thread) when first needed."""
         if self._lines is None:
-            lines = await asyncio.to_thread(self.store.load_chat, self.code, CHAT_HISTORY)
+            lines = await self.store.chat(self.code, CHAT_HISTORY)
             if self._lines is None:
                 self._take(lines)
         assert self._lines is not None
@@ -83,7 +83,7 @@ class Chat:
         line = ChatLine(self._next, self.context.clock.now(), kind, seat, name, text)
         self._next += 1  # taken now: lines are numbered in the order they were said
         try:
-            await self.store.append_chat(self.code, line, also=self._fenced(()))
+            await self.store.append_chat(self.code, line, lease=self._lease())
         except StoreError as error:
             raise self._refusal(error) from None
         if self._lines is not lines:  # the room changed hands meanwhile: the store has it

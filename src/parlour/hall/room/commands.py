@@ -56,7 +56,7 @@ class Say:
     """A chat line: a player's (``seat``), a spectator's (``name``) or the hall's own (system)."""
 
     kind: Literal["player", "spectator", "system"]
-    text: str
+    text: Any  # checked where it was asked (room/checks.py): a client may send anything here
     seat: int | None = None
     name: str | None = None
 

@@ -18,15 +18,15 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
 from ...core import Game, IllegalAction, LogEntry
 from ..accounts import Account
-from ..errors import HallError, LeaseLost
-from ..ratings import settle_writes
-from ..store import ActionRecord, RoomRecord, StoreError, Write, forfeiting, holding
+from ..errors import HallError
+from ..ratings import settlement
+from ..store import ActionRecord, Lease, LeaseLost, RoomRecord, SeatHolder, StoreError, leaving
 from ..tokens import token_hash
 from ..wire import dumps_bytes
 from .audience import Audience, Audiences
@@ -65,7 +65,7 @@ class Room:
         # Several hall processes (hall/cluster/): whether this process applies the room, and the
         # fencing check its commits then carry; a follower is a replica of what the owner committed.
         self.leading = leading
-        self.fence: Write | None = None
+        self.lease: Lease | None = None
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
         self.timer = TurnTimer(record.turn_timer, context.deadlines,
                                lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
@@ -73,7 +73,7 @@ class Room:
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
         self._replays = Replays()
-        self.chat = Chat(self.code, context, self.seats, self.fenced, self.refusal, self._say_system)
+        self.chat = Chat(self.code, context, self.seats, lambda: self.lease, self.refusal, self._say_system)
         if self.status != "waiting":
             self.play.begin()
             for action in map(self.play.cleaned, record.actions):
@@ -217,8 +217,8 @@ class Room:
     async def _join(self, command: Join) -> tuple[int, str]:
         async with self.lock:
             seat, token, seats = self.seats.joined(command, self.status, self.context.clock.now())
-            account = command.account.id if command.account else None
-            await self._save(seats=seats, also=holding(self.code, seat, account))
+            taken = SeatHolder(seat, command.account.id) if command.account is not None else None
+            await self._save(seats=seats, taken=taken)
             self.seats.set(seat, seats[seat])
         self._changed(change={"seats": seats})
         await self.chat.tell(f"{seats[seat]['name']} took seat {seat + 1}")
@@ -228,7 +228,7 @@ class Room:
         async with self.lock:
             current = self.seats[command.seat]
             seats = self.seats.given_to_bot(command, self.status)
-            await self._save(seats=seats, also=forfeiting(self.code, command.seat, current.account, self.status))
+            await self._save(seats=seats, left=leaving(command.seat, current.account, self.status))
             self.seats.set(command.seat, seats[command.seat])
         self._changed(change={"seats": seats})
         await self.chat.tell(f"a bot ({command.bot}) took over {current.name}'s seat" if current.kind == "human"
@@ -252,18 +252,13 @@ class Room:
             self.rematch = code
         self._changed(game=False, change={"rematch": code})
 
-    async def _save(self, also: Sequence[Write] = (), **changes: Any) -> None:
+    async def _save(self, **changes: Any) -> None:
         """Changes the room in the store (``seats``, ``status``, ``rematch``; ``also``: more
         writes with them)."""
         try:
-            await self.context.store.update_room(self.code, also=self.fenced(also), **changes)
+            await self.context.store.update_room(self.code, lease=self.lease, **changes)
         except StoreError as error:
             raise self.refusal(error) from None
-
-    def fenced(self, writes: Sequence[Write]) -> list[Write]:
-        """``writes`` with the fencing check when several processes share the rooms: the
-        transaction fails, and nothing of it is saved, once another process holds the room."""
-        return [*writes, self.fence] if self.fence is not None else list(writes)
 
     def refusal(self, error: StoreError) -> HallError:
         """What a failed commit of this room tells the client (the room follows if it was lost)."""
@@ -293,11 +288,12 @@ class Room:
             record = ActionRecord(self.turn, seat, action, by, self.context.clock.now())
             over = self.game.is_over(state)
             result = self.game.result(state) if over else None
-            rated = settle_writes(self.code, self.game.id, self.seats.records(), result.ranks,
-                                  record.at) if result is not None else []
+            rated = settlement(self.code, self.game.id, self.seats.records(), result.ranks,
+                               record.at) if result is not None else None
             try:
+                # the fencing check and a finished game's ratings commit with the action, or none does
                 await self.context.store.append_action(self.code, record, status="over" if over else None,
-                                                       also=self.fenced(rated))
+                                                       lease=self.lease, settle=rated)
             except StoreError as error:
                 raise self.refusal(error) from None
             seen_by_all = self._advance(record, state, entries)
@@ -382,15 +378,15 @@ class Room:
         return self.context.new_seed(label, self.seed, *labels)
 
     # -- following another process (hall/cluster/) ------------------------------------------------
-    async def became_owner(self, fence: Write) -> None:
-        """This process applies the room from now on, its commits fenced by ``fence``: the room is
+    async def became_owner(self, lease: Lease) -> None:
+        """This process applies the room from now on, its commits fenced by ``lease``: the room is
         caught up from the store (whatever its last owner committed is there, fencing saw to it),
         then its bots and timer run here."""
         async with self.lock:
             record = await self._read_committed()
             if record is not None:
                 self.apply_committed(record, quiet=True)
-            self.leading, self.fence = True, fence
+            self.leading, self.lease = True, lease
             self.chat.forget()
             self.timer.stop()  # the turn timer starts again, here
             self.driver.forget()  # whatever this process's bots began choosing before is moot
@@ -400,7 +396,7 @@ class Room:
         """Another process applies the room now: this copy stops deciding, and follows."""
         if not self.leading:
             return
-        self.leading, self.fence = False, None
+        self.leading, self.lease = False, None
         self.timer.follow()
         self.refresh()
 
@@ -425,7 +421,7 @@ class Room:
             return self.apply_committed(record)
 
     async def _read_committed(self) -> RoomRecord | None:
-        return await asyncio.to_thread(self.context.store.load_room, self.code, self.turn)
+        return await self.context.store.room(self.code, self.turn)
 
     def apply_change(self, change: dict[str, Any]) -> bool:
         """Takes one change the room's owner committed and published (:meth:`_changed`), without

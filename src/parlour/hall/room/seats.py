@@ -11,7 +11,7 @@ when the player is signed in) or a ``bot``'s. The book decides; the room commits
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -84,6 +84,9 @@ class SeatBook:
 
     def __getitem__(self, seat: int) -> Seat:
         return self.seats[seat]
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self.seats)
 
     def __len__(self) -> int:
         return len(self.seats)

@@ -40,9 +40,9 @@ async def the_address(connection: HTTPConnection) -> str:
     return client_address(connection.scope)
 
 
-def signed_in(request: Request, accounts: Annotated[Accounts, Depends(the_accounts)]) -> Account | None:
+async def signed_in(request: Request, accounts: Annotated[Accounts, Depends(the_accounts)]) -> Account | None:
     """The account a request's session cookie signs in; None for a guest."""
-    return accounts.by_session(request.cookies.get(SESSION_COOKIE))
+    return await accounts.by_session(request.cookies.get(SESSION_COOKIE))
 
 
 def me(account: Annotated[Account | None, Depends(signed_in)]) -> Account:
@@ -51,12 +51,13 @@ def me(account: Annotated[Account | None, Depends(signed_in)]) -> Account:
     return account
 
 
-def socket_account(websocket: WebSocket, accounts: Annotated[Accounts, Depends(the_accounts)]) -> Account | None:
+async def socket_account(websocket: WebSocket, accounts: Annotated[Accounts, Depends(the_accounts)]
+                         ) -> Account | None:
     """The player a WebSocket's session cookie signs in, unless it was opened by another site."""
     token = websocket.cookies.get(SESSION_COOKIE)
     if token is None or cross_site(websocket.headers):
         return None
-    return accounts.by_session(token)
+    return await accounts.by_session(token)
 
 
 def bearer(authorization: str | None) -> str | None:

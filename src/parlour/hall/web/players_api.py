@@ -8,17 +8,15 @@ and endpoint works the same without one.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request, Response
 
 from ..accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from ..errors import HallError
 from ..hall import Hall
-from ..store import accounts_table, ratings_table, room_players_table, rooms_table
+from ..store import PlayedGame
 from .deps import AccountsDep, ClientAddress, HallDep, SignedIn
 from .errors import responses
 from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut
@@ -81,38 +79,40 @@ async def change_password(body: NewPassword, request: Request, account: SignedIn
 
 
 @router.get("/api/me/games", response_model=MyGamesOut, responses=ERRORS, tags=["players"])
-def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
+async def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
     """My games: those in progress (whose turn it is) and the last finished ones."""
-    playing = [entry(hall, row, account) for row in hall.store.read(games_of(account.id, finished=False))]
-    return {"playing": playing, "finished": [entry(hall, row) for row in hall.store.read(games_of(account.id))]}
+    playing = [entry(hall, row, account) for row in await hall.store.games_of(account.id, finished=False)]
+    finished = await hall.store.games_of(account.id, finished=True, limit=RECENT)
+    return {"playing": playing, "finished": [entry(hall, row) for row in finished]}
 
 
 @router.get("/api/players/{name}", response_model=ProfileOut, responses=ERRORS, tags=["players"])
-def profile(name: str, hall: HallDep, accounts: AccountsDep) -> dict[str, Any]:
+async def profile(name: str, hall: HallDep, accounts: AccountsDep) -> dict[str, Any]:
     """A player's profile: ratings per game, games played and won, recent games with replays.
     Built-in bots have profiles too (``bot:greedy``)."""
-    found = accounts.by_name(name)
+    found = await accounts.by_name(name)
     if found is None:
         raise HallError("unknown_player", f"there is no player {name[:40]!r}")
     account = found[0]
     store = hall.store
-    return {"name": account.name, "kind": account.kind, "ratings": store.read(ratings_of(account.id)),
-            "played": store.read(played_by(account.id)),
-            "recent": [entry(hall, row) for row in store.read(games_of(account.id))]}
+    return {"name": account.name, "kind": account.kind,
+            "ratings": [asdict(rating) for rating in await store.ratings_of(account.id)],
+            "played": [asdict(played) for played in await store.played_by(account.id)],
+            "recent": [entry(hall, row) for row in await store.games_of(account.id, finished=True, limit=RECENT)]}
 
 
 @router.get("/api/games/{game}/leaderboard", response_model=list[LeaderOut], responses=ERRORS, tags=["players"])
-def leaderboard(game: str, hall: HallDep, limit: int = Query(50, ge=1, le=LEADERBOARD_MAX)) -> list[dict[str, Any]]:
+async def leaderboard(game: str, hall: HallDep, limit: int = Query(50, ge=1, le=LEADERBOARD_MAX)
+                      ) -> list[dict[str, Any]]:
     """Players ranked by their rating in ``game``, bots included, best first."""
     if game not in hall.games:
         raise HallError("unknown_game", f"there is no game {game[:40]!r} (the games: {', '.join(hall.games)})")
-    result: list[dict[str, Any]] = hall.store.read(board(game, limit))
-    return result
+    return [asdict(leader) for leader in await hall.store.leaderboard(game, limit)]
 
 
-def entry(hall: Hall, row: Any, viewer: Account | None = None) -> dict[str, Any]:
+def entry(hall: Hall, row: PlayedGame, viewer: Account | None = None) -> dict[str, Any]:
     """A game as listed; in progress, with whose turn it is (from the live room)."""
-    names = [seat.get("name") or f"seat {i + 1}" for i, seat in enumerate(json.loads(row.seats))]
+    names = [seat.get("name") or f"seat {i + 1}" for i, seat in enumerate(row.seats)]
     out = {"code": row.code, "game": row.game, "status": row.status, "seat": row.seat, "players": names,
            "created": row.created, "url": f"/r/{row.code}", "rank": row.rank, "change": row.change}
     if row.status == "over":
@@ -123,41 +123,3 @@ def entry(hall: Hall, row: Any, viewer: Account | None = None) -> dict[str, Any]
         out["to_act"] = [room.names()[seat] for seat in acting]
         out["your_turn"] = room.seat_of(viewer) in acting
     return out
-
-
-# -- the queries -----------------------------------------------------------------------------------------
-def games_of(account: int, finished: bool = True) -> Callable[[sa.Connection], list[Any]]:
-    rp, rooms = room_players_table, rooms_table
-    query = (sa.select(rooms.c.code, rooms.c.game, rooms.c.status, rooms.c.seats, rooms.c.created, rp.c.seat,
-                       rp.c.rank, rp.c.change)
-             .join(rp, rp.c.code == rooms.c.code)
-             .where(rp.c.account == account, (rooms.c.status == "over") if finished else (rooms.c.status != "over"))
-             .order_by(rooms.c.created.desc()))
-    if finished:
-        query = query.limit(RECENT)
-    return lambda conn: list(conn.execute(query))
-
-
-def played_by(account: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
-    rp, rooms = room_players_table, rooms_table
-    query = (sa.select(rooms.c.game, sa.func.count().label("played"),
-                       sa.func.sum(sa.case((rp.c.rank == 1, 1), else_=0)).label("won"))
-             .join(rp, rp.c.code == rooms.c.code)
-             .where(rp.c.account == account, rooms.c.status == "over")
-             .group_by(rooms.c.game).order_by(rooms.c.game))
-    return lambda conn: [dict(row._mapping) for row in conn.execute(query)]
-
-
-def ratings_of(account: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
-    rt = ratings_table
-    query = (sa.select(rt.c.game, rt.c.rating, rt.c.mu, rt.c.sigma, rt.c.games)
-             .where(rt.c.account == account).order_by(rt.c.game))
-    return lambda conn: [dict(row._mapping) for row in conn.execute(query)]
-
-
-def board(game: str, limit: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
-    rt, accounts = ratings_table, accounts_table
-    query = (sa.select(accounts.c.name, accounts.c.kind, rt.c.rating, rt.c.games)
-             .join(accounts, accounts.c.id == rt.c.account)
-             .where(rt.c.game == game).order_by(rt.c.rating.desc(), accounts.c.name_key).limit(limit))
-    return lambda conn: [dict(row._mapping, place=place) for place, row in enumerate(conn.execute(query), 1)]

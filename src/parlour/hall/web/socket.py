@@ -23,7 +23,7 @@ from ..quotas import Guard, RateLimited
 from ..room import Room
 from ..room.chat import chat_key
 from ..room.commands import Act, Say
-from ..text import chat_text, clip, reason
+from ..text import clip, reason
 from ..wire import BadJson, dumps, read_json
 from .deps import GuardDep, HallDep, SocketAccount
 from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX
@@ -167,7 +167,7 @@ class Connection:
             elif kind == "act":
                 await self.act(message, message_id)
             elif kind == "chat":
-                await self.chat(message, message_id)
+                await self.chat(message)
             elif kind == "ping":
                 self.push({"type": "pong"})
             else:
@@ -197,7 +197,7 @@ class Connection:
             self.chatted()
         self.room.connect(seat)
 
-    async def chat(self, message: dict[str, Any], message_id: Any) -> None:
+    async def chat(self, message: dict[str, Any]) -> None:
         assert self.room is not None
         if not self.greeted:
             raise HallError("not_a_player", "say hello first")
@@ -207,11 +207,10 @@ class Connection:
         try:
             self.guard.take("chat", self.key)
         except RateLimited as refused:
-            self.push(error("rate_limited", f"{refused}; nothing was said", message_id))
-            return
+            raise HallError("rate_limited", f"{refused}; nothing was said") from None
         kind: Literal["player", "spectator"] = "player" if self.seat is not None else "spectator"
         assert self.hall is not None
-        await self.hall.run(self.room, Say(kind, chat_text(message.get("text")), self.seat, name))
+        await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name))
 
     async def act(self, message: dict[str, Any], message_id: Any) -> None:
         assert self.room is not None
