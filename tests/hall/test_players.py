@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, bot, host, join, new_room
 
 from parlour.hall.accounts import SESSION_COOKIE
-from parlour.hall.limits import Limits
+from parlour.hall.quotas import Limits
 from parlour.hall.store import make_engine, metadata
 
 PASSWORD = "correct horse battery"

@@ -9,8 +9,9 @@ from hallkit import OPEN, bot, host, join, new_room, started_room
 
 from parlour.games import all_games
 from parlour.hall import create_app
-from parlour.hall.rooms import CODE_LETTERS, distinct_name
 from parlour.hall.store import SqlStore
+from parlour.hall.text import distinct_name
+from parlour.hall.tokens import CODE_LETTERS
 
 
 def test_catalogue_lists_each_game_with_options_seats_bots_and_urls(client):
@@ -200,7 +201,7 @@ def test_a_seeded_hall_deals_the_same_rooms_in_the_same_order_and_an_unseeded_on
                                                                                         games, clock):
     def first_deals(client) -> list[int]:
         hall = client.app.state.hall
-        return [hall.room(new_room(client)["code"]).seed for _ in range(3)]
+        return [hall.rooms[new_room(client)["code"]].seed for _ in range(3)]
 
     seeded = first_deals(make_client())
     assert first_deals(make_client()) == seeded  # a restart on the same seed deals the same again
