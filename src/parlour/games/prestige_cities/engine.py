@@ -314,22 +314,27 @@ Queue = tuple[Task, ...]
 Removal = tuple[int, int, int]  # (target seat, block, squares): a catastrophe's choice, carried out at the end
 
 
-# The rules edition: 2 counts every Residential and Industrial block a city gains in a round toward
-# Blight; 1 is how Parlour ruled before (the die's blocks only, docs/rules/prestige_cities.md), kept so
-# that games played then replay as they were played.
-EDITION = 2
+# The rules edition (option ``edition``, docs/rules/prestige_cities.md). Each keeps the games played
+# under it replaying as they were played:
+# 1: how Parlour ruled before November 2026 (the die's blocks alone count toward Blight);
+# 2: every Residential and Industrial block a city gains in a round counts toward Blight;
+# 3: Deck 1's extra blocks may be declined, a Deck 1 objective is fulfilled as soon as it is reached,
+#    and a Blight owed next to blocks with only Blight around them turns one of those blocks.
+EDITION = 3
+AS_SOON_AS = 3  # the edition from which the three rulings above hold
 
 
 class Config:
     """The options a game was started with, read once."""
 
-    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain", "edition")
+    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain", "edition", "goal")
 
     def __init__(self, blight: bool, ocean: bool, mountains: bool, pregame: bool, cards: tuple[str, ...],
                  edition: int = EDITION):
         self.blight, self.ocean, self.mountains, self.pregame, self.cards = blight, ocean, mountains, pregame, cards
         self.edition = edition
         self.terrain = MOUNTAINS if mountains else 0  # the mountain squares, if any
+        self.goal = BLOCK_INDEX[CARDS[1][cards[0]]["goal"]]  # the block the Deck 1 card counts
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -401,7 +406,7 @@ class State(FieldsState):
 
     FIELDS = ("seed", "players", "config", "round", "deck_rounds", "era", "dice", "deck", "drawn", "set_aside",
               "decks", "winners", "cities", "start", "bonus", "phase", "queues", "targets", "removals",
-              "groups", "emptied")
+              "groups", "emptied", "reached")
     # Derived data kept to save work, never part of the state's value: see copy().
     __slots__ = FIELDS + ("memo", "acting", "rooms")
 
@@ -426,6 +431,7 @@ class State(FieldsState):
     removals: tuple[Removal | None, ...]  # each seat's catastrophe choice
     groups: tuple[int, ...]  # each seat's squares built this round
     emptied: tuple[int, ...]  # each city's squares emptied by this era's catastrophe
+    reached: tuple[bool, ...]  # each seat reached the open Deck 1 objective during this era (edition 3)
     memo: dict[int, tuple[Task, int]] | None  # {seat * 8 + block (7: none): (task, squares)}: task_squares
     acting: tuple[tuple[Queue, ...], frozenset[int]] | None  # (queues, seats): what to_act found for them
     rooms: tuple[int, ...] | None  # each city's free squares when the era was revealed: a hint for components()
@@ -434,12 +440,14 @@ class State(FieldsState):
                  dice: tuple[int, ...], deck: tuple[str, ...], drawn: int, set_aside: tuple[str, ...], decks: int,
                  winners: tuple[tuple[int, ...] | None, ...], cities: tuple[City, ...], start: tuple[City, ...],
                  bonus: tuple[int, ...], phase: str, queues: tuple[Queue, ...], targets: tuple[int, ...],
-                 removals: tuple[Removal | None, ...], groups: tuple[int, ...], emptied: tuple[int, ...]) -> None:
+                 removals: tuple[Removal | None, ...], groups: tuple[int, ...], emptied: tuple[int, ...],
+                 reached: tuple[bool, ...]) -> None:
         self.seed, self.players, self.config, self.round, self.deck_rounds = seed, players, config, round, deck_rounds
         self.era, self.dice, self.deck, self.drawn = era, dice, deck, drawn
         self.set_aside, self.decks = set_aside, decks
         self.winners, self.cities, self.start, self.bonus, self.phase = winners, cities, start, bonus, phase
         self.queues, self.targets, self.removals, self.groups, self.emptied = queues, targets, removals, groups, emptied
+        self.reached = reached
         self.memo = None
         self.acting = None
         self.rooms = None
@@ -471,6 +479,7 @@ class State(FieldsState):
         new.removals = self.removals
         new.groups = self.groups
         new.emptied = self.emptied
+        new.reached = self.reached
         return new
 
     def _key(self) -> tuple[Any, ...]:
@@ -648,7 +657,9 @@ def _task_squares(state: State, seat: int, task: Task, block: int | None) -> int
 
 
 def _blight_squares(city: City, terrain: int, task: AddBlight, edition: int) -> int:
-    """Where the Blight of ``task`` may go in ``city``."""
+    """Where the Blight of ``task`` may go in ``city``: a free square next to the blocks just placed;
+    when there is none, "an occupied block adjacent to the blocks you just placed"; from edition 3,
+    when every square next to them is Blight already, one of those blocks themselves (docs/rules)."""
     _, near, squares = task
     if not near:
         return squares & ~city[BLIGHT]
@@ -658,7 +669,24 @@ def _blight_squares(city: City, terrain: int, task: AddBlight, edition: int) -> 
     free = neighbours(squares) & empty & ~squares
     if free:
         return free
-    return neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
+    occupied = neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
+    if occupied or edition < AS_SOON_AS:
+        return occupied
+    return squares & ~city[BLIGHT]
+
+
+def may_stop(task: Task, config: Config) -> bool:
+    """Whether ``task`` may end with a ``stop``: a Deck 3 conversion ("up to"), and from edition 3 a
+    Deck 1 card's extra blocks (the card gives "the opportunity to add" them)."""
+    return isinstance(task, Convert) or (isinstance(task, Build) and not task.by_die and config.edition >= AS_SOON_AS)
+
+
+def _reach(s: State, seat: int, city: City) -> None:
+    """Edition 3: note that ``seat`` has reached the open Deck 1 objective ("as soon as"), should a
+    Blight of the same era take one of those blocks back before the era resolves."""
+    if (s.config.edition >= AS_SOON_AS and s.winners[0] is None and not s.reached[seat]
+            and city[s.config.goal].bit_count() >= GOAL):
+        s.reached = _set(s.reached, seat, True)
 
 
 def _has_step(state: State, seat: int, task: Task) -> bool:
@@ -691,9 +719,10 @@ OPTIONS = (
            " Culture 4, Parks 1."),
     _card_option(1, "first to 10 blocks of a type"), _card_option(2, "after round 12"),
     _card_option(3, "first to complete the city"), _card_option(4, "at the end"),
-    Option("edition", "Rules edition", "int", EDITION, "2: every Residential and Industrial block of a round counts"
-           " toward Blight, a bonus card's too; 1: the die's alone, as Parlour ruled before November 2026"
-           " (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1),
+    Option("edition", "Rules edition", "int", EDITION, "3: a Deck 1 card's extra blocks may be declined and its"
+           " objective counts as soon as it is reached; 2: before that (the extra blocks compulsory, the objective"
+           " checked at the end of the era); 1: as 2, but only the die's blocks count toward Blight, as Parlour"
+           " ruled before November 2026 (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1),
 )
 
 
@@ -771,7 +800,7 @@ class PrestigeCities(Game[State]):
                       deck=tuple(eras[:DECK_SIZE]), drawn=0, set_aside=tuple(sorted(eras[DECK_SIZE:])), decks=1,
                       winners=(None, None, None, None), cities=cities, start=cities, bonus=(0,) * players,
                       phase=AFTER, queues=((),) * players, targets=(), removals=(None,) * players,
-                      groups=(0,) * players, emptied=(0,) * players)
+                      groups=(0,) * players, emptied=(0,) * players, reached=(False,) * players)
         return self._advance(state, None)
 
     # -- era flow ----------------------------------------------------------------------------------
@@ -793,6 +822,7 @@ class PrestigeCities(Game[State]):
         s.groups = (0,) * s.players
         s.removals = (None,) * s.players
         s.emptied = (0,) * s.players
+        s.reached = (False,) * s.players
         s.targets = catastrophe_targets(s, s.cities) if s.era in CATASTROPHES else ()
         s.queues = tuple(era_queue(s, seat) for seat in range(s.players))
         if ERAS[s.era]["kind"] not in ("catastrophe", "golden"):  # eras whose queues measured the free squares
@@ -892,8 +922,9 @@ class PrestigeCities(Game[State]):
         if s.winners[0] is not None:
             return
         card = CARDS[1][s.cards[0]]
-        goal = BLOCK_INDEX[card["goal"]]
-        winners = [seat for seat in range(s.players) if s.cities[seat][goal].bit_count() >= GOAL]
+        goal = s.config.goal
+        # edition 3: "as soon as" a city reaches the objective, even if a Blight took one back since
+        winners = [seat for seat in range(s.players) if s.reached[seat] or s.cities[seat][goal].bit_count() >= GOAL]
         if not winners:
             return
         self._award(s, 1, winners, log)
@@ -954,7 +985,7 @@ class PrestigeCities(Game[State]):
             kind = task.kind
             for row, col in squares_of(task_squares(state, seat, task)):
                 actions.append({"type": kind, "row": row, "col": col})
-        if isinstance(task, Convert):
+        if may_stop(task, state.config):
             actions.append({"type": "stop"})
         return actions
 
@@ -974,7 +1005,12 @@ class PrestigeCities(Game[State]):
         if isinstance(task, Build):  # the usual case: one more block of one type
             known = state.memo.get(seat * 8 + task.block) if state.memo is not None else None
             mask = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, task.block)
-            if task.group:
+            if not task.by_die and may_stop(task, state.config):  # a Deck 1 card's blocks: the stop comes last
+                k = rng.randrange(mask.bit_count() + 1)
+                if k == mask.bit_count():
+                    return {"type": "stop"}
+                i = _nth_square(mask, k)
+            elif task.group:
                 i = _nth_square(mask, int(rng.random() * mask.bit_count()))
             else:
                 i = _nth_square(mask, rng.randrange(mask.bit_count()))
@@ -990,7 +1026,7 @@ class PrestigeCities(Game[State]):
                 k -= n
             raise AssertionError(k)  # k was drawn below the sum of the counts
         mask = task_squares(state, seat, task)
-        k = rng.randrange(mask.bit_count() + isinstance(task, Convert))
+        k = rng.randrange(mask.bit_count() + may_stop(task, state.config))
         if k == mask.bit_count():
             return {"type": "stop"}
         i = _nth_square(mask, k)
@@ -1024,13 +1060,13 @@ class PrestigeCities(Game[State]):
         expected = BUILD if step in (PICK, GOLDEN) else step
         if kind != expected:
             if kind == "stop":
-                if not isinstance(task, Convert):
-                    raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
+                if not may_stop(task, state.config):
+                    raise IllegalAction(f"you cannot stop now: {describe_task(task, state.config)}")
                 return task, None, 0
             if kind not in ("build", "remove", "blight", "convert"):
                 raise IllegalAction(f"unknown action type {kind!r}: the actions are 'build', 'remove',"
                                     " 'blight', 'convert' and 'stop'")
-            raise IllegalAction(f"you cannot {kind} now: {describe_task(task)}")
+            raise IllegalAction(f"you cannot {kind} now: {describe_task(task, state.config)}")
         row, col = action.get("row"), action.get("col")
         if type(row) is int and type(col) is int and 0 <= row < ROWS and 0 <= col < COLS:
             square = 1 << (row * COLS + col)
@@ -1134,12 +1170,17 @@ class PrestigeCities(Game[State]):
         s.queues = queues[:seat] + (rest,) + queues[seat + 1:]
 
     def _build(self, s: State, seat: int, city: City, task: Build, square: int, rest: Queue) -> tuple[City, Queue]:
-        """One block of a connected group: the die's or a Deck 1 card's."""
+        """One block of a connected group, the die's or a Deck 1 card's; no square: the card's stop."""
         _, b, left, start, group, by_die = task
-        city = city[:b] + (city[b] | square,) + city[b + 1:]
-        group |= square
-        groups = s.groups  # every block the seat built this round (the die's group first)
-        s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
+        if square:
+            city = city[:b] + (city[b] | square,) + city[b + 1:]
+            group |= square
+            groups = s.groups  # every block the seat built this round (the die's group first)
+            s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
+            if b == s.config.goal:
+                _reach(s, seat, city)
+        else:
+            left = 1  # the group ends here, as it stands
         if left > 1:
             grow = Build(BUILD, b, left - 1, start, group, by_die)
             # where the group may grow next, as task_squares would find it, known here cheaply
@@ -1157,6 +1198,8 @@ class PrestigeCities(Game[State]):
         """One block of the Golden Age."""
         city = _city_with(city, block, city[block] | square)
         s.groups = _set(s.groups, seat, s.groups[seat] | square)
+        if block == s.config.goal:
+            _reach(s, seat, city)
         left = tuple(b for b in task.blocks if b != block)
         if left:
             rest = (Golden(GOLDEN, left),) + rest
@@ -1262,11 +1305,12 @@ class PrestigeCities(Game[State]):
             "cities": cities,
             "scores": [c["overall"] for c in cities],
             "to_act": sorted(self.to_act(state)),
-            "task": describe_task_json(queue[0]) if queue else None,
+            "task": describe_task_json(queue[0], config) if queue else None,
             "queue": [task_to_json(t) for t in queue],
             "queues": [[task_to_json(t) for t in q] for q in state.queues] if public_queues else None,
             "group": [list(sq) for sq in squares_of(state.groups[seat])] if seat is not None else [],
             "removal": _removal_json(state, seat) if seat is not None else None,
+            "deck1_reached": state.reached[seat] if seat is not None else False,
             "emptied": [[list(sq) for sq in squares_of(e)] for e in state.emptied] if not secret else None,
             "bonus_cards": [{"deck": d + 1, "id": cid, "name": CARDS[d + 1][cid]["name"],
                              "text": CARDS[d + 1][cid]["text"],
@@ -1308,7 +1352,8 @@ class PrestigeCities(Game[State]):
                       phase=view["phase"], queues=tuple(queues), targets=tuple(view["targets"] or ()),
                       removals=tuple(removals), groups=tuple(mask_of(view["group"]) if s == seat else 0
                                                              for s in range(players)),
-                      emptied=tuple(mask_of(e) for e in emptied) if emptied is not None else (0,) * players)
+                      emptied=tuple(mask_of(e) for e in emptied) if emptied is not None else (0,) * players,
+                      reached=tuple(view.get("deck1_reached", False) if s == seat else False for s in range(players)))
         if not secret:
             return state
         # the era began from the cities the others show; my own city and tasks are as my view says
@@ -1345,7 +1390,7 @@ class PrestigeCities(Game[State]):
                 "bonus": list(state.bonus), "phase": state.phase,
                 "queues": [[task_to_json(t) for t in q] for q in state.queues], "targets": list(state.targets),
                 "removals": [None if r is None else list(r) for r in state.removals],
-                "groups": list(state.groups), "emptied": list(state.emptied)}
+                "groups": list(state.groups), "emptied": list(state.emptied), "reached": list(state.reached)}
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         c = data["config"]
@@ -1360,7 +1405,8 @@ class PrestigeCities(Game[State]):
                      phase=data["phase"], queues=tuple(tuple(task_from_json(t) for t in q) for q in data["queues"]),
                      targets=tuple(data["targets"]),
                      removals=tuple(None if r is None else (r[0], r[1], r[2]) for r in data["removals"]),
-                     groups=tuple(data["groups"]), emptied=tuple(data["emptied"]))
+                     groups=tuple(data["groups"]), emptied=tuple(data["emptied"]),
+                     reached=tuple(data.get("reached", (False,) * data["players"])))  # none in a state from before
 
 
 # --- bonus card measures ------------------------------------------------------------------------
@@ -1446,11 +1492,14 @@ def _offer_words(offers: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(f"{n} {BLOCK_NAMES[b]}" for b, n in offers)
 
 
-def describe_task(task: Task) -> str:
+def describe_task(task: Task, config: Config) -> str:
     """What the task asks, in words."""
     if isinstance(task, Pick):
         return f"choose a die and build its first block ({_offer_words(task.offers)})"
     if isinstance(task, Build):
+        if may_stop(task, config):
+            return (f"build up to {task.left} more {BLOCK_NAMES[task.block]}, connected"
+                    + (" to the group" if task.group else " to each other") + ", or stop")
         return f"build {task.left} more {BLOCK_NAMES[task.block]}, connected to the group"
     if isinstance(task, Golden):
         return f"build one block of each of {', '.join(BLOCK_NAMES[b] for b in task.blocks)}, anywhere"
@@ -1472,6 +1521,8 @@ def _step_words(seat: int, task: Task, block: int | None, square: int) -> str:
     """The log line of one step of ``task`` by ``seat`` (a PICK's step is its BUILD's)."""
     me = f"{{p{seat}}}"
     where = _where(*squares_of(square)[0]) if square else ""
+    if isinstance(task, Build) and not square:
+        return f"{me} added no {'more ' if task.group else ''}{BLOCK_NAMES[task.block]} blocks of the bonus card."
     if isinstance(task, (Pick, Build, Golden)):
         return f"{me} built {BLOCK_NAMES[task.block if isinstance(task, Build) else block or 0]} at {where}."
     if isinstance(task, Remove):
@@ -1513,9 +1564,9 @@ def task_from_json(data: list[Any]) -> Task:
     return task
 
 
-def describe_task_json(task: Task) -> dict[str, Any]:
+def describe_task_json(task: Task, config: Config) -> dict[str, Any]:
     """The seat's current task for the renderer and JSON bots."""
-    out: dict[str, Any] = {"kind": task.kind, "text": describe_task(task)}
+    out: dict[str, Any] = {"kind": task.kind, "text": describe_task(task, config)}
     if isinstance(task, Pick):
         out["choices"] = [{"block": BLOCKS[b], "count": n} for b, n in task.offers]
     elif isinstance(task, Build):
