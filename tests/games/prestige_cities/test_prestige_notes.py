@@ -255,7 +255,9 @@ def test_deck1_extra_blocks_may_be_declined_or_stopped_after_some():
     one = run(one, 0, {"type": "stop"}, log=log)
     assert one.round == round_ + 1 and one.cities[0][CULTURE] == bit(5, 5)
     assert "added no more Culture blocks of the bonus card" in log[0].text
+    assert GAME.view(state, 0)["bonus_cards"][0]["text"].endswith("and up to 2 connected Culture blocks.")
     old = won(2)
+    assert GAME.view(old, 0)["bonus_cards"][0]["text"].endswith("and add 2 connected Culture blocks.")
     assert {a["type"] for a in GAME.legal_actions(old, 0)} == {"build"}
     assert_refused(GAME, old, 0, {"type": "stop"}, "cannot stop now", "build 2 more Culture")
 

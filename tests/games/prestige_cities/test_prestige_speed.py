@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prestige_states import GAME
 
-from parlour.games.prestige_cities.engine import _KNOWN, FULL, _flood, _nth_square, components, largest, neighbours
+from parlour.games.prestige_cities.board import _KNOWN, FULL, _flood, _nth_square, components, largest, neighbours
 
 
 class OneDraw:

@@ -1,10 +1,9 @@
 """Prestige Cities: everybody builds their own 8x9 city at once from the same era card and dice.
 
-A city is six bitboards, one per block type (Industry, Commerce, Residential, Culture, Parks,
-Blight): square (row, col) is bit ``row * 8 + col``. Mountains (an expansion) are terrain common to
-every city, kept apart from the blocks, so a Residential block built over a mountain is a bit of
-both. A placement of several blocks is a short sequence of ``build`` actions, one square each: the
-first names the die (the block type), the rest grow one connected group (docs/rules).
+The rules: eras, options, the state of a game and what each action does. A city is six bitboards
+(board.py); a placement of several blocks is a short sequence of ``build`` actions, one square each:
+the first names the die (the block type), the rest grow one connected group (docs/rules). What a seat
+must still do is a queue of tasks (tasks.py); scores are in scoring.py, the bonus cards in cards.py.
 
 >>> game = PrestigeCities(); state = game.start(2, {}, seed=1)
 >>> sorted(game.to_act(state)), state.era
@@ -13,12 +12,10 @@ first names the die (the block type), the rest grow one connected group (docs/ru
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from importlib import resources
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any
 
 from ...core import (
     Action,
@@ -34,192 +31,111 @@ from ...core import (
     require_action,
     require_int,
 )
+from .board import (
+    BLIGHT,
+    BLOCK_INDEX,
+    BLOCK_NAMES,
+    BLOCKS,
+    COLS,
+    COMMERCE,
+    CULTURE,
+    DATA,
+    DIE_BLOCKS,
+    DIE_COLORS,
+    EDGE,
+    FULL,
+    INDUSTRY,
+    INNER,
+    LETTERS,
+    MOUNTAINS,
+    PARKS,
+    RESIDENTIAL,
+    ROWS,
+    SHORE,
+    SQUARES,
+    START_CITY,
+    City,
+    _c0,
+    _c1,
+    _nth_square,
+    _r0,
+    _r1,
+    available,
+    bit,
+    built,
+    city_from_rows,
+    city_rows,
+    components,
+    empty_squares,
+    groups_of_at_least,
+    largest,
+    mask_of,
+    neighbours,
+    squares_of,
+    where,
+)
+from .cards import (
+    CARD_DECK,
+    CARDS,
+    FULL_REWARD,
+    GOAL,
+    SHARED_REWARD,
+    best_seats,
+    deal_cards,
+    deck2_measure,
+    deck4_measure,
+    least_numerous,
+)
+from .scoring import (
+    category_scores,
+    culture_score,
+    happiness_score,
+    number,
+    overall_score,
+    rank_key,
+    wealth_score,
+)
+from .tasks import (
+    BLIGHT_TASK,
+    BUILD,
+    CONVERT,
+    GOLDEN,
+    MASK_FIELDS,
+    PICK,
+    REMOVE,
+    TASK_TYPES,
+    AddBlight,
+    Build,
+    Convert,
+    Golden,
+    Pick,
+    Queue,
+    Remove,
+    Task,
+    describe_task,
+    describe_task_json,
+    offer_words,
+    step_words,
+    task_from_json,
+    task_to_json,
+)
+
+__all__ = [  # the game's names, as importable from here as before the split into modules
+    "AddBlight", "AFTER", "AS_SOON_AS", "available", "BASE_ERAS", "bit", "BLIGHT", "BLIGHT_ERAS", "BLIGHT_TASK",
+    "block_choices", "BLOCK_INDEX", "BLOCK_NAMES", "BLOCKS", "bonus_build", "BUILD", "Build", "built", "CARD_DECK",
+    "CARDS", "catastrophe_targets", "CATASTROPHES", "category_scores", "CHOOSE", "City", "city_from_rows",
+    "city_rows", "COLS", "COMMERCE", "components", "Config", "CONVERT", "Convert", "CULTURE", "culture_score",
+    "DATA", "deal_cards", "deck2_measure", "deck4_measure", "DECK_SIZE", "describe_task", "describe_task_json",
+    "DIE_BLOCKS", "DIE_COLORS", "DIE_MOST", "EDGE", "EDITION", "empty_squares", "ERA_DICE", "era_queue", "ERAS",
+    "FINAL", "FULL", "FULL_REWARD", "GOAL", "GOLDEN", "Golden", "groups_of_at_least", "happiness_score",
+    "INDUSTRY", "INNER", "largest", "least_numerous", "LETTERS", "MASK_FIELDS", "mask_of", "may_stop", "ME_OFFERS",
+    "MOUNTAINS", "neighbours", "number", "OPTIONS", "OVER", "overall_score", "PARKS", "PICK", "Pick", "PREGAME",
+    "PREGAME_DICE", "PrestigeCities", "Queue", "Removal", "REMOVE", "Remove", "RESIDENTIAL", "ROWS", "score_order",
+    "SHARED_REWARD", "SHORE", "SQUARES", "squares_of", "START_CITY", "State", "Task", "task_from_json",
+    "task_squares", "task_to_json", "TASK_TYPES", "usable_dice", "wealth_score",
+]
 
 # --- data -------------------------------------------------------------------------------------
-
-DATA = json.loads(resources.files(__package__).joinpath("prestige_cities.json").read_text())
-ROWS: int = DATA["board"]["rows"]
-COLS: int = DATA["board"]["cols"]
-SQUARES = ROWS * COLS
-FULL = (1 << SQUARES) - 1
-# industry, commerce, residential, culture, parks, blight
-BLOCKS: tuple[str, ...] = tuple(b["id"] for b in DATA["blocks"])
-INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS, BLIGHT = range(6)
-DIE_BLOCKS = (INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS)  # one die each
-BLOCK_INDEX = {name: i for i, name in enumerate(BLOCKS)}
-BLOCK_NAMES: tuple[str, ...] = tuple(b["name"] for b in DATA["blocks"])
-DIE_COLORS: tuple[str, ...] = tuple(b["die"] for b in DATA["blocks"])
-LETTERS: tuple[str, ...] = tuple(b["letter"] for b in DATA["blocks"])
-DECK_SIZE: int = DATA["deck_size"]
-GOAL: int = DATA["deck1_goal"]
-FULL_REWARD: int = DATA["reward"]["full"]
-SHARED_REWARD: int = DATA["reward"]["shared"]
-
-
-def bit(row: int, col: int) -> int:
-    return 1 << (row * COLS + col)
-
-
-def mask_of(squares: Iterable[Iterable[int]]) -> int:
-    return sum(bit(r, c) for r, c in squares)
-
-
-def squares_of(mask: int) -> list[tuple[int, int]]:
-    """The (row, col) of every square of ``mask``, in reading order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
-        out.append((i // COLS, i % COLS))
-        mask ^= low
-    return out
-
-
-_r0, _r1 = DATA["board"]["inner_rows"]
-_c0, _c1 = DATA["board"]["inner_cols"]
-INNER = mask_of((r, c) for r in range(_r0, _r1 + 1) for c in range(_c0, _c1 + 1))
-EDGE = mask_of((r, c) for r in range(ROWS) for c in range(COLS) if r in (0, ROWS - 1) or c in (0, COLS - 1))
-SHORE = mask_of((ROWS - 1, c) for c in range(COLS))  # the bottom row touches the ocean (docs/rules)
-MOUNTAINS = mask_of(DATA["mountains"])
-_COL0 = mask_of((r, 0) for r in range(ROWS))
-_COL_LAST = mask_of((r, COLS - 1) for r in range(ROWS))
-_NOT_COL0 = FULL & ~_COL0
-_NOT_COL_LAST = FULL & ~_COL_LAST
-
-
-def neighbours(mask: int) -> int:
-    """Squares orthogonally next to a square of ``mask`` (they may be in ``mask`` themselves)."""
-    return ((((mask << 1) & _NOT_COL0) | ((mask >> 1) & _NOT_COL_LAST) | (mask << COLS) | (mask >> COLS))
-            & FULL)
-
-
-_KNOWN: dict[int, tuple[int, ...]] = {}  # the groups of masks met lately (emptied when it grows large)
-
-
-def components(mask: int, parent: int = 0) -> tuple[int, ...]:
-    """The orthogonally connected groups of ``mask``, largest first.
-
-    ``parent``, a mask much like ``mask`` (a city's open squares the era before, say), saves work
-    when its groups are known already: only those that lost squares are searched again, and squares
-    that ``parent`` lacks join the groups they touch.
-    """
-    known = _KNOWN.get(mask)
-    if known is not None:
-        return known
-    above = _KNOWN.get(parent) if parent else None
-    if above is None:
-        groups = _flood(mask)
-    else:
-        groups = []
-        for group in above:
-            left = group & mask
-            if left == group:
-                groups.append(group)
-            elif left:
-                groups += _split(left, group & ~mask)
-        added = mask & ~parent
-        if added:
-            groups = _joined(groups, added)
-    groups.sort(key=int.bit_count, reverse=True)
-    if len(_KNOWN) >= 1 << 15:
-        _KNOWN.clear()
-    known = _KNOWN[mask] = tuple(groups)
-    return known
-
-
-def _flood(mask: int) -> list[int]:
-    """The connected groups of ``mask``, each grown from its first square."""
-    groups = []
-    while mask:
-        group = mask & -mask
-        while True:
-            grown = (group | neighbours(group)) & mask
-            if grown == group:
-                break
-            group = grown
-        groups.append(group)
-        mask &= ~group
-    return groups
-
-
-def _split(left: int, taken: int) -> list[int]:
-    """The connected groups of ``left``, what is left of one connected group once ``taken`` is gone.
-
-    Each of them holds a square next to ``taken`` (the group was connected). So a group grown from
-    one such square that reaches all the others is the whole of what is left: a few steps around
-    ``taken`` usually show it, without searching every square again."""
-    edge = neighbours(taken) & left
-    groups = []
-    while edge:
-        group = edge & -edge
-        while True:
-            grown = (group | neighbours(group)) & left
-            if not edge & ~grown:
-                groups.append(left)
-                return groups
-            if grown == group:
-                break
-            group = grown
-        groups.append(group)
-        left &= ~group
-        edge &= ~group
-    return groups + _flood(left)  # nothing is left when ``taken`` touched the group
-
-
-def _joined(groups: list[int], added: int) -> list[int]:
-    """The connected groups once the squares ``added`` join the separate connected ``groups``."""
-    for piece in _flood(added):
-        reach = neighbours(piece)
-        kept = []
-        for group in groups:
-            if group & reach:
-                piece |= group
-            else:
-                kept.append(group)
-        kept.append(piece)
-        groups = kept
-    return groups
-
-
-def largest(mask: int, parent: int = 0) -> int:
-    """The size of the largest connected group of ``mask`` (0 if empty); ``parent`` as for
-    :func:`components`."""
-    return components(mask, parent)[0].bit_count() if mask else 0
-
-
-@lru_cache(maxsize=1 << 15)
-def groups_of_at_least(mask: int, size: int) -> int:
-    """The squares of ``mask`` lying in a connected group of ``size`` squares or more."""
-    if size <= 1:
-        return mask
-    out = 0
-    for group in components(mask):
-        if group.bit_count() < size:
-            break
-        out |= group
-    return out
-
-
-# Each row of the city is one byte of a mask: the columns of its squares, for every byte.
-_ROW = (1 << COLS) - 1
-_ROW_COLUMNS = tuple(tuple(c for c in range(COLS) if byte >> c & 1) for byte in range(_ROW + 1))
-
-
-def _nth_square(mask: int, k: int) -> int:
-    """The index of the ``k``-th square of ``mask`` (from 0, in reading order), a row at a time."""
-    if k < 3:  # near the start: drop the first squares
-        while k:
-            mask &= mask - 1
-            k -= 1
-        return (mask & -mask).bit_length() - 1
-    shift = ((mask & -mask).bit_length() - 1) // COLS * COLS
-    while True:
-        columns = _ROW_COLUMNS[(mask >> shift) & _ROW]
-        if k < len(columns):
-            return shift + columns[k]
-        k -= len(columns)
-        shift += COLS
-
 
 ERAS = {e["id"]: e for e in DATA["eras"]}
 PREGAME = DATA["pregame"]
@@ -233,85 +149,9 @@ CATASTROPHES = {"industrial_disaster": INDUSTRY, "great_fire": RESIDENTIAL}
 ME_OFFERS = tuple((b, 2) for b in DIE_BLOCKS)  # The "Me" Generation: five dice showing 2 (docs/rules)
 DIE_MOST = 5  # the most blocks a usable die asks for: a 6 is never usable
 
-CARDS = {int(deck): {c["id"]: c for c in cards} for deck, cards in DATA["cards"].items()}
-CARD_DECK = {cid: deck for deck, cards in CARDS.items() for cid in cards}
-
-START_CITY = (mask_of(DATA["start"]["industry"]), 0, mask_of(DATA["start"]["residential"]), 0, 0, 0)
-
-# Task kinds: what a seat must still do, first things first. Each task is a named tuple whose first
-# field is its kind, so its JSON (a list, squares as [row, col] lists) and its value stay those of the
-# plain tuples of before.
-PICK: Final = "pick"
-BUILD: Final = "build"
-GOLDEN: Final = "golden"
-REMOVE: Final = "remove"
-BLIGHT_TASK: Final = "blight"
-CONVERT: Final = "convert"
-CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"
-
-
-class Pick(NamedTuple):
-    """Choose a die by building its first block: ``offers`` are (block, blocks to place)."""
-
-    kind: Literal["pick"]
-    offers: tuple[tuple[int, int], ...]
-
-
-class Build(NamedTuple):
-    """Grow one connected group of ``block``: ``left`` blocks still to build, the first of them on a
-    square of ``start``; ``group`` the squares built so far; ``by_die`` false for a Deck 1 card's."""
-
-    kind: Literal["build"]
-    block: int
-    left: int
-    start: int
-    group: int
-    by_die: bool
-
-
-class Golden(NamedTuple):
-    """The Golden Age: one block of each type of ``blocks`` still to build, anywhere."""
-
-    kind: Literal["golden"]
-    blocks: tuple[int, ...]
-
-
-class Remove(NamedTuple):
-    """Remove ``left`` more blocks of ``block``, one connected group, from the city of ``target``;
-    ``whole``: no group is as large as the die, so the first block picks a group to remove whole."""
-
-    kind: Literal["remove"]
-    target: int
-    block: int
-    left: int
-    group: int
-    whole: bool
-
-
-class AddBlight(NamedTuple):
-    """Add one Blight: ``near``, next to ``squares`` (anywhere free when there are none); otherwise
-    on one of ``squares``."""
-
-    kind: Literal["blight"]
-    near: bool
-    squares: int
-
-
-class Convert(NamedTuple):
-    """Convert up to ``left`` more blocks of ``frm`` to ``to`` (touching ``group`` if ``connected``),
-    or stop."""
-
-    kind: Literal["convert"]
-    frm: int
-    to: int
-    left: int
-    connected: bool
-    group: int
-
-
-Task = Pick | Build | Golden | Remove | AddBlight | Convert
-Queue = tuple[Task, ...]
+CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"  # the phases of a round
 Removal = tuple[int, int, int]  # (target seat, block, squares): a catastrophe's choice, carried out at the end
+DECK_SIZE: int = DATA["deck_size"]  # eras in a deck
 
 
 # The rules edition (option ``edition``, docs/rules/prestige_cities.md). Each keeps the games played
@@ -335,64 +175,6 @@ class Config:
         self.edition = edition
         self.terrain = MOUNTAINS if mountains else 0  # the mountain squares, if any
         self.goal = BLOCK_INDEX[CARDS[1][cards[0]]["goal"]]  # the block the Deck 1 card counts
-
-
-# --- scoring ------------------------------------------------------------------------------------
-
-City = tuple[int, ...]  # six masks: one per block type, Industry to Blight
-
-
-def built(city: City) -> int:
-    return city[0] | city[1] | city[2] | city[3] | city[4] | city[5]
-
-
-def empty_squares(city: City, terrain: int) -> int:
-    """Squares with no block and no mountain."""
-    return FULL & ~(built(city) | terrain)
-
-
-def available(city: City, block: int, terrain: int) -> int:
-    """Where a block of ``block`` may go: empty squares, and for Residential unbuilt mountains too."""
-    free = FULL & ~(city[0] | city[1] | city[2] | city[3] | city[4] | city[5])
-    return free if block == RESIDENTIAL else free & ~terrain
-
-
-def culture_score(city: City) -> int:
-    return (city[CULTURE] & INNER).bit_count()
-
-
-def wealth_score(city: City, ocean: bool = False) -> float:
-    """Average of Industry and Commerce, +1 per Commerce in the Inner District (+1 per Industry on
-    the shore with the Ocean)."""
-    wealth = (city[INDUSTRY].bit_count() + city[COMMERCE].bit_count()) / 2 + (city[COMMERCE] & INNER).bit_count()
-    if ocean:
-        wealth += (city[INDUSTRY] & SHORE).bit_count()
-    return wealth
-
-
-def happiness_score(city: City, ocean: bool = False) -> int:
-    homes = city[RESIDENTIAL]
-    happy = ((homes & neighbours(city[PARKS])).bit_count() + (homes & neighbours(city[CULTURE])).bit_count()
-             - (homes & neighbours(city[INDUSTRY])).bit_count() - (homes & neighbours(city[BLIGHT])).bit_count())
-    if ocean:
-        happy += (homes & SHORE).bit_count()
-    return happy
-
-
-def category_scores(city: City, ocean: bool = False) -> tuple[int, float, int]:
-    """(culture, wealth, happiness)."""
-    return culture_score(city), wealth_score(city, ocean), happiness_score(city, ocean)
-
-
-def overall_score(city: City, bonus: int, ocean: bool = False) -> float:
-    """The two lowest of culture, wealth and happiness, plus bonus points."""
-    c, w, h = category_scores(city, ocean)
-    return c + w + h - max(c, w, h) + bonus
-
-
-def number(x: float) -> int | float:
-    """``x`` for JSON: a whole number as an int."""
-    return int(x) if x == int(x) else x
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -506,14 +288,8 @@ def _city_with(city: City, block: int, mask: int) -> City:
 def score_order(state: State, cities: tuple[City, ...] | None = None) -> list[int]:
     """Seats from the top of the score table down: overall score, then the ranking tie-breaks."""
     cities = state.cities if cities is None else cities
-    keys = [_rank_key(cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
+    keys = [rank_key(cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
     return sorted(range(state.players), key=lambda s: (tuple(-k for k in keys[s]), s))
-
-
-def _rank_key(city: City, bonus: int, ocean: bool) -> tuple[float, ...]:
-    """Overall, then population (Residential), bonus, happiness, culture, wealth: higher first."""
-    c, w, h = category_scores(city, ocean)
-    return (c + w + h - max(c, w, h) + bonus, city[RESIDENTIAL].bit_count(), bonus, h, c, w)
 
 
 def catastrophe_targets(state: State, cities: tuple[City, ...]) -> tuple[int, ...]:
@@ -726,23 +502,6 @@ OPTIONS = (
 )
 
 
-def deal_cards(seed: int, blight: bool, chosen: Mapping[str, str]) -> tuple[str, ...]:
-    """One card per deck; no two share a group letter (a later deck is redealt); chosen ones kept."""
-    rng = derive(seed, "bonus cards")
-    groups = {CARDS[d][chosen[f"deck{d}"]]["group"] for d in CARDS if chosen[f"deck{d}"] != "random"} - {None}
-    dealt = []
-    for deck in sorted(CARDS):
-        name = chosen[f"deck{deck}"]
-        if name == "random":
-            fits = [c for c, card in CARDS[deck].items()
-                    if card["group"] not in groups and (blight or not card.get("blight"))]
-            name = rng.choice(sorted(fits))
-            if CARDS[deck][name]["group"]:
-                groups.add(CARDS[deck][name]["group"])
-        dealt.append(name)
-    return tuple(dealt)
-
-
 # --- the rules ---------------------------------------------------------------------------------
 
 def _square(action: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -760,10 +519,6 @@ def _block_field(action: Mapping[str, Any]) -> int:
     if name not in BLOCK_INDEX or name == "blight":
         raise IllegalAction(f"'block' must be one of {', '.join(BLOCKS[:5])}, not {name!r}")
     return BLOCK_INDEX[name]
-
-
-def _where(row: int, col: int) -> str:
-    return f"row {row}, column {col}"
 
 
 class PrestigeCities(Game[State]):
@@ -939,7 +694,7 @@ class PrestigeCities(Game[State]):
     def _deck2(self, s: State, log: list[LogEntry] | None) -> None:
         card = s.cards[1]
         measures = [deck2_measure(card, city) for city in s.cities]
-        self._award(s, 2, _best(measures, lowest=card == "measured_growth"), log)
+        self._award(s, 2, best_seats(measures, lowest=card == "measured_growth"), log)
 
     def _deck3(self, s: State, full: tuple[int, ...], log: list[LogEntry] | None) -> None:
         card = CARDS[3][s.cards[2]]
@@ -957,7 +712,7 @@ class PrestigeCities(Game[State]):
     def _deck4(self, s: State, log: list[LogEntry] | None) -> None:
         card = s.cards[3]
         measures = [deck4_measure(card, city, s.config.blight) for city in s.cities]
-        self._award(s, 4, _best(measures), log)
+        self._award(s, 4, best_seats(measures), log)
 
     # -- whose turn, what may be done --------------------------------------------------------------
     def to_act(self, state: State) -> frozenset[int]:
@@ -1061,12 +816,12 @@ class PrestigeCities(Game[State]):
         if kind != expected:
             if kind == "stop":
                 if not may_stop(task, state.config):
-                    raise IllegalAction(f"you cannot stop now: {describe_task(task, state.config)}")
+                    raise IllegalAction(f"you cannot stop now: {describe_task(task, may_stop(task, state.config))}")
                 return task, None, 0
             if kind not in ("build", "remove", "blight", "convert"):
                 raise IllegalAction(f"unknown action type {kind!r}: the actions are 'build', 'remove',"
                                     " 'blight', 'convert' and 'stop'")
-            raise IllegalAction(f"you cannot {kind} now: {describe_task(task, state.config)}")
+            raise IllegalAction(f"you cannot {kind} now: {describe_task(task, may_stop(task, state.config))}")
         row, col = action.get("row"), action.get("col")
         if type(row) is int and type(col) is int and 0 <= row < ROWS and 0 <= col < COLS:
             square = 1 << (row * COLS + col)
@@ -1089,43 +844,43 @@ class PrestigeCities(Game[State]):
                  square: int) -> str:
         city = state.cities[seat]
         terrain = state.config.terrain
-        where = _where(row, col)
+        at = where(row, col)
         if isinstance(task, (Pick, Build, Golden)):
             assert block is not None  # a build names its block
             if isinstance(task, Pick) and not any(b == block for b, _ in task.offers):
                 return (f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may use are"
-                        f" {_offer_words(task.offers)}")
+                        f" {offer_words(task.offers)}")
             if isinstance(task, Golden) and block not in task.blocks:
                 return (f"you have already built your {BLOCK_NAMES[block]} block this Golden Age; still to build:"
                         f" {', '.join(BLOCK_NAMES[b] for b in task.blocks)}")
             if not available(city, block, terrain) & square:
                 if terrain & square and not built(city) & square:
-                    return f"{where} is a mountain: only Residential may be built over it"
-                return f"{where} is already built on"
+                    return f"{at} is a mountain: only Residential may be built over it"
+                return f"{at} is already built on"
             if isinstance(task, Build) and task.group:
-                return f"{where} does not touch the blocks you are placing this round: they must all be connected"
+                return f"{at} does not touch the blocks you are placing this round: they must all be connected"
             if isinstance(task, Build) and task.start != FULL:
-                return f"{where} does not touch a Residential block, as the first of these blocks must"
+                return f"{at} does not touch a Residential block, as the first of these blocks must"
             need = task.left if isinstance(task, Build) else dict(task.offers)[block] if isinstance(task, Pick) else 1
-            return (f"{where} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
+            return (f"{at} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
                     f" you must place the die in full where you can")
         if isinstance(task, Remove):
             _, target, b, left, group, _whole = task
             if group & square:
-                return f"you already chose to remove {where}"
+                return f"you already chose to remove {at}"
             if not state.cities[target][b] & square:
-                return f"{where} of player {target + 1}'s city holds no {BLOCK_NAMES[b]} block"
+                return f"{at} of player {target + 1}'s city holds no {BLOCK_NAMES[b]} block"
             if group:
-                return f"{where} does not touch the blocks you are removing: they must be one connected group"
-            return f"{where} is in a group of {BLOCK_NAMES[b]} smaller than the {left} you must remove"
+                return f"{at} does not touch the blocks you are removing: they must be one connected group"
+            return f"{at} is in a group of {BLOCK_NAMES[b]} smaller than the {left} you must remove"
         if isinstance(task, AddBlight):
             if not task.near:
-                return f"the Blight goes on one of the squares just emptied, and {where} is not one of them"
-            return f"{where} is not a free square next to the blocks you just placed"
+                return f"the Blight goes on one of the squares just emptied, and {at} is not one of them"
+            return f"{at} is not a free square next to the blocks you just placed"
         frm = task.frm
         if not city[frm] & square:
-            return f"{where} holds no {BLOCK_NAMES[frm]} block"
-        return f"{where} does not touch the blocks you are converting: they must be connected"
+            return f"{at} holds no {BLOCK_NAMES[frm]} block"
+        return f"{at} does not touch the blocks you are converting: they must be connected"
 
     # -- applying ----------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
@@ -1159,7 +914,7 @@ class PrestigeCities(Game[State]):
             city, rest = self._convert(city, task, square, rest)
         if log is not None:
             private = None if s.phase != CHOOSE else frozenset((seat,))
-            log.append(LogEntry(_step_words(seat, task, block, square), private))
+            log.append(LogEntry(step_words(seat, task, block, square), private))
         cities = s.cities
         s.cities = cities[:seat] + (city,) + cities[seat + 1:]
         head = rest[0] if rest else None
@@ -1257,7 +1012,7 @@ class PrestigeCities(Game[State]):
     def result(self, state: State) -> Result | None:
         if state.phase != OVER:
             return None
-        keys = [_rank_key(state.cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
+        keys = [rank_key(state.cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
         ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
         scores = tuple(float(k[0]) for k in keys)
         tied = len({k[0] for k in keys}) < len(keys)
@@ -1305,7 +1060,7 @@ class PrestigeCities(Game[State]):
             "cities": cities,
             "scores": [c["overall"] for c in cities],
             "to_act": sorted(self.to_act(state)),
-            "task": describe_task_json(queue[0], config) if queue else None,
+            "task": describe_task_json(queue[0], may_stop(queue[0], config)) if queue else None,
             "queue": [task_to_json(t) for t in queue],
             "queues": [[task_to_json(t) for t in q] for q in state.queues] if public_queues else None,
             "group": [list(sq) for sq in squares_of(state.groups[seat])] if seat is not None else [],
@@ -1313,7 +1068,7 @@ class PrestigeCities(Game[State]):
             "deck1_reached": state.reached[seat] if seat is not None else False,
             "emptied": [[list(sq) for sq in squares_of(e)] for e in state.emptied] if not secret else None,
             "bonus_cards": [{"deck": d + 1, "id": cid, "name": CARDS[d + 1][cid]["name"],
-                             "text": CARDS[d + 1][cid]["text"],
+                             "text": _card_text(d + 1, cid, config),
                              "winners": None if winners is None else list(winners)}
                             for d, (cid, winners) in enumerate(zip(state.cards, state.winners, strict=True))],
             "board": {"rows": ROWS, "cols": COLS, "inner_rows": [_r0, _r1], "inner_cols": [_c0, _c1],
@@ -1409,179 +1164,13 @@ class PrestigeCities(Game[State]):
                      reached=tuple(data.get("reached", (False,) * data["players"])))  # none in a state from before
 
 
-# --- bonus card measures ------------------------------------------------------------------------
+# --- JSON ---------------------------------------------------------------------------------------
 
-def _best(measures: Sequence[float], lowest: bool = False) -> list[int]:
-    """The seats with the best measure; a "most" card needs at least 1 (docs/rules)."""
-    best = min(measures) if lowest else max(measures)
-    if not lowest and best <= 0:
-        return []
-    return [s for s, m in enumerate(measures) if m == best]
-
-
-def deck2_measure(card: str, city: City) -> int:
-    if card == "downtown_developer":
-        return (built(city) & INNER).bit_count()
-    if card == "race_to_the_exurbs":
-        return (built(city) & EDGE).bit_count()
-    if card == "monument_builder":
-        return city[PARKS].bit_count()
-    if card == "measured_growth":
-        return built(city).bit_count()
-    if card == "retail_entrepreneur":
-        return (city[COMMERCE] & neighbours(city[RESIDENTIAL])).bit_count()
-    if card == "industrial_powerhouse":
-        return city[INDUSTRY].bit_count()
-    raise AssertionError(card)
-
-
-def least_numerous(city: City) -> list[int]:
-    """The types (of the five) the city has fewest blocks of."""
-    fewest = min(city[b].bit_count() for b in DIE_BLOCKS)
-    return [b for b in DIE_BLOCKS if city[b].bit_count() == fewest]
-
-
-def deck4_measure(card: str, city: City, blight: bool) -> int:
-    if card == "champs_central":
-        return largest(city[PARKS] & INNER)
-    if card == "mixed_use_builder":
-        return min(city[b].bit_count() for b in DIE_BLOCKS)
-    if card == "global_hub_of_finance":
-        return largest(city[COMMERCE])
-    if card == "district_developer":
-        return max(len(components(city[b])) for b in least_numerous(city))
-    if card == "suburban_lifestyle_dream":
-        homes = city[RESIDENTIAL] & EDGE
-        if blight:
-            homes &= ~neighbours(city[BLIGHT])
-        return homes.bit_count()
-    if card == "culture_for_the_masses":
-        return (city[CULTURE] & ~INNER).bit_count()
-    raise AssertionError(card)
-
-
-# --- text and JSON ------------------------------------------------------------------------------
-
-def city_rows(city: City, terrain: int = 0) -> list[str]:
-    """The city as 9 rows of letters: I C R U P B for blocks, M for a bare mountain, '.' empty."""
-    rows = []
-    for r in range(ROWS):
-        row = []
-        for c in range(COLS):
-            sq = bit(r, c)
-            letter = "M" if terrain & sq else "."
-            for b in range(6):
-                if city[b] & sq:
-                    letter = LETTERS[b]
-                    break
-            row.append(letter)
-        rows.append("".join(row))
-    return rows
-
-
-def city_from_rows(rows: list[str]) -> City:
-    masks = [0] * 6
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch in LETTERS:
-                masks[LETTERS.index(ch)] |= bit(r, c)
-    return tuple(masks)
-
-
-def _offer_words(offers: tuple[tuple[int, int], ...]) -> str:
-    return ", ".join(f"{n} {BLOCK_NAMES[b]}" for b, n in offers)
-
-
-def describe_task(task: Task, config: Config) -> str:
-    """What the task asks, in words."""
-    if isinstance(task, Pick):
-        return f"choose a die and build its first block ({_offer_words(task.offers)})"
-    if isinstance(task, Build):
-        if may_stop(task, config):
-            return (f"build up to {task.left} more {BLOCK_NAMES[task.block]}, connected"
-                    + (" to the group" if task.group else " to each other") + ", or stop")
-        return f"build {task.left} more {BLOCK_NAMES[task.block]}, connected to the group"
-    if isinstance(task, Golden):
-        return f"build one block of each of {', '.join(BLOCK_NAMES[b] for b in task.blocks)}, anywhere"
-    if isinstance(task, Remove):
-        if task.whole:
-            return (f"no group of {BLOCK_NAMES[task.block]} in player {task.target + 1}'s city is as large as the"
-                    f" die: choose one of its groups (at most {task.left} block{'s' if task.left != 1 else ''})"
-                    " and remove it whole")
-        return (f"remove {task.left} more {BLOCK_NAMES[task.block]} from player {task.target + 1}'s city, one"
-                " connected group")
-    if isinstance(task, AddBlight):
-        return ("add a Blight next to the blocks you just placed" if task.near
-                else "add a Blight on one of the squares just emptied")
-    return (f"convert up to {task.left} more {BLOCK_NAMES[task.frm]} to {BLOCK_NAMES[task.to]}"
-            + (", connected" if task.connected else "") + ", or stop")
-
-
-def _step_words(seat: int, task: Task, block: int | None, square: int) -> str:
-    """The log line of one step of ``task`` by ``seat`` (a PICK's step is its BUILD's)."""
-    me = f"{{p{seat}}}"
-    where = _where(*squares_of(square)[0]) if square else ""
-    if isinstance(task, Build) and not square:
-        return f"{me} added no {'more ' if task.group else ''}{BLOCK_NAMES[task.block]} blocks of the bonus card."
-    if isinstance(task, (Pick, Build, Golden)):
-        return f"{me} built {BLOCK_NAMES[task.block if isinstance(task, Build) else block or 0]} at {where}."
-    if isinstance(task, Remove):
-        return f"{me} chose to remove {BLOCK_NAMES[task.block]} at {where} of {{p{task.target}}}'s city."
-    if isinstance(task, AddBlight):
-        return f"{me} added Blight at {where}."
-    if not square:
-        return f"{me} stopped converting."
-    return f"{me} converted {BLOCK_NAMES[task.frm]} at {where} to {BLOCK_NAMES[task.to]}."
-
-
-# Where a task holds a set of squares (a bitboard of up to 72 bits): in JSON it is a list of
-# [row, col], since no JSON reader outside Python is bound to read integers beyond 2**53 exactly.
-MASK_FIELDS = {BUILD: (3, 4), REMOVE: (4,), BLIGHT_TASK: (2,), CONVERT: (5,)}
-
-
-def task_to_json(task: Task) -> list[Any]:
-    if isinstance(task, Pick):
-        return [PICK, [list(o) for o in task.offers]]
-    if isinstance(task, Golden):
-        return [GOLDEN, list(task.blocks)]
-    masks = MASK_FIELDS[task.kind]
-    fields: tuple[Any, ...] = task
-    return [[list(sq) for sq in squares_of(field)] if i in masks else field for i, field in enumerate(fields)]
-
-
-TASK_TYPES: dict[str, Any] = {BUILD: Build, REMOVE: Remove, BLIGHT_TASK: AddBlight, CONVERT: Convert}
-
-
-def task_from_json(data: list[Any]) -> Task:
-    """The task that :func:`task_to_json` wrote as ``data``."""
-    kind = data[0]
-    if kind == PICK:
-        return Pick(PICK, tuple((b, n) for b, n in data[1]))
-    if kind == GOLDEN:
-        return Golden(GOLDEN, tuple(data[1]))
-    masks = MASK_FIELDS[kind]
-    task: Task = TASK_TYPES[kind](*(mask_of(field) if i in masks else field for i, field in enumerate(data)))
-    return task
-
-
-def describe_task_json(task: Task, config: Config) -> dict[str, Any]:
-    """The seat's current task for the renderer and JSON bots."""
-    out: dict[str, Any] = {"kind": task.kind, "text": describe_task(task, config)}
-    if isinstance(task, Pick):
-        out["choices"] = [{"block": BLOCKS[b], "count": n} for b, n in task.offers]
-    elif isinstance(task, Build):
-        out.update(block=BLOCKS[task.block], left=task.left, group=[list(sq) for sq in squares_of(task.group)])
-    elif isinstance(task, Golden):
-        out["blocks"] = [BLOCKS[b] for b in task.blocks]
-    elif isinstance(task, Remove):
-        out.update(target=task.target, block=BLOCKS[task.block], left=task.left,
-                   group=[list(sq) for sq in squares_of(task.group)], whole=task.whole)
-    elif isinstance(task, AddBlight):
-        out["near"] = task.near
-    else:
-        out.update(block=BLOCKS[task.frm], to=BLOCKS[task.to], left=task.left, connected=task.connected,
-                   group=[list(sq) for sq in squares_of(task.group)])
-    return out
+def _card_text(deck: int, card: str, config: Config) -> str:
+    """The card's text as this game's rules edition reads it: before edition 3 a Deck 1 card's extra
+    blocks had to be placed, so its text says "add 2" where the facts say "up to 2"."""
+    text: str = CARDS[deck][card]["text"]
+    return text.replace("and up to 2", "and add 2") if deck == 1 and config.edition < AS_SOON_AS else text
 
 
 def _removal_json(state: State, seat: int) -> dict[str, Any] | None:
