@@ -78,10 +78,6 @@ class Store(Protocol):
         game is not over. Blocking: for the start-up restore, before the hall serves."""
         ...
 
-    def room_blocking(self, code: str, from_turn: int = 0) -> RoomRecord | None:
-        """:meth:`room`, blocking: for callers off the event loop."""
-        ...
-
     async def room(self, code: str, from_turn: int = 0) -> RoomRecord | None:
         """Room ``code`` with its actions in order (those from turn ``from_turn`` on), or None."""
         ...
@@ -112,10 +108,6 @@ class Store(Protocol):
         ...
 
     # -- chat -------------------------------------------------------------------------------------
-    def chat_blocking(self, code: str, last: int) -> list[ChatLine]:
-        """:meth:`chat`, blocking: for callers off the event loop."""
-        ...
-
     async def chat(self, code: str, last: int) -> list[ChatLine]:
         """Room ``code``'s ``last`` newest chat lines, oldest first."""
         ...

@@ -77,21 +77,17 @@ class SqlStore:
     def load_blocking(self, *, finished: bool = True) -> list[RoomRecord]:
         return rooms.load_all(self.engine, finished)
 
-    def room_blocking(self, code: str, from_turn: int = 0) -> RoomRecord | None:
-        return rooms.load_one(self.engine, code, from_turn)
+    load = load_blocking  # the name tests and tools off any event loop use
 
-    # the names tests and tools running off any event loop use
-    load = load_blocking
-    load_room = room_blocking
+    def load_room(self, code: str, from_turn: int = 0) -> RoomRecord | None:
+        """:meth:`room`, blocking: for tests and tools off any event loop."""
+        return rooms.load_one(self.engine, code, from_turn)
 
     async def room(self, code: str, from_turn: int = 0) -> RoomRecord | None:
         return await self._off_loop(rooms.load_one, self.engine, code, from_turn)
 
     async def room_exists(self, code: str) -> bool:
         return await self._read(lambda conn: rooms.exists(conn, code))
-
-    def chat_blocking(self, code: str, last: int) -> list[ChatLine]:
-        return self.read(lambda conn: rooms.chat(conn, code, last))
 
     async def chat(self, code: str, last: int) -> list[ChatLine]:
         return await self._read(lambda conn: rooms.chat(conn, code, last))
