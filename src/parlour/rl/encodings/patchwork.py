@@ -156,7 +156,7 @@ def purchase_worth(pid: int, time: int) -> int:
     paydays after it, less its price and the spaces it costs."""
     p = PATCHES[pid]
     end = min(time + p.time, LAST_SPACE)
-    return 2 * p.size + p.income * PAYDAYS_AFTER[end] - p.price - (end - time)
+    return int(2 * p.size + p.income * PAYDAYS_AFTER[end] - p.price - (end - time))
 
 
 VALUE_BOUNDS = (min(purchase_worth(p.id, t) for p in PATCHES for t in range(LAST_SPACE + 1)) / 20,
