@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, started_room
 from websockets.sync.client import connect
 
-from parlour.cli.bench_hall import free_port, start_server
+from parlour.cli.processes import free_port, start_server
 from parlour.hall import create_app
 from parlour.hall.store import SqlStore, actions_table, rooms_table
 
@@ -100,7 +100,8 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
                       for name in ("Ana", "Bo")]
             httpx.post(f"{base}/api/rooms/{created['code']}/start", headers=host(created["host_token"]))
             rooms.append((created["code"], tokens))
-        players = [Player(f"ws://127.0.0.1:{port}/ws/rooms/{code}", token) for code, tokens in rooms for token in tokens]
+        players = [Player(f"ws://127.0.0.1:{port}/ws/rooms/{code}", token)
+                   for code, tokens in rooms for token in tokens]
         for player in players:
             player.start()
         deadline = time.monotonic() + 20
@@ -123,7 +124,8 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
                 assert actions[turn] == action, f"room {code} lost acknowledged turn {turn}"
             turns[code] = status["turn"]
         # play continues where it stopped
-        players = [Player(f"ws://127.0.0.1:{port}/ws/rooms/{code}", token) for code, tokens in rooms for token in tokens]
+        players = [Player(f"ws://127.0.0.1:{port}/ws/rooms/{code}", token)
+                   for code, tokens in rooms for token in tokens]
         for player in players:
             player.start()
         deadline = time.monotonic() + 30
@@ -157,11 +159,11 @@ def test_a_room_that_no_longer_replays_is_left_out_and_the_others_come_back(db_u
 
 def test_a_room_stored_before_an_option_existed_replays_by_its_legacy_value(db_url, games, clock):
     """Rooms store every option resolved, so a stored room without Palace's `edition` was played before
-    the option existed: it comes back under edition 1, the rules it was played by; a new room is edition 2."""
+    the option existed: it comes back under edition 1, the rules it was played by; a new room is edition 3."""
     store = SqlStore(db_url)
     with TestClient(create_app(store, games, clock)) as client:
         old, _, _ = started_room(client, "palace")
-        assert client.get(f"/api/rooms/{old}").json()["options"] == {"edition": 2}
+        assert client.get(f"/api/rooms/{old}").json()["options"] == {"edition": 3}
     store.close()
     engine = sa.create_engine(db_url)
     with engine.begin() as conn:  # as a room created before the option existed was stored
@@ -170,5 +172,5 @@ def test_a_room_stored_before_an_option_existed_replays_by_its_legacy_value(db_u
     store = SqlStore(db_url)
     with TestClient(create_app(store, games, clock)) as client:
         assert client.get(f"/api/rooms/{old}").json()["options"] == {"edition": 1}
-        assert client.get(f"/api/rooms/{started_room(client, 'palace')[0]}").json()["options"] == {"edition": 2}
+        assert client.get(f"/api/rooms/{started_room(client, 'palace')[0]}").json()["options"] == {"edition": 3}
     store.close()

@@ -12,8 +12,9 @@ from test_leases import WITHIN, room, wait_until_blocked_on_a_lock
 from test_limits import run_apart
 from test_postgres import empty_database
 
-from parlour.hall.ratings import model, settle
+from parlour.hall.ratings import model, settlement
 from parlour.hall.store import SqlStore, accounts_table, ratings_table
+from parlour.hall.store.ratings import settle
 
 BOTS = [{"kind": "bot", "name": "Greedy", "bot": "greedy"}, {"kind": "bot", "name": "Random", "bot": "random"}]
 
@@ -35,13 +36,13 @@ def settle_at_once(store: SqlStore, first: str, second: str) -> None:
     def other_process() -> None:
         try:
             with store.engine.begin() as connection:
-                settle(connection, second, "patchwork", BOTS, [2, 1], now=2.0)
+                settle(connection, settlement(second, "patchwork", BOTS, [2, 1], 2.0))
         except BaseException as error:  # noqa: BLE001 - reported by the test's thread below
             failures.append(error)
 
     with store.engine.connect() as connection:
         transaction = connection.begin()
-        settle(connection, first, "patchwork", BOTS, [1, 2], now=1.0)
+        settle(connection, settlement(first, "patchwork", BOTS, [1, 2], 1.0))
         racer = threading.Thread(target=other_process)
         racer.start()
         wait_until_blocked_on_a_lock(store.engine)  # the second game waits for the first's rows
@@ -53,7 +54,7 @@ def settle_at_once(store: SqlStore, first: str, second: str) -> None:
 def games_rated(store: SqlStore) -> dict[str, int]:
     query = sa.select(accounts_table.c.name, ratings_table.c.games).join(
         ratings_table, ratings_table.c.account == accounts_table.c.id)
-    return store.read(lambda connection: dict(connection.execute(query).tuples().all()))
+    return store.read(lambda connection: dict(connection.execute(query).all()))
 
 
 def test_two_games_of_new_players_settled_at_once_both_count(store):
@@ -71,5 +72,5 @@ def test_two_games_of_rated_players_settled_at_once_both_count(store):
         [greedy], [random] = model().rate([[greedy], [random]], ranks=ranks)
     query = sa.select(accounts_table.c.name, ratings_table.c.mu).join(
         ratings_table, ratings_table.c.account == accounts_table.c.id)
-    stored = store.read(lambda connection: dict(connection.execute(query).tuples().all()))
+    stored = store.read(lambda connection: dict(connection.execute(query).all()))
     assert stored == {"bot:greedy": pytest.approx(greedy.mu), "bot:random": pytest.approx(random.mu)}

@@ -109,7 +109,7 @@ def _load_state(text: str) -> pyspiel.State:
     return pyspiel.deserialize_game_and_state(text)[1]
 
 
-class ParlourGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
+class ParlourGame(pyspiel.Game):  # pyspiel ship no type information: the base is Any
     """One Parlour game for OpenSpiel; ``params`` are ``players``, ``seed`` and the game's options."""
 
     parlour: Game[Any]
@@ -148,7 +148,7 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         return _load_game, (str(self),)
 
 
-class ParlourState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type information
+class ParlourState(pyspiel.State):  # pyspiel ship no type information: the base is Any
     """A Parlour state (None before the deal), plus the tokens chosen so far of an action not yet
     complete. Its attributes are all that is serialised: the engine state goes as the game's JSON."""
 

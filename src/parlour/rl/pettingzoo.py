@@ -36,7 +36,7 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-class ParlourEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+class ParlourEnv(AECEnv):  # pettingzoo ship no type information: the base is Any
     """One Parlour game as a PettingZoo AEC environment."""
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1, "is_parallelizable": False}

@@ -43,7 +43,7 @@ def full_city(letter: str = "P", *holes: tuple[int, int], base: tuple[int, ...] 
     made = list(city(*rows))
     if base is not None:
         taken = 0
-        for b, m in enumerate(base):
+        for m in base:
             taken |= m
         made = [m & ~taken for m in made]
         made = [m | base[b] for b, m in enumerate(made)]

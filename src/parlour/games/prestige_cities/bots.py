@@ -38,11 +38,11 @@ def _with(city: City, block: int, square: int) -> City:
     """``city`` with ``square`` made a block of ``block`` (whatever was there before is replaced)."""
     masks = [m & ~square for m in city]
     masks[block] |= square
-    return tuple(masks)  # type: ignore[return-value]
+    return tuple(masks)
 
 
 def _without(city: City, square: int) -> City:
-    return tuple(m & ~square for m in city)  # type: ignore[return-value]
+    return tuple(m & ~square for m in city)
 
 
 def _square(action: Action) -> int:
@@ -84,7 +84,11 @@ class GreedyBot(Bot):
         if kind == "pick":
             return self._pick(me, task, legal, ocean)
         # a group under way, a Golden Age block, a bonus card's blocks: the best next block now
-        return max(legal, key=lambda a: (self._gain(me, a, ocean), -a["row"], -a["col"]))
+        builds = [a for a in legal if a["type"] == "build"]
+        best = max(builds, key=lambda a: (self._gain(me, a, ocean), -a["row"], -a["col"]))
+        if len(builds) < len(legal) and self._gain(me, best, ocean) <= self._worth(me, ocean):
+            return {"type": "stop"}  # a bonus card's blocks may be declined: only those that pay
+        return best
 
     def _gain(self, city: City, action: Action, ocean: bool) -> float:
         block = BLOCK_INDEX[action["block"]]
@@ -103,7 +107,8 @@ class GreedyBot(Bot):
         by_block: dict[str, list[Action]] = {}
         for action in legal:
             by_block.setdefault(action["block"], []).append(action)
-        ranked = [sorted(firsts, key=lambda a: -self._gain(city, a, ocean))[:self.starts] for firsts in by_block.values()]
+        ranked = [sorted(firsts, key=lambda a: -self._gain(city, a, ocean))[:self.starts]
+                  for firsts in by_block.values()]
         best: tuple[float, int, Action] | None = None
         # the best start of every die first, then the second best...: a bot in a hurry stops early
         for k in range(self.starts):

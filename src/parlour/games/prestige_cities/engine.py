@@ -1,10 +1,9 @@
 """Prestige Cities: everybody builds their own 8x9 city at once from the same era card and dice.
 
-A city is six bitboards, one per block type (Industry, Commerce, Residential, Culture, Parks,
-Blight): square (row, col) is bit ``row * 8 + col``. Mountains (an expansion) are terrain common to
-every city, kept apart from the blocks, so a Residential block built over a mountain is a bit of
-both. A placement of several blocks is a short sequence of ``build`` actions, one square each: the
-first names the die (the block type), the rest grow one connected group (docs/rules).
+The rules: eras, options, the state of a game and what each action does. A city is six bitboards
+(board.py); a placement of several blocks is a short sequence of ``build`` actions, one square each:
+the first names the die (the block type), the rest grow one connected group (docs/rules). What a seat
+must still do is a queue of tasks (tasks.py); scores are in scoring.py, the bonus cards in cards.py.
 
 >>> game = PrestigeCities(); state = game.start(2, {}, seed=1)
 >>> sorted(game.to_act(state)), state.era
@@ -13,11 +12,9 @@ first names the die (the block type), the rest grow one connected group (docs/ru
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from ...core import (
@@ -34,189 +31,111 @@ from ...core import (
     require_action,
     require_int,
 )
+from .board import (
+    BLIGHT,
+    BLOCK_INDEX,
+    BLOCK_NAMES,
+    BLOCKS,
+    COLS,
+    COMMERCE,
+    CULTURE,
+    DATA,
+    DIE_BLOCKS,
+    DIE_COLORS,
+    EDGE,
+    FULL,
+    INDUSTRY,
+    INNER,
+    LETTERS,
+    MOUNTAINS,
+    PARKS,
+    RESIDENTIAL,
+    ROWS,
+    SHORE,
+    SQUARES,
+    START_CITY,
+    City,
+    _c0,
+    _c1,
+    _nth_square,
+    _r0,
+    _r1,
+    available,
+    bit,
+    built,
+    city_from_rows,
+    city_rows,
+    components,
+    empty_squares,
+    groups_of_at_least,
+    largest,
+    mask_of,
+    neighbours,
+    squares_of,
+    where,
+)
+from .cards import (
+    CARD_DECK,
+    CARDS,
+    FULL_REWARD,
+    GOAL,
+    SHARED_REWARD,
+    best_seats,
+    deal_cards,
+    deck2_measure,
+    deck4_measure,
+    least_numerous,
+)
+from .scoring import (
+    category_scores,
+    culture_score,
+    happiness_score,
+    number,
+    overall_score,
+    rank_key,
+    wealth_score,
+)
+from .tasks import (
+    BLIGHT_TASK,
+    BUILD,
+    CONVERT,
+    GOLDEN,
+    MASK_FIELDS,
+    PICK,
+    REMOVE,
+    TASK_TYPES,
+    AddBlight,
+    Build,
+    Convert,
+    Golden,
+    Pick,
+    Queue,
+    Remove,
+    Task,
+    describe_task,
+    describe_task_json,
+    offer_words,
+    step_words,
+    task_from_json,
+    task_to_json,
+)
+
+__all__ = [  # the game's names, as importable from here as before the split into modules
+    "AddBlight", "AFTER", "AS_SOON_AS", "available", "BASE_ERAS", "bit", "BLIGHT", "BLIGHT_ERAS", "BLIGHT_TASK",
+    "block_choices", "BLOCK_INDEX", "BLOCK_NAMES", "BLOCKS", "bonus_build", "BUILD", "Build", "built", "CARD_DECK",
+    "CARDS", "catastrophe_targets", "CATASTROPHES", "category_scores", "CHOOSE", "City", "city_from_rows",
+    "city_rows", "COLS", "COMMERCE", "components", "Config", "CONVERT", "Convert", "CULTURE", "culture_score",
+    "DATA", "deal_cards", "deck2_measure", "deck4_measure", "DECK_SIZE", "describe_task", "describe_task_json",
+    "DIE_BLOCKS", "DIE_COLORS", "DIE_MOST", "EDGE", "EDITION", "empty_squares", "ERA_DICE", "era_queue", "ERAS",
+    "FINAL", "FULL", "FULL_REWARD", "GOAL", "GOLDEN", "Golden", "groups_of_at_least", "happiness_score",
+    "INDUSTRY", "INNER", "largest", "least_numerous", "LETTERS", "MASK_FIELDS", "mask_of", "may_stop", "ME_OFFERS",
+    "MOUNTAINS", "neighbours", "number", "OPTIONS", "OVER", "overall_score", "PARKS", "PICK", "Pick", "PREGAME",
+    "PREGAME_DICE", "PrestigeCities", "Queue", "Removal", "REMOVE", "Remove", "RESIDENTIAL", "ROWS", "score_order",
+    "SHARED_REWARD", "SHORE", "SQUARES", "squares_of", "START_CITY", "State", "Task", "task_from_json",
+    "task_squares", "task_to_json", "TASK_TYPES", "usable_dice", "wealth_score",
+]
 
 # --- data -------------------------------------------------------------------------------------
-
-DATA = json.loads(resources.files(__package__).joinpath("prestige_cities.json").read_text())
-ROWS, COLS = DATA["board"]["rows"], DATA["board"]["cols"]
-SQUARES = ROWS * COLS
-FULL = (1 << SQUARES) - 1
-BLOCKS = tuple(b["id"] for b in DATA["blocks"])  # industry, commerce, residential, culture, parks, blight
-INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS, BLIGHT = range(6)
-DIE_BLOCKS = (INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS)  # one die each
-BLOCK_INDEX = {name: i for i, name in enumerate(BLOCKS)}
-BLOCK_NAMES = tuple(b["name"] for b in DATA["blocks"])
-DIE_COLORS = tuple(b["die"] for b in DATA["blocks"])
-LETTERS = tuple(b["letter"] for b in DATA["blocks"])
-DECK_SIZE = DATA["deck_size"]
-GOAL = DATA["deck1_goal"]
-FULL_REWARD, SHARED_REWARD = DATA["reward"]["full"], DATA["reward"]["shared"]
-
-
-def bit(row: int, col: int) -> int:
-    return 1 << (row * COLS + col)
-
-
-def mask_of(squares: Iterable[Iterable[int]]) -> int:
-    return sum(bit(r, c) for r, c in squares)
-
-
-def squares_of(mask: int) -> list[tuple[int, int]]:
-    """The (row, col) of every square of ``mask``, in reading order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
-        out.append((i // COLS, i % COLS))
-        mask ^= low
-    return out
-
-
-_r0, _r1 = DATA["board"]["inner_rows"]
-_c0, _c1 = DATA["board"]["inner_cols"]
-INNER = mask_of((r, c) for r in range(_r0, _r1 + 1) for c in range(_c0, _c1 + 1))
-EDGE = mask_of((r, c) for r in range(ROWS) for c in range(COLS) if r in (0, ROWS - 1) or c in (0, COLS - 1))
-SHORE = mask_of((ROWS - 1, c) for c in range(COLS))  # the bottom row touches the ocean (docs/rules)
-MOUNTAINS = mask_of(DATA["mountains"])
-_COL0 = mask_of((r, 0) for r in range(ROWS))
-_COL_LAST = mask_of((r, COLS - 1) for r in range(ROWS))
-_NOT_COL0 = FULL & ~_COL0
-_NOT_COL_LAST = FULL & ~_COL_LAST
-
-
-def neighbours(mask: int) -> int:
-    """Squares orthogonally next to a square of ``mask`` (they may be in ``mask`` themselves)."""
-    return ((((mask << 1) & _NOT_COL0) | ((mask >> 1) & _NOT_COL_LAST) | (mask << COLS) | (mask >> COLS))
-            & FULL)
-
-
-_KNOWN: dict[int, tuple[int, ...]] = {}  # the groups of masks met lately (emptied when it grows large)
-
-
-def components(mask: int, parent: int = 0) -> tuple[int, ...]:
-    """The orthogonally connected groups of ``mask``, largest first.
-
-    ``parent``, a mask much like ``mask`` (a city's open squares the era before, say), saves work
-    when its groups are known already: only those that lost squares are searched again, and squares
-    that ``parent`` lacks join the groups they touch.
-    """
-    known = _KNOWN.get(mask)
-    if known is not None:
-        return known
-    above = _KNOWN.get(parent) if parent else None
-    if above is None:
-        groups = _flood(mask)
-    else:
-        groups = []
-        for group in above:
-            left = group & mask
-            if left == group:
-                groups.append(group)
-            elif left:
-                groups += _split(left, group & ~mask)
-        added = mask & ~parent
-        if added:
-            groups = _joined(groups, added)
-    groups.sort(key=int.bit_count, reverse=True)
-    if len(_KNOWN) >= 1 << 15:
-        _KNOWN.clear()
-    known = _KNOWN[mask] = tuple(groups)
-    return known
-
-
-def _flood(mask: int) -> list[int]:
-    """The connected groups of ``mask``, each grown from its first square."""
-    groups = []
-    while mask:
-        group = mask & -mask
-        while True:
-            grown = (group | neighbours(group)) & mask
-            if grown == group:
-                break
-            group = grown
-        groups.append(group)
-        mask &= ~group
-    return groups
-
-
-def _split(left: int, taken: int) -> list[int]:
-    """The connected groups of ``left``, what is left of one connected group once ``taken`` is gone.
-
-    Each of them holds a square next to ``taken`` (the group was connected). So a group grown from
-    one such square that reaches all the others is the whole of what is left: a few steps around
-    ``taken`` usually show it, without searching every square again."""
-    edge = neighbours(taken) & left
-    groups = []
-    while edge:
-        group = edge & -edge
-        while True:
-            grown = (group | neighbours(group)) & left
-            if not edge & ~grown:
-                groups.append(left)
-                return groups
-            if grown == group:
-                break
-            group = grown
-        groups.append(group)
-        left &= ~group
-        edge &= ~group
-    return groups + _flood(left)  # nothing is left when ``taken`` touched the group
-
-
-def _joined(groups: list[int], added: int) -> list[int]:
-    """The connected groups once the squares ``added`` join the separate connected ``groups``."""
-    for piece in _flood(added):
-        reach = neighbours(piece)
-        kept = []
-        for group in groups:
-            if group & reach:
-                piece |= group
-            else:
-                kept.append(group)
-        kept.append(piece)
-        groups = kept
-    return groups
-
-
-def largest(mask: int, parent: int = 0) -> int:
-    """The size of the largest connected group of ``mask`` (0 if empty); ``parent`` as for
-    :func:`components`."""
-    return components(mask, parent)[0].bit_count() if mask else 0
-
-
-@lru_cache(maxsize=1 << 15)
-def groups_of_at_least(mask: int, size: int) -> int:
-    """The squares of ``mask`` lying in a connected group of ``size`` squares or more."""
-    if size <= 1:
-        return mask
-    out = 0
-    for group in components(mask):
-        if group.bit_count() < size:
-            break
-        out |= group
-    return out
-
-
-# Each row of the city is one byte of a mask: the columns of its squares, for every byte.
-_ROW = (1 << COLS) - 1
-_ROW_COLUMNS = tuple(tuple(c for c in range(COLS) if byte >> c & 1) for byte in range(_ROW + 1))
-
-
-def _nth_square(mask: int, k: int) -> int:
-    """The index of the ``k``-th square of ``mask`` (from 0, in reading order), a row at a time."""
-    if k < 3:  # near the start: drop the first squares
-        while k:
-            mask &= mask - 1
-            k -= 1
-        return (mask & -mask).bit_length() - 1
-    shift = ((mask & -mask).bit_length() - 1) // COLS * COLS
-    while True:
-        columns = _ROW_COLUMNS[(mask >> shift) & _ROW]
-        if k < len(columns):
-            return shift + columns[k]
-        k -= len(columns)
-        shift += COLS
-
 
 ERAS = {e["id"]: e for e in DATA["eras"]}
 PREGAME = DATA["pregame"]
@@ -230,96 +149,32 @@ CATASTROPHES = {"industrial_disaster": INDUSTRY, "great_fire": RESIDENTIAL}
 ME_OFFERS = tuple((b, 2) for b in DIE_BLOCKS)  # The "Me" Generation: five dice showing 2 (docs/rules)
 DIE_MOST = 5  # the most blocks a usable die asks for: a 6 is never usable
 
-CARDS = {int(deck): {c["id"]: c for c in cards} for deck, cards in DATA["cards"].items()}
-CARD_DECK = {cid: deck for deck, cards in CARDS.items() for cid in cards}
-
-START_CITY = (mask_of(DATA["start"]["industry"]), 0, mask_of(DATA["start"]["residential"]), 0, 0, 0)
-
-# Task kinds: what a seat must still do, first things first. Tasks are plain tuples:
-PICK = "pick"        # (PICK, ((block, count), ...))           choose a die by building its first block
-BUILD = "build"      # (BUILD, block, left, start, group, die)  grow one connected group
-GOLDEN = "golden"    # (GOLDEN, (block, ...))                  one block of each type left, anywhere
-REMOVE = "remove"    # (REMOVE, target, block, left, group, whole)  a connected group from the target city;
-#                      whole: no group is as large as the die, the first block picks a group to remove whole
-BLIGHT_TASK = "blight"  # (BLIGHT_TASK, near, squares)          near: next to squares; else one of them
-CONVERT = "convert"  # (CONVERT, from, to, left, connected, group)  up to ``left`` blocks, may stop
-CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"
+CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"  # the phases of a round
+Removal = tuple[int, int, int]  # (target seat, block, squares): a catastrophe's choice, carried out at the end
+DECK_SIZE: int = DATA["deck_size"]  # eras in a deck
 
 
-# The rules edition: 2 counts every Residential and Industrial block a city gains in a round toward
-# Blight; 1 is how Parlour ruled before (the die's blocks only, docs/rules/prestige_cities.md), kept so
-# that games played then replay as they were played.
-EDITION = 2
+# The rules edition (option ``edition``, docs/rules/prestige_cities.md). Each keeps the games played
+# under it replaying as they were played:
+# 1: how Parlour ruled before November 2026 (the die's blocks alone count toward Blight);
+# 2: every Residential and Industrial block a city gains in a round counts toward Blight;
+# 3: Deck 1's extra blocks may be declined, a Deck 1 objective is fulfilled as soon as it is reached,
+#    and a Blight owed next to blocks with only Blight around them turns one of those blocks.
+EDITION = 3
+AS_SOON_AS = 3  # the edition from which the three rulings above hold
 
 
 class Config:
     """The options a game was started with, read once."""
 
-    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain", "edition")
+    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain", "edition", "goal")
 
     def __init__(self, blight: bool, ocean: bool, mountains: bool, pregame: bool, cards: tuple[str, ...],
                  edition: int = EDITION):
         self.blight, self.ocean, self.mountains, self.pregame, self.cards = blight, ocean, mountains, pregame, cards
         self.edition = edition
         self.terrain = MOUNTAINS if mountains else 0  # the mountain squares, if any
-
-
-# --- scoring ------------------------------------------------------------------------------------
-
-City = tuple[int, int, int, int, int, int]
-
-
-def built(city: City) -> int:
-    return city[0] | city[1] | city[2] | city[3] | city[4] | city[5]
-
-
-def empty_squares(city: City, terrain: int) -> int:
-    """Squares with no block and no mountain."""
-    return FULL & ~(built(city) | terrain)
-
-
-def available(city: City, block: int, terrain: int) -> int:
-    """Where a block of ``block`` may go: empty squares, and for Residential unbuilt mountains too."""
-    free = FULL & ~(city[0] | city[1] | city[2] | city[3] | city[4] | city[5])
-    return free if block == RESIDENTIAL else free & ~terrain
-
-
-def culture_score(city: City) -> int:
-    return (city[CULTURE] & INNER).bit_count()
-
-
-def wealth_score(city: City, ocean: bool = False) -> float:
-    """Average of Industry and Commerce, +1 per Commerce in the Inner District (+1 per Industry on
-    the shore with the Ocean)."""
-    wealth = (city[INDUSTRY].bit_count() + city[COMMERCE].bit_count()) / 2 + (city[COMMERCE] & INNER).bit_count()
-    if ocean:
-        wealth += (city[INDUSTRY] & SHORE).bit_count()
-    return wealth
-
-
-def happiness_score(city: City, ocean: bool = False) -> int:
-    homes = city[RESIDENTIAL]
-    happy = ((homes & neighbours(city[PARKS])).bit_count() + (homes & neighbours(city[CULTURE])).bit_count()
-             - (homes & neighbours(city[INDUSTRY])).bit_count() - (homes & neighbours(city[BLIGHT])).bit_count())
-    if ocean:
-        happy += (homes & SHORE).bit_count()
-    return happy
-
-
-def category_scores(city: City, ocean: bool = False) -> tuple[int, float, int]:
-    """(culture, wealth, happiness)."""
-    return culture_score(city), wealth_score(city, ocean), happiness_score(city, ocean)
-
-
-def overall_score(city: City, bonus: int, ocean: bool = False) -> float:
-    """The two lowest of culture, wealth and happiness, plus bonus points."""
-    c, w, h = category_scores(city, ocean)
-    return c + w + h - max(c, w, h) + bonus
-
-
-def number(x: float) -> int | float:
-    """``x`` for JSON: a whole number as an int."""
-    return int(x) if x == int(x) else x
+        self.goal = BLOCK_INDEX[CARDS[1][cards[0]]["goal"]]  # the block the Deck 1 card counts
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -333,13 +188,48 @@ class State(FieldsState):
 
     FIELDS = ("seed", "players", "config", "round", "deck_rounds", "era", "dice", "deck", "drawn", "set_aside",
               "decks", "winners", "cities", "start", "bonus", "phase", "queues", "targets", "removals",
-              "groups", "emptied")
+              "groups", "emptied", "reached")
     # Derived data kept to save work, never part of the state's value: see copy().
     __slots__ = FIELDS + ("memo", "acting", "rooms")
 
-    def __init__(self, **fields: Any) -> None:
-        for name in self.FIELDS:
-            setattr(self, name, fields[name])
+    seed: int
+    players: int
+    config: Config
+    round: int  # eras revealed so far, the Pregame included
+    deck_rounds: int  # eras drawn from the deck
+    era: str  # the current era's id ("" before the first)
+    dice: tuple[int, ...]  # by die block, () for eras without dice
+    deck: tuple[str, ...]
+    drawn: int  # eras of ``deck`` drawn
+    set_aside: tuple[str, ...]
+    decks: int  # era decks made so far
+    winners: tuple[tuple[int, ...] | None, ...]  # per bonus deck: None while it is open
+    cities: tuple[City, ...]
+    start: tuple[City, ...]  # the cities when the era was revealed
+    bonus: tuple[int, ...]
+    phase: str  # CHOOSE, AFTER, FINAL or OVER
+    queues: tuple[Queue, ...]  # each seat's tasks, first things first
+    targets: tuple[int, ...]  # each seat's catastrophe target, () outside catastrophes
+    removals: tuple[Removal | None, ...]  # each seat's catastrophe choice
+    groups: tuple[int, ...]  # each seat's squares built this round
+    emptied: tuple[int, ...]  # each city's squares emptied by this era's catastrophe
+    reached: tuple[bool, ...]  # each seat reached the open Deck 1 objective during this era (edition 3)
+    memo: dict[int, tuple[Task, int]] | None  # {seat * 8 + block (7: none): (task, squares)}: task_squares
+    acting: tuple[tuple[Queue, ...], frozenset[int]] | None  # (queues, seats): what to_act found for them
+    rooms: tuple[int, ...] | None  # each city's free squares when the era was revealed: a hint for components()
+
+    def __init__(self, *, seed: int, players: int, config: Config, round: int, deck_rounds: int, era: str,
+                 dice: tuple[int, ...], deck: tuple[str, ...], drawn: int, set_aside: tuple[str, ...], decks: int,
+                 winners: tuple[tuple[int, ...] | None, ...], cities: tuple[City, ...], start: tuple[City, ...],
+                 bonus: tuple[int, ...], phase: str, queues: tuple[Queue, ...], targets: tuple[int, ...],
+                 removals: tuple[Removal | None, ...], groups: tuple[int, ...], emptied: tuple[int, ...],
+                 reached: tuple[bool, ...]) -> None:
+        self.seed, self.players, self.config, self.round, self.deck_rounds = seed, players, config, round, deck_rounds
+        self.era, self.dice, self.deck, self.drawn = era, dice, deck, drawn
+        self.set_aside, self.decks = set_aside, decks
+        self.winners, self.cities, self.start, self.bonus, self.phase = winners, cities, start, bonus, phase
+        self.queues, self.targets, self.removals, self.groups, self.emptied = queues, targets, removals, groups, emptied
+        self.reached = reached
         self.memo = None
         self.acting = None
         self.rooms = None
@@ -347,9 +237,9 @@ class State(FieldsState):
     def copy(self) -> State:
         """A shallow copy that the engine may change before handing it out (faster than a loop)."""
         new = State.__new__(State)
-        new.memo = None  # {seat * 8 + block (7: none): (task, squares)}: what task_squares found here
-        new.acting = None  # (queues, seats): what to_act found for these queues
-        new.rooms = self.rooms  # each city's free squares when the era was revealed: a hint for components()
+        new.memo = None
+        new.acting = None
+        new.rooms = self.rooms
         new.seed = self.seed
         new.players = self.players
         new.config = self.config
@@ -371,6 +261,7 @@ class State(FieldsState):
         new.removals = self.removals
         new.groups = self.groups
         new.emptied = self.emptied
+        new.reached = self.reached
         return new
 
     def _key(self) -> tuple[Any, ...]:
@@ -391,20 +282,14 @@ def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
 
 
 def _city_with(city: City, block: int, mask: int) -> City:
-    return city[:block] + (mask,) + city[block + 1:]  # type: ignore[return-value]
+    return city[:block] + (mask,) + city[block + 1:]
 
 
 def score_order(state: State, cities: tuple[City, ...] | None = None) -> list[int]:
     """Seats from the top of the score table down: overall score, then the ranking tie-breaks."""
     cities = state.cities if cities is None else cities
-    keys = [_rank_key(cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
+    keys = [rank_key(cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
     return sorted(range(state.players), key=lambda s: (tuple(-k for k in keys[s]), s))
-
-
-def _rank_key(city: City, bonus: int, ocean: bool) -> tuple[float, ...]:
-    """Overall, then population (Residential), bonus, happiness, culture, wealth: higher first."""
-    c, w, h = category_scores(city, ocean)
-    return (c + w + h - max(c, w, h) + bonus, city[RESIDENTIAL].bit_count(), bonus, h, c, w)
 
 
 def catastrophe_targets(state: State, cities: tuple[City, ...]) -> tuple[int, ...]:
@@ -429,7 +314,7 @@ def _usable(era: str, dice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((b, dice[b]) for b in ERA_DICE[era] if dice[b] < below)
 
 
-def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before: int = 0) -> tuple[Any, ...] | None:
+def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before: int = 0) -> Pick | None:
     """The PICK task for these (block, blocks) offers: the dice placeable in full if there are any,
     otherwise every die, each as fully as the city allows. ``before``: the city's free squares an
     era ago, if known (it saves work)."""
@@ -437,16 +322,16 @@ def _pick(city: City, offers: tuple[tuple[int, int], ...], terrain: int, before:
     open_room = largest(free & ~terrain, before & ~terrain)
     home_room = largest(free, before) if terrain else open_room
     if open_room >= DIE_MOST and home_room >= DIE_MOST:  # the usual case: room for any die
-        return (PICK, tuple(offers))
+        return Pick(PICK, tuple(offers))
     whole = tuple(offer for offer in offers if offer[1] <= (home_room if offer[0] == RESIDENTIAL else open_room))
     if whole:
-        return (PICK, whole)
+        return Pick(PICK, whole)
     partial = tuple((b, home_room if b == RESIDENTIAL else open_room) for b, _ in offers)
     partial = tuple(offer for offer in partial if offer[1] > 0)
-    return (PICK, partial) if partial else None
+    return Pick(PICK, partial) if partial else None
 
 
-def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
+def era_queue(state: State, seat: int) -> Queue:
     """What ``seat`` must do when the era is revealed (from the cities as they are then)."""
     era = state.era
     kind = ERAS[era]["kind"]
@@ -459,18 +344,18 @@ def era_queue(state: State, seat: int) -> tuple[tuple[Any, ...], ...]:
             return ()
         target = state.targets[seat]
         count = min(value, largest(state.cities[target][block]))
-        return ((REMOVE, target, block, count, 0, count < value),) if count else ()
+        return (Remove(REMOVE, target, block, count, 0, count < value),) if count else ()
     if kind == "golden":
-        return ((GOLDEN, DIE_BLOCKS),)
+        return (Golden(GOLDEN, DIE_BLOCKS),)
     offers = ME_OFFERS if kind == "me" else _usable(era, state.dice)
     pick = _pick(city, offers, terrain, state.rooms[seat] if state.rooms else 0) if offers else None
-    queue: tuple[tuple[Any, ...], ...] = (pick,) if pick else ()
+    queue: Queue = (pick,) if pick else ()
     if ERAS[era].get("blight") and not pick:
-        queue = ((BLIGHT_TASK, True, 0),)  # two 6s: the Blight still comes (the document)
+        queue = (AddBlight(BLIGHT_TASK, True, 0),)  # two 6s: the Blight still comes (the document)
     return queue
 
 
-def bonus_build(city: City, card: dict[str, Any], terrain: int) -> tuple[Any, ...] | None:
+def bonus_build(city: City, card: dict[str, Any], terrain: int) -> Build | None:
     """The BUILD task of a Deck 1 card's extra blocks, or None if the city has no room."""
     block = BLOCK_INDEX[card["reward"]]
     room = available(city, block, terrain)
@@ -481,10 +366,10 @@ def bonus_build(city: City, card: dict[str, Any], terrain: int) -> tuple[Any, ..
             start = near
     sizes = [g.bit_count() for g in components(room) if g & start]
     count = min(2, max(sizes, default=0))
-    return (BUILD, block, count, start, 0, False) if count else None
+    return Build(BUILD, block, count, start, 0, False) if count else None
 
 
-def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None = None) -> int:
+def task_squares(state: State, seat: int, task: Task, block: int | None = None) -> int:
     """The squares where ``task``'s next step may go (for a PICK or GOLDEN, of ``block``)."""
     memo = state.memo
     if memo is None:
@@ -498,16 +383,17 @@ def task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | No
     return squares
 
 
-def block_choices(state: State, seat: int, task: tuple[Any, ...]) -> list[tuple[int, int]]:
+def block_choices(state: State, seat: int, task: Pick | Golden) -> list[tuple[int, int]]:
     """(block, squares) for each block a PICK or GOLDEN task may build next, in the task's order;
     ``task_squares`` learns them all at once."""
     city = state.cities[seat]
     free = FULL & ~(city[0] | city[1] | city[2] | city[3] | city[4] | city[5])
     open_squares = free & ~state.config.terrain  # only Residential may go over a mountain
-    if task[0] == PICK:  # the first block must lie where the whole die fits (docs/rules)
-        choices = [(b, groups_of_at_least(free if b == RESIDENTIAL else open_squares, count)) for b, count in task[1]]
+    if isinstance(task, Pick):  # the first block must lie where the whole die fits (docs/rules)
+        choices = [(b, groups_of_at_least(free if b == RESIDENTIAL else open_squares, count))
+                   for b, count in task.offers]
     else:
-        choices = [(b, free if b == RESIDENTIAL else open_squares) for b in task[1]]
+        choices = [(b, free if b == RESIDENTIAL else open_squares) for b in task.blocks]
     memo = state.memo
     if memo is None:
         memo = state.memo = {}
@@ -517,53 +403,75 @@ def block_choices(state: State, seat: int, task: tuple[Any, ...]) -> list[tuple[
     return choices
 
 
-def _task_squares(state: State, seat: int, task: tuple[Any, ...], block: int | None) -> int:
-    kind = task[0]
+def _task_squares(state: State, seat: int, task: Task, block: int | None) -> int:
     city = state.cities[seat]
     terrain = state.config.terrain
-    if kind == PICK or kind == GOLDEN:
-        for b, squares in block_choices(state, seat, task):
-            if b == block:
-                return squares
-        return 0
-    if kind == BUILD:
+    if isinstance(task, Build):
         _, b, left, start, group, _ = task
         room = available(city, b, terrain)
         if group:
             return neighbours(group) & room
         return start & groups_of_at_least(room, left)
-    if kind == REMOVE:
+    if isinstance(task, (Pick, Golden)):
+        for b, squares in block_choices(state, seat, task):
+            if b == block:
+                return squares
+        return 0
+    if isinstance(task, Remove):
         _, target, b, left, group, whole = task
         there = state.cities[target][b] & ~group
         if group:
             return neighbours(group) & there
         return there if whole else groups_of_at_least(there, left)
-    if kind == BLIGHT_TASK:
-        _, near, squares = task
-        if not near:
-            return squares & ~city[BLIGHT]
-        empty = empty_squares(city, terrain)
-        if not squares:
-            return empty
-        free = neighbours(squares) & empty & ~squares
-        if free:
-            return free
-        return neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
-    if kind == CONVERT:
+    if isinstance(task, AddBlight):
+        return _blight_squares(city, terrain, task, state.config.edition)
+    if isinstance(task, Convert):
         _, frm, to, left, connected, group = task
         there = city[frm] if to == RESIDENTIAL else city[frm] & ~terrain  # docs/rules: only homes on mountains
         return there & neighbours(group) if connected and group else there
-    raise AssertionError(kind)
+    raise AssertionError(task)
 
 
-def _has_step(state: State, seat: int, task: tuple[Any, ...]) -> bool:
-    kind = task[0]
-    if kind == PICK:
-        return bool(task[1])
-    if kind == GOLDEN:
-        return any(task_squares(state, seat, task, b) for b in task[1])
-    if kind == CONVERT:
-        return task[3] > 0 and bool(task_squares(state, seat, task))
+def _blight_squares(city: City, terrain: int, task: AddBlight, edition: int) -> int:
+    """Where the Blight of ``task`` may go in ``city``: a free square next to the blocks just placed;
+    when there is none, "an occupied block adjacent to the blocks you just placed"; from edition 3,
+    when every square next to them is Blight already, one of those blocks themselves (docs/rules)."""
+    _, near, squares = task
+    if not near:
+        return squares & ~city[BLIGHT]
+    empty = empty_squares(city, terrain)
+    if not squares:
+        return empty
+    free = neighbours(squares) & empty & ~squares
+    if free:
+        return free
+    occupied = neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
+    if occupied or edition < AS_SOON_AS:
+        return occupied
+    return squares & ~city[BLIGHT]
+
+
+def may_stop(task: Task, config: Config) -> bool:
+    """Whether ``task`` may end with a ``stop``: a Deck 3 conversion ("up to"), and from edition 3 a
+    Deck 1 card's extra blocks (the card gives "the opportunity to add" them)."""
+    return isinstance(task, Convert) or (isinstance(task, Build) and not task.by_die and config.edition >= AS_SOON_AS)
+
+
+def _reach(s: State, seat: int, city: City) -> None:
+    """Edition 3: note that ``seat`` has reached the open Deck 1 objective ("as soon as"), should a
+    Blight of the same era take one of those blocks back before the era resolves."""
+    if (s.config.edition >= AS_SOON_AS and s.winners[0] is None and not s.reached[seat]
+            and city[s.config.goal].bit_count() >= GOAL):
+        s.reached = _set(s.reached, seat, True)
+
+
+def _has_step(state: State, seat: int, task: Task) -> bool:
+    if isinstance(task, Pick):
+        return bool(task.offers)
+    if isinstance(task, Golden):
+        return any(task_squares(state, seat, task, b) for b in task.blocks)
+    if isinstance(task, Convert):
+        return task.left > 0 and bool(task_squares(state, seat, task))
     return bool(task_squares(state, seat, task))
 
 
@@ -587,27 +495,11 @@ OPTIONS = (
            " Culture 4, Parks 1."),
     _card_option(1, "first to 10 blocks of a type"), _card_option(2, "after round 12"),
     _card_option(3, "first to complete the city"), _card_option(4, "at the end"),
-    Option("edition", "Rules edition", "int", EDITION, "2: every Residential and Industrial block of a round counts"
-           " toward Blight, a bonus card's too; 1: the die's alone, as Parlour ruled before November 2026"
-           " (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1),
+    Option("edition", "Rules edition", "int", EDITION, "3: a Deck 1 card's extra blocks may be declined and its"
+           " objective counts as soon as it is reached; 2: before that (the extra blocks compulsory, the objective"
+           " checked at the end of the era); 1: as 2, but only the die's blocks count toward Blight, as Parlour"
+           " ruled before November 2026 (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1),
 )
-
-
-def deal_cards(seed: int, blight: bool, chosen: Mapping[str, str]) -> tuple[str, ...]:
-    """One card per deck; no two share a group letter (a later deck is redealt); chosen ones kept."""
-    rng = derive(seed, "bonus cards")
-    groups = {CARDS[d][chosen[f"deck{d}"]]["group"] for d in CARDS if chosen[f"deck{d}"] != "random"} - {None}
-    dealt = []
-    for deck in sorted(CARDS):
-        name = chosen[f"deck{deck}"]
-        if name == "random":
-            fits = [c for c, card in CARDS[deck].items()
-                    if card["group"] not in groups and (blight or not card.get("blight"))]
-            name = rng.choice(sorted(fits))
-            if CARDS[deck][name]["group"]:
-                groups.add(CARDS[deck][name]["group"])
-        dealt.append(name)
-    return tuple(dealt)
 
 
 # --- the rules ---------------------------------------------------------------------------------
@@ -627,10 +519,6 @@ def _block_field(action: Mapping[str, Any]) -> int:
     if name not in BLOCK_INDEX or name == "blight":
         raise IllegalAction(f"'block' must be one of {', '.join(BLOCKS[:5])}, not {name!r}")
     return BLOCK_INDEX[name]
-
-
-def _where(row: int, col: int) -> str:
-    return f"row {row}, column {col}"
 
 
 class PrestigeCities(Game[State]):
@@ -667,7 +555,7 @@ class PrestigeCities(Game[State]):
                       deck=tuple(eras[:DECK_SIZE]), drawn=0, set_aside=tuple(sorted(eras[DECK_SIZE:])), decks=1,
                       winners=(None, None, None, None), cities=cities, start=cities, bonus=(0,) * players,
                       phase=AFTER, queues=((),) * players, targets=(), removals=(None,) * players,
-                      groups=(0,) * players, emptied=(0,) * players)
+                      groups=(0,) * players, emptied=(0,) * players, reached=(False,) * players)
         return self._advance(state, None)
 
     # -- era flow ----------------------------------------------------------------------------------
@@ -689,6 +577,7 @@ class PrestigeCities(Game[State]):
         s.groups = (0,) * s.players
         s.removals = (None,) * s.players
         s.emptied = (0,) * s.players
+        s.reached = (False,) * s.players
         s.targets = catastrophe_targets(s, s.cities) if s.era in CATASTROPHES else ()
         s.queues = tuple(era_queue(s, seat) for seat in range(s.players))
         if ERAS[s.era]["kind"] not in ("catastrophe", "golden"):  # eras whose queues measured the free squares
@@ -763,7 +652,7 @@ class PrestigeCities(Game[State]):
         s.emptied = tuple(emptied)
         s.phase = AFTER
         if s.config.blight:
-            s.queues = tuple(((BLIGHT_TASK, False, e),) if e else () for e in emptied)
+            s.queues = tuple((AddBlight(BLIGHT_TASK, False, e),) if e else () for e in emptied)
         self._deck1(s, log, with_blocks=True)
 
     def _award(self, s: State, deck: int, winners: Iterable[int], log: list[LogEntry] | None,
@@ -788,8 +677,9 @@ class PrestigeCities(Game[State]):
         if s.winners[0] is not None:
             return
         card = CARDS[1][s.cards[0]]
-        goal = BLOCK_INDEX[card["goal"]]
-        winners = [seat for seat in range(s.players) if s.cities[seat][goal].bit_count() >= GOAL]
+        goal = s.config.goal
+        # edition 3: "as soon as" a city reaches the objective, even if a Blight took one back since
+        winners = [seat for seat in range(s.players) if s.reached[seat] or s.cities[seat][goal].bit_count() >= GOAL]
         if not winners:
             return
         self._award(s, 1, winners, log)
@@ -804,7 +694,7 @@ class PrestigeCities(Game[State]):
     def _deck2(self, s: State, log: list[LogEntry] | None) -> None:
         card = s.cards[1]
         measures = [deck2_measure(card, city) for city in s.cities]
-        self._award(s, 2, _best(measures, lowest=card == "measured_growth"), log)
+        self._award(s, 2, best_seats(measures, lowest=card == "measured_growth"), log)
 
     def _deck3(self, s: State, full: tuple[int, ...], log: list[LogEntry] | None) -> None:
         card = CARDS[3][s.cards[2]]
@@ -815,14 +705,14 @@ class PrestigeCities(Game[State]):
         s.phase = FINAL
         if card.get("convert"):
             frm, to, most, connected = card["convert"]
-            task = (CONVERT, BLOCK_INDEX[frm], BLOCK_INDEX[to], most, connected, 0)
+            task = Convert(CONVERT, BLOCK_INDEX[frm], BLOCK_INDEX[to], most, connected, 0)
             s.queues = tuple((task,) if seat in full and _has_step(s, seat, task) else ()
                              for seat in range(s.players))
 
     def _deck4(self, s: State, log: list[LogEntry] | None) -> None:
         card = s.cards[3]
         measures = [deck4_measure(card, city, s.config.blight) for city in s.cities]
-        self._award(s, 4, _best(measures), log)
+        self._award(s, 4, best_seats(measures), log)
 
     # -- whose turn, what may be done --------------------------------------------------------------
     def to_act(self, state: State) -> frozenset[int]:
@@ -838,19 +728,19 @@ class PrestigeCities(Game[State]):
         if not (0 <= seat < state.players) or not state.queues[seat]:
             return []
         task = state.queues[seat][0]
-        kind = task[0]
         actions: list[Action] = []
-        if kind in (PICK, GOLDEN, BUILD):
-            choices = [(task[1], task_squares(state, seat, task, task[1]))] if kind == BUILD \
+        if isinstance(task, (Pick, Golden, Build)):
+            choices = [(task.block, task_squares(state, seat, task, task.block))] if isinstance(task, Build) \
                 else block_choices(state, seat, task)
             for b, squares in choices:
                 name = BLOCKS[b]
                 for row, col in squares_of(squares):
                     actions.append({"type": "build", "block": name, "row": row, "col": col})
-            return actions
-        for row, col in squares_of(task_squares(state, seat, task)):
-            actions.append({"type": kind, "row": row, "col": col})
-        if kind == CONVERT:
+        else:
+            kind = task.kind
+            for row, col in squares_of(task_squares(state, seat, task)):
+                actions.append({"type": kind, "row": row, "col": col})
+        if may_stop(task, state.config):
             actions.append({"type": "stop"})
         return actions
 
@@ -867,16 +757,20 @@ class PrestigeCities(Game[State]):
         if not (0 <= seat < state.players) or not state.queues[seat]:
             raise IllegalAction(self._idle(state, seat))
         task = state.queues[seat][0]
-        kind = task[0]
-        if kind == BUILD:  # the usual case: one more block of one type
-            known = state.memo.get(seat * 8 + task[1]) if state.memo is not None else None
-            mask = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, task[1])
-            if task[4]:
+        if isinstance(task, Build):  # the usual case: one more block of one type
+            known = state.memo.get(seat * 8 + task.block) if state.memo is not None else None
+            mask = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, task.block)
+            if not task.by_die and may_stop(task, state.config):  # a Deck 1 card's blocks: the stop comes last
+                k = rng.randrange(mask.bit_count() + 1)
+                if k == mask.bit_count():
+                    return {"type": "stop"}
+                i = _nth_square(mask, k)
+            elif task.group:
                 i = _nth_square(mask, int(rng.random() * mask.bit_count()))
             else:
                 i = _nth_square(mask, rng.randrange(mask.bit_count()))
-            return {"type": "build", "block": BLOCKS[task[1]], "row": i // COLS, "col": i % COLS}
-        if kind == PICK or kind == GOLDEN:
+            return {"type": "build", "block": BLOCKS[task.block], "row": i // COLS, "col": i % COLS}
+        if isinstance(task, (Pick, Golden)):
             choices = block_choices(state, seat, task)
             k = rng.randrange(sum(mask.bit_count() for _, mask in choices))
             for b, mask in choices:
@@ -885,12 +779,13 @@ class PrestigeCities(Game[State]):
                     i = _nth_square(mask, k)
                     return {"type": "build", "block": BLOCKS[b], "row": i // COLS, "col": i % COLS}
                 k -= n
+            raise AssertionError(k)  # k was drawn below the sum of the counts
         mask = task_squares(state, seat, task)
-        k = rng.randrange(mask.bit_count() + (kind == CONVERT))
+        k = rng.randrange(mask.bit_count() + may_stop(task, state.config))
         if k == mask.bit_count():
             return {"type": "stop"}
         i = _nth_square(mask, k)
-        return {"type": kind, "row": i // COLS, "col": i % COLS}
+        return {"type": task.kind, "row": i // COLS, "col": i % COLS}
 
     # -- checking -----------------------------------------------------------------------------------
     def _idle(self, state: State, seat: int) -> str:
@@ -906,8 +801,9 @@ class PrestigeCities(Game[State]):
     def check(self, state: State, seat: int, action: Any) -> None:
         self._checked(state, seat, action)
 
-    def _checked(self, state: State, seat: int, action: Any) -> tuple[tuple[Any, ...], int | None, int]:
-        """(task, block, square bit) that ``action`` carries out, or IllegalAction saying why not."""
+    def _checked(self, state: State, seat: int, action: Any) -> tuple[Task, int | None, int]:
+        """(task, block, square bit) that ``action`` carries out, or IllegalAction saying why not; a
+        ``stop`` is (task, None, 0)."""
         kind = action.get("type") if type(action) is dict else None
         if type(kind) is not str:
             kind = require_action(action)
@@ -915,17 +811,17 @@ class PrestigeCities(Game[State]):
         if type(seat) is not int or not (0 <= seat < state.players) or not queues[seat]:
             raise IllegalAction(self._idle(state, seat))
         task = queues[seat][0]
-        step = task[0]
-        expected = BUILD if step == PICK or step == GOLDEN else step
+        step = task.kind
+        expected = BUILD if step in (PICK, GOLDEN) else step
         if kind != expected:
             if kind == "stop":
-                if step != CONVERT:
-                    raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
+                if not may_stop(task, state.config):
+                    raise IllegalAction(f"you cannot stop now: {describe_task(task, may_stop(task, state.config))}")
                 return task, None, 0
             if kind not in ("build", "remove", "blight", "convert"):
                 raise IllegalAction(f"unknown action type {kind!r}: the actions are 'build', 'remove',"
                                     " 'blight', 'convert' and 'stop'")
-            raise IllegalAction(f"you cannot {kind} now: {describe_task(task)}")
+            raise IllegalAction(f"you cannot {kind} now: {describe_task(task, may_stop(task, state.config))}")
         row, col = action.get("row"), action.get("col")
         if type(row) is int and type(col) is int and 0 <= row < ROWS and 0 <= col < COLS:
             square = 1 << (row * COLS + col)
@@ -936,58 +832,55 @@ class PrestigeCities(Game[State]):
             block = BLOCK_INDEX.get(action.get("block"))
             if block is None or block == BLIGHT:
                 block = _block_field(action)  # refused, saying why
-            if step == BUILD and block != task[1]:
-                raise IllegalAction(f"you are building {BLOCK_NAMES[task[1]]} now, not {BLOCK_NAMES[block]}")
+            if isinstance(task, Build) and block != task.block:
+                raise IllegalAction(f"you are building {BLOCK_NAMES[task.block]} now, not {BLOCK_NAMES[block]}")
         known = state.memo.get(seat * 8 + (7 if block is None else block)) if state.memo is not None else None
         squares = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, block)
         if not squares & square:  # none for a block the task does not offer
-            if task[0] == PICK and not any(b == block for b, _ in task[1]):
-                raise IllegalAction(f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may"
-                                    f" use are {_offer_words(task[1])}")
-            if task[0] == GOLDEN and block not in task[1]:
-                raise IllegalAction(f"you have already built your {BLOCK_NAMES[block]} block this Golden"
-                                    f" Age; still to build: {', '.join(BLOCK_NAMES[b] for b in task[1])}")
             raise IllegalAction(self._why_not(state, seat, task, block, row, col, square))
         return task, block, square
 
-    def _why_not(self, state: State, seat: int, task: tuple[Any, ...], block: int | None, row: int, col: int,
+    def _why_not(self, state: State, seat: int, task: Task, block: int | None, row: int, col: int,
                  square: int) -> str:
         city = state.cities[seat]
         terrain = state.config.terrain
-        where = _where(row, col)
-        kind = task[0]
-        if kind in (PICK, BUILD, GOLDEN):
+        at = where(row, col)
+        if isinstance(task, (Pick, Build, Golden)):
+            assert block is not None  # a build names its block
+            if isinstance(task, Pick) and not any(b == block for b, _ in task.offers):
+                return (f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may use are"
+                        f" {offer_words(task.offers)}")
+            if isinstance(task, Golden) and block not in task.blocks:
+                return (f"you have already built your {BLOCK_NAMES[block]} block this Golden Age; still to build:"
+                        f" {', '.join(BLOCK_NAMES[b] for b in task.blocks)}")
             if not available(city, block, terrain) & square:
                 if terrain & square and not built(city) & square:
-                    return f"{where} is a mountain: only Residential may be built over it"
-                return f"{where} is already built on"
-            if kind == BUILD and task[4]:
-                return f"{where} does not touch the blocks you are placing this round: they must all be connected"
-            if kind == BUILD and task[3] != FULL:
-                return f"{where} does not touch a Residential block, as the first of these blocks must"
-            need = task[2] if kind == BUILD else dict(task[1])[block]
-            return (f"{where} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
+                    return f"{at} is a mountain: only Residential may be built over it"
+                return f"{at} is already built on"
+            if isinstance(task, Build) and task.group:
+                return f"{at} does not touch the blocks you are placing this round: they must all be connected"
+            if isinstance(task, Build) and task.start != FULL:
+                return f"{at} does not touch a Residential block, as the first of these blocks must"
+            need = task.left if isinstance(task, Build) else dict(task.offers)[block] if isinstance(task, Pick) else 1
+            return (f"{at} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
                     f" you must place the die in full where you can")
-        if kind == REMOVE:
+        if isinstance(task, Remove):
             _, target, b, left, group, _whole = task
             if group & square:
-                return f"you already chose to remove {where}"
+                return f"you already chose to remove {at}"
             if not state.cities[target][b] & square:
-                return f"{where} of player {target + 1}'s city holds no {BLOCK_NAMES[b]} block"
+                return f"{at} of player {target + 1}'s city holds no {BLOCK_NAMES[b]} block"
             if group:
-                return f"{where} does not touch the blocks you are removing: they must be one connected group"
-            return f"{where} is in a group of {BLOCK_NAMES[b]} smaller than the {left} you must remove"
-        if kind == BLIGHT_TASK:
-            _, near, squares = task
-            if not near:
-                return f"the Blight goes on one of the squares just emptied, and {where} is not one of them"
-            return f"{where} is not a free square next to the blocks you just placed"
-        if kind == CONVERT:
-            frm = task[1]
-            if not city[frm] & square:
-                return f"{where} holds no {BLOCK_NAMES[frm]} block"
-            return f"{where} does not touch the blocks you are converting: they must be connected"
-        raise AssertionError(kind)
+                return f"{at} does not touch the blocks you are removing: they must be one connected group"
+            return f"{at} is in a group of {BLOCK_NAMES[b]} smaller than the {left} you must remove"
+        if isinstance(task, AddBlight):
+            if not task.near:
+                return f"the Blight goes on one of the squares just emptied, and {at} is not one of them"
+            return f"{at} is not a free square next to the blocks you just placed"
+        frm = task.frm
+        if not city[frm] & square:
+            return f"{at} holds no {BLOCK_NAMES[frm]} block"
+        return f"{at} does not touch the blocks you are converting: they must be connected"
 
     # -- applying ----------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
@@ -1000,87 +893,100 @@ class PrestigeCities(Game[State]):
             return s
         return self._advance(s, log)
 
-    def _step(self, s: State, seat: int, task: tuple[Any, ...], block: int | None, square: int,
+    def _step(self, s: State, seat: int, task: Task, block: int | None, square: int,
               log: list[LogEntry] | None) -> None:
         """Carry out one checked step of ``seat``'s first task on the draft state ``s``."""
-        queue = s.queues[seat]
-        rest = queue[1:]
+        rest = s.queues[seat][1:]
         city = s.cities[seat]
-        kind = task[0]
+        if isinstance(task, Pick):
+            assert block is not None  # a build names its block
+            task = Build(BUILD, block, dict(task.offers)[block], FULL, 0, True)
+        if isinstance(task, Build):
+            city, rest = self._build(s, seat, city, task, square, rest)
+        elif isinstance(task, Golden):
+            assert block is not None  # a build names its block
+            city, rest = self._golden(s, seat, city, task, block, square, rest)
+        elif isinstance(task, Remove):
+            rest = self._remove(s, seat, task, square, rest)
+        elif isinstance(task, AddBlight):
+            city = tuple(m & ~square for m in city[:5]) + (city[BLIGHT] | square,)
+        else:
+            city, rest = self._convert(city, task, square, rest)
         if log is not None:
             private = None if s.phase != CHOOSE else frozenset((seat,))
-            me = f"{{p{seat}}}"
-        if kind == PICK:
-            for b, count in task[1]:
-                if b == block:
-                    break
-            task = (BUILD, block, count, FULL, 0, True)
-            kind = BUILD
-        if kind == BUILD:
-            _, b, left, start, group, by_die = task
-            city = city[:b] + (city[b] | square,) + city[b + 1:]  # type: ignore[assignment]
-            group |= square
-            groups = s.groups  # every block the seat built this round (the die's group first)
-            s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
-            if left > 1:
-                grow = (BUILD, b, left - 1, start, group, by_die)
-                rest = (grow,) + rest
-                # where the group may grow next, as task_squares would find it, known here cheaply
-                s.memo = {seat * 8 + b: (grow, neighbours(group) & available(city, b, s.config.terrain))}
-            elif s.config.blight:
-                blights = self._growth_blight(s, seat, city, group if b in (RESIDENTIAL, INDUSTRY) else 0, by_die)
-                if by_die and ERAS[s.era].get("blight"):
-                    blights.append((BLIGHT_TASK, True, group))
-                rest = tuple(blights) + rest
-            if log is not None:
-                log.append(LogEntry(f"{me} built {BLOCK_NAMES[b]} at {_where(*squares_of(square)[0])}.", private))
-        elif kind == GOLDEN:
-            city = _city_with(city, block, city[block] | square)
-            s.groups = _set(s.groups, seat, s.groups[seat] | square)
-            left = tuple(b for b in task[1] if b != block)
-            if left:
-                rest = ((GOLDEN, left),) + rest
-            if s.config.blight and block in (RESIDENTIAL, INDUSTRY):
-                rest = tuple(self._growth_blight(s, seat, city, square, False)) + rest
-            if log is not None:
-                log.append(LogEntry(f"{me} built {BLOCK_NAMES[block]} at {_where(*squares_of(square)[0])}.", private))
-        elif kind == REMOVE:
-            _, target, b, left, group, whole = task
-            if whole:  # docs/rules/prestige_cities.md: the first block picks the smaller group, removed whole
-                left = next(g for g in components(s.cities[target][b]) if g & square).bit_count()
-            group |= square
-            if left > 1:
-                rest = ((REMOVE, target, b, left - 1, group, False),) + rest
-            else:
-                s.removals = _set(s.removals, seat, (target, b, group))
-            if log is not None:
-                log.append(LogEntry(f"{me} chose to remove {BLOCK_NAMES[b]} at {_where(*squares_of(square)[0])}"
-                                    f" of {{p{target}}}'s city.", private))
-        elif kind == BLIGHT_TASK:
-            city = tuple(m & ~square for m in city[:5]) + (city[BLIGHT] | square,)  # type: ignore[assignment]
-            if log is not None:
-                log.append(LogEntry(f"{me} added Blight at {_where(*squares_of(square)[0])}.", private))
-        elif kind == CONVERT:
-            _, frm, to, left, connected, group = task
-            if square:
-                city = _city_with(_city_with(city, frm, city[frm] & ~square), to, city[to] | square)
-                group |= square
-                if left > 1:
-                    rest = ((CONVERT, frm, to, left - 1, connected, group),) + rest
-                if log is not None:
-                    log.append(LogEntry(f"{me} converted {BLOCK_NAMES[frm]} at {_where(*squares_of(square)[0])}"
-                                        f" to {BLOCK_NAMES[to]}.", private))
-            elif log is not None:
-                log.append(LogEntry(f"{me} stopped converting.", private))
+            log.append(LogEntry(step_words(seat, task, block, square), private))
         cities = s.cities
         s.cities = cities[:seat] + (city,) + cities[seat + 1:]
-        if not (rest and (kind == BUILD or kind == REMOVE) and rest[0][0] == kind and rest[0][4]):
+        head = rest[0] if rest else None
+        if not ((isinstance(task, Build) and isinstance(head, Build) and head.group)
+                or (isinstance(task, Remove) and isinstance(head, Remove) and head.group)):
             rest = self._settled(s, seat, rest)  # a group under way always has room to grow (docs/rules)
         queues = s.queues
         s.queues = queues[:seat] + (rest,) + queues[seat + 1:]
 
+    def _build(self, s: State, seat: int, city: City, task: Build, square: int, rest: Queue) -> tuple[City, Queue]:
+        """One block of a connected group, the die's or a Deck 1 card's; no square: the card's stop."""
+        _, b, left, start, group, by_die = task
+        if square:
+            city = city[:b] + (city[b] | square,) + city[b + 1:]
+            group |= square
+            groups = s.groups  # every block the seat built this round (the die's group first)
+            s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
+            if b == s.config.goal:
+                _reach(s, seat, city)
+        else:
+            left = 1  # the group ends here, as it stands
+        if left > 1:
+            grow = Build(BUILD, b, left - 1, start, group, by_die)
+            # where the group may grow next, as task_squares would find it, known here cheaply
+            s.memo = {seat * 8 + b: (grow, neighbours(group) & available(city, b, s.config.terrain))}
+            return city, (grow,) + rest
+        if s.config.blight:
+            blights = self._growth_blight(s, seat, city, group if b in (RESIDENTIAL, INDUSTRY) else 0, by_die)
+            if by_die and ERAS[s.era].get("blight"):
+                blights.append(AddBlight(BLIGHT_TASK, True, group))
+            rest = tuple(blights) + rest
+        return city, rest
+
+    def _golden(self, s: State, seat: int, city: City, task: Golden, block: int, square: int,
+                rest: Queue) -> tuple[City, Queue]:
+        """One block of the Golden Age."""
+        city = _city_with(city, block, city[block] | square)
+        s.groups = _set(s.groups, seat, s.groups[seat] | square)
+        if block == s.config.goal:
+            _reach(s, seat, city)
+        left = tuple(b for b in task.blocks if b != block)
+        if left:
+            rest = (Golden(GOLDEN, left),) + rest
+        if s.config.blight and block in (RESIDENTIAL, INDUSTRY):
+            rest = tuple(self._growth_blight(s, seat, city, square, False)) + rest
+        return city, rest
+
     @staticmethod
-    def _growth_blight(s: State, seat: int, city: City, added: int, by_die: bool) -> list[tuple[Any, ...]]:
+    def _remove(s: State, seat: int, task: Remove, square: int, rest: Queue) -> Queue:
+        """One block of a catastrophe's group: chosen now, removed when the era resolves."""
+        _, target, b, left, group, whole = task
+        if whole:  # docs/rules/prestige_cities.md: the first block picks the smaller group, removed whole
+            left = next(g for g in components(s.cities[target][b]) if g & square).bit_count()
+        group |= square
+        if left > 1:
+            return (Remove(REMOVE, target, b, left - 1, group, False),) + rest
+        s.removals = _set(s.removals, seat, (target, b, group))
+        return rest
+
+    @staticmethod
+    def _convert(city: City, task: Convert, square: int, rest: Queue) -> tuple[City, Queue]:
+        """One block of a Deck 3 conversion, or (no square) the stop."""
+        _, frm, to, left, connected, group = task
+        if not square:
+            return city, rest
+        city = _city_with(_city_with(city, frm, city[frm] & ~square), to, city[to] | square)
+        if left > 1:
+            rest = (Convert(CONVERT, frm, to, left - 1, connected, group | square),) + rest
+        return city, rest
+
+    @staticmethod
+    def _growth_blight(s: State, seat: int, city: City, added: int, by_die: bool) -> list[Task]:
         """The Blight task owed once ``added`` (Residential or Industrial squares just placed, all of
         one placement) joins the seat's blocks of this round: "any time you add 4 or more Residential or
         Industrial blocks to your city in one round" (edition 2: every block of the round counts,
@@ -1089,14 +995,14 @@ class PrestigeCities(Game[State]):
         if not added:
             return []
         if s.config.edition < 2:
-            return [(BLIGHT_TASK, True, added)] if by_die and added.bit_count() >= 4 else []
+            return [AddBlight(BLIGHT_TASK, True, added)] if by_die and added.bit_count() >= 4 else []
         homes_and_industry = s.groups[seat] & (city[RESIDENTIAL] | city[INDUSTRY])
         now = homes_and_industry.bit_count()
         if now >= 4 > now - added.bit_count():  # this placement reached 4
-            return [(BLIGHT_TASK, True, homes_and_industry)]
+            return [AddBlight(BLIGHT_TASK, True, homes_and_industry)]
         return []
 
-    def _settled(self, s: State, seat: int, queue: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    def _settled(self, s: State, seat: int, queue: Queue) -> Queue:
         """``queue`` without the tasks at its head that have no step left (a full city, say)."""
         while queue and not _has_step(s, seat, queue[0]):
             queue = queue[1:]
@@ -1106,7 +1012,7 @@ class PrestigeCities(Game[State]):
     def result(self, state: State) -> Result | None:
         if state.phase != OVER:
             return None
-        keys = [_rank_key(state.cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
+        keys = [rank_key(state.cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
         ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
         scores = tuple(float(k[0]) for k in keys)
         tied = len({k[0] for k in keys}) < len(keys)
@@ -1134,8 +1040,7 @@ class PrestigeCities(Game[State]):
                 "empty": empty_squares(city, config.terrain).bit_count(),
                 "choosing": bool(state.queues[s]) and secret,
             })
-        mine = seat is not None
-        queue = state.queues[seat] if mine else ()
+        queue = state.queues[seat] if seat is not None else ()
         public_queues = not secret
         result = self.result(state)
         era = ERAS[state.era]
@@ -1155,16 +1060,17 @@ class PrestigeCities(Game[State]):
             "cities": cities,
             "scores": [c["overall"] for c in cities],
             "to_act": sorted(self.to_act(state)),
-            "task": describe_task_json(queue[0]) if queue else None,
+            "task": describe_task_json(queue[0], may_stop(queue[0], config)) if queue else None,
             "queue": [task_to_json(t) for t in queue],
             "queues": [[task_to_json(t) for t in q] for q in state.queues] if public_queues else None,
-            "group": [list(sq) for sq in squares_of(state.groups[seat])] if mine else [],
-            "removal": _removal_json(state, seat) if mine else None,
+            "group": [list(sq) for sq in squares_of(state.groups[seat])] if seat is not None else [],
+            "removal": _removal_json(state, seat) if seat is not None else None,
+            "deck1_reached": state.reached[seat] if seat is not None else False,
             "emptied": [[list(sq) for sq in squares_of(e)] for e in state.emptied] if not secret else None,
             "bonus_cards": [{"deck": d + 1, "id": cid, "name": CARDS[d + 1][cid]["name"],
-                             "text": CARDS[d + 1][cid]["text"],
-                             "winners": None if state.winners[d] is None else list(state.winners[d])}
-                            for d, cid in enumerate(state.cards)],
+                             "text": _card_text(d + 1, cid, config),
+                             "winners": None if winners is None else list(winners)}
+                            for d, (cid, winners) in enumerate(zip(state.cards, state.winners, strict=True))],
             "board": {"rows": ROWS, "cols": COLS, "inner_rows": [_r0, _r1], "inner_cols": [_c0, _c1],
                       "mountains": [list(sq) for sq in squares_of(config.terrain)], "ocean": config.ocean},
             "over": result is not None, "result": result.to_json() if result else None,
@@ -1186,7 +1092,7 @@ class PrestigeCities(Game[State]):
         queues = [tuple(task_from_json(t) for t in q) for q in view["queues"]] if view["queues"] is not None \
             else [()] * players
         removal = view["removal"]
-        removals = [None] * players
+        removals: list[Removal | None] = [None] * players
         if removal:
             removals[seat] = (removal["target"], BLOCK_INDEX[removal["block"]], mask_of(removal["squares"]))
         emptied = view["emptied"]
@@ -1201,14 +1107,15 @@ class PrestigeCities(Game[State]):
                       phase=view["phase"], queues=tuple(queues), targets=tuple(view["targets"] or ()),
                       removals=tuple(removals), groups=tuple(mask_of(view["group"]) if s == seat else 0
                                                              for s in range(players)),
-                      emptied=tuple(mask_of(e) for e in emptied) if emptied is not None else (0,) * players)
+                      emptied=tuple(mask_of(e) for e in emptied) if emptied is not None else (0,) * players,
+                      reached=tuple(view.get("deck1_reached", False) if s == seat else False for s in range(players)))
         if not secret:
             return state
         # the era began from the cities the others show; my own city and tasks are as my view says
         start = list(cities)
         mine_start = city_from_rows(view["cities"][seat]["rows"])
         own_group = mask_of(view["group"])
-        start[seat] = tuple(m & ~own_group for m in mine_start)  # type: ignore[assignment]
+        start[seat] = tuple(m & ~own_group for m in mine_start)
         state.start = tuple(start)
         queues = list(state.queues)
         queues[seat] = tuple(task_from_json(t) for t in view["queue"])
@@ -1238,12 +1145,13 @@ class PrestigeCities(Game[State]):
                 "bonus": list(state.bonus), "phase": state.phase,
                 "queues": [[task_to_json(t) for t in q] for q in state.queues], "targets": list(state.targets),
                 "removals": [None if r is None else list(r) for r in state.removals],
-                "groups": list(state.groups), "emptied": list(state.emptied)}
+                "groups": list(state.groups), "emptied": list(state.emptied), "reached": list(state.reached)}
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         c = data["config"]
         return State(seed=data["seed"], players=data["players"],
-                     config=Config(c["blight"], c["ocean"], c["mountains"], c["pregame"], tuple(c["cards"]), c["edition"]),
+                     config=Config(c["blight"], c["ocean"], c["mountains"], c["pregame"], tuple(c["cards"]),
+                                   c["edition"]),
                      round=data["round"], deck_rounds=data["deck_rounds"], era=data["era"], dice=tuple(data["dice"]),
                      deck=tuple(data["deck"]), drawn=data["drawn"], set_aside=tuple(data["set_aside"]),
                      decks=data["decks"], winners=tuple(None if w is None else tuple(w) for w in data["winners"]),
@@ -1251,158 +1159,18 @@ class PrestigeCities(Game[State]):
                      start=tuple(tuple(city) for city in data["start"]), bonus=tuple(data["bonus"]),
                      phase=data["phase"], queues=tuple(tuple(task_from_json(t) for t in q) for q in data["queues"]),
                      targets=tuple(data["targets"]),
-                     removals=tuple(None if r is None else tuple(r) for r in data["removals"]),
-                     groups=tuple(data["groups"]), emptied=tuple(data["emptied"]))
+                     removals=tuple(None if r is None else (r[0], r[1], r[2]) for r in data["removals"]),
+                     groups=tuple(data["groups"]), emptied=tuple(data["emptied"]),
+                     reached=tuple(data.get("reached", (False,) * data["players"])))  # none in a state from before
 
 
-# --- bonus card measures ------------------------------------------------------------------------
+# --- JSON ---------------------------------------------------------------------------------------
 
-def _best(measures: list[float], lowest: bool = False) -> list[int]:
-    """The seats with the best measure; a "most" card needs at least 1 (docs/rules)."""
-    best = min(measures) if lowest else max(measures)
-    if not lowest and best <= 0:
-        return []
-    return [s for s, m in enumerate(measures) if m == best]
-
-
-def deck2_measure(card: str, city: City) -> int:
-    if card == "downtown_developer":
-        return (built(city) & INNER).bit_count()
-    if card == "race_to_the_exurbs":
-        return (built(city) & EDGE).bit_count()
-    if card == "monument_builder":
-        return city[PARKS].bit_count()
-    if card == "measured_growth":
-        return built(city).bit_count()
-    if card == "retail_entrepreneur":
-        return (city[COMMERCE] & neighbours(city[RESIDENTIAL])).bit_count()
-    if card == "industrial_powerhouse":
-        return city[INDUSTRY].bit_count()
-    raise AssertionError(card)
-
-
-def least_numerous(city: City) -> list[int]:
-    """The types (of the five) the city has fewest blocks of."""
-    fewest = min(city[b].bit_count() for b in DIE_BLOCKS)
-    return [b for b in DIE_BLOCKS if city[b].bit_count() == fewest]
-
-
-def deck4_measure(card: str, city: City, blight: bool) -> int:
-    if card == "champs_central":
-        return largest(city[PARKS] & INNER)
-    if card == "mixed_use_builder":
-        return min(city[b].bit_count() for b in DIE_BLOCKS)
-    if card == "global_hub_of_finance":
-        return largest(city[COMMERCE])
-    if card == "district_developer":
-        return max(len(components(city[b])) for b in least_numerous(city))
-    if card == "suburban_lifestyle_dream":
-        homes = city[RESIDENTIAL] & EDGE
-        if blight:
-            homes &= ~neighbours(city[BLIGHT])
-        return homes.bit_count()
-    if card == "culture_for_the_masses":
-        return (city[CULTURE] & ~INNER).bit_count()
-    raise AssertionError(card)
-
-
-# --- text and JSON ------------------------------------------------------------------------------
-
-def city_rows(city: City, terrain: int = 0) -> list[str]:
-    """The city as 9 rows of letters: I C R U P B for blocks, M for a bare mountain, '.' empty."""
-    rows = []
-    for r in range(ROWS):
-        row = []
-        for c in range(COLS):
-            sq = bit(r, c)
-            letter = "M" if terrain & sq else "."
-            for b in range(6):
-                if city[b] & sq:
-                    letter = LETTERS[b]
-                    break
-            row.append(letter)
-        rows.append("".join(row))
-    return rows
-
-
-def city_from_rows(rows: list[str]) -> City:
-    masks = [0] * 6
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch in LETTERS:
-                masks[LETTERS.index(ch)] |= bit(r, c)
-    return tuple(masks)  # type: ignore[return-value]
-
-
-def _offer_words(offers: tuple[tuple[int, int], ...]) -> str:
-    return ", ".join(f"{n} {BLOCK_NAMES[b]}" for b, n in offers)
-
-
-def describe_task(task: tuple[Any, ...]) -> str:
-    """What the task asks, in words."""
-    kind = task[0]
-    if kind == PICK:
-        return f"choose a die and build its first block ({_offer_words(task[1])})"
-    if kind == BUILD:
-        return f"build {task[2]} more {BLOCK_NAMES[task[1]]}, connected to the group"
-    if kind == GOLDEN:
-        return f"build one block of each of {', '.join(BLOCK_NAMES[b] for b in task[1])}, anywhere"
-    if kind == REMOVE:
-        if task[5]:
-            return (f"no group of {BLOCK_NAMES[task[2]]} in player {task[1] + 1}'s city is as large as the die:"
-                    f" choose one of its groups (at most {task[3]} block{'s' if task[3] != 1 else ''}) and remove it whole")
-        return f"remove {task[3]} more {BLOCK_NAMES[task[2]]} from player {task[1] + 1}'s city, one connected group"
-    if kind == BLIGHT_TASK:
-        return ("add a Blight next to the blocks you just placed" if task[1]
-                else "add a Blight on one of the squares just emptied")
-    if kind == CONVERT:
-        return (f"convert up to {task[3]} more {BLOCK_NAMES[task[1]]} to {BLOCK_NAMES[task[2]]}"
-                + (", connected" if task[4] else "") + ", or stop")
-    raise AssertionError(kind)
-
-
-# Where a task holds a set of squares (a bitboard of up to 72 bits): in JSON it is a list of
-# [row, col], since no JSON reader outside Python is bound to read integers beyond 2**53 exactly.
-MASK_FIELDS = {BUILD: (3, 4), REMOVE: (4,), BLIGHT_TASK: (2,), CONVERT: (5,)}
-
-
-def task_to_json(task: tuple[Any, ...]) -> list[Any]:
-    if task[0] == PICK:
-        return [PICK, [list(o) for o in task[1]]]
-    if task[0] == GOLDEN:
-        return [GOLDEN, list(task[1])]
-    masks = MASK_FIELDS.get(task[0], ())
-    return [[list(sq) for sq in squares_of(field)] if i in masks else field for i, field in enumerate(task)]
-
-
-def task_from_json(data: list[Any]) -> tuple[Any, ...]:
-    if data[0] == PICK:
-        return (PICK, tuple(tuple(o) for o in data[1]))
-    if data[0] == GOLDEN:
-        return (GOLDEN, tuple(data[1]))
-    masks = MASK_FIELDS.get(data[0], ())
-    return tuple(mask_of(field) if i in masks else field for i, field in enumerate(data))
-
-
-def describe_task_json(task: tuple[Any, ...]) -> dict[str, Any]:
-    """The seat's current task for the renderer and JSON bots."""
-    kind = task[0]
-    out: dict[str, Any] = {"kind": kind, "text": describe_task(task)}
-    if kind == PICK:
-        out["choices"] = [{"block": BLOCKS[b], "count": n} for b, n in task[1]]
-    elif kind == BUILD:
-        out.update(block=BLOCKS[task[1]], left=task[2], group=[list(sq) for sq in squares_of(task[4])])
-    elif kind == GOLDEN:
-        out["blocks"] = [BLOCKS[b] for b in task[1]]
-    elif kind == REMOVE:
-        out.update(target=task[1], block=BLOCKS[task[2]], left=task[3], group=[list(sq) for sq in squares_of(task[4])],
-                   whole=task[5])
-    elif kind == BLIGHT_TASK:
-        out["near"] = task[1]
-    elif kind == CONVERT:
-        out.update(block=BLOCKS[task[1]], to=BLOCKS[task[2]], left=task[3], connected=task[4],
-                   group=[list(sq) for sq in squares_of(task[5])])
-    return out
+def _card_text(deck: int, card: str, config: Config) -> str:
+    """The card's text as this game's rules edition reads it: before edition 3 a Deck 1 card's extra
+    blocks had to be placed, so its text says "add 2" where the facts say "up to 2"."""
+    text: str = CARDS[deck][card]["text"]
+    return text.replace("and up to 2", "and add 2") if deck == 1 and config.edition < AS_SOON_AS else text
 
 
 def _removal_json(state: State, seat: int) -> dict[str, Any] | None:

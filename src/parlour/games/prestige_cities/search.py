@@ -76,7 +76,7 @@ class PlannerBot(GreedyBot):
         for deck, card in self._open.items():
             mine = self._measure(deck, card, city)
             rival = self._rivals[deck]
-            prize = FULL_REWARD
+            prize: float = FULL_REWARD
             if deck == 3 and not CARDS[3][card].get("points"):
                 prize = self.convert_worth
             if rival is None:  # playing alone: only the goal itself counts

@@ -28,7 +28,7 @@ Block letters: I Industry, C Commerce, R Residential, U Culture, P Parks (or the
 The first block of a round chooses the die: 'b i 0 0' takes the Industry die.
   remove 3 4              a catastrophe: remove the block on row 3, column 4 of your target's city
   blight 3 4 / convert 3 4   put the Blight there / change the block there (bonus cards)
-  stop                    stop changing blocks (a Deck 3 card says "up to")
+  stop                    no more blocks of a bonus card (both decks say "may" or "up to")
 When few moves are open they are listed under the board: type a move's number to make it.
   cards                   the bonus cards in full
 Scores: Culture = Culture blocks in the Inner District (its empty squares show ':');
@@ -84,7 +84,8 @@ def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     """One line for the numbered list of moves."""
     kind = action["type"]
     if kind == "stop":
-        return "stop changing blocks"
+        building = (view.get("task") or {}).get("kind") == "build"
+        return "add no more of the bonus card's blocks" if building else "stop changing blocks"
     where = f"row {action['row']}, column {action['col']}"
     if kind == "build":
         return f"build {action['block'].capitalize()} on {where}"
@@ -116,8 +117,9 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
     out.append(f"Round {view['round']}: {era['name']}. ", style="bold")
     out.append(f"{era['rule']}\n")
     if view["dice"]:
-        out.append("Dice: " + ", ".join(f"{d['block'].capitalize()} {d['value']}" + ("" if d["usable"] else " (not usable)")
-                                         for d in view["dice"]) + "\n")
+        dice = (f"{d['block'].capitalize()} {d['value']}" + ("" if d["usable"] else " (not usable)")
+                for d in view["dice"])
+        out.append("Dice: " + ", ".join(dice) + "\n")
     me = 0 if seat is None else seat
     task = view.get("task")
     shown = task["target"] if task and task.get("kind") == "remove" else me
@@ -126,10 +128,12 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
     for column in ("city", "culture", "wealth", "happiness", "bonus", "overall"):
         table.add_column(column)
     for s, c in enumerate(view["cities"]):
-        table.add_row(names[s], str(c["culture"]), str(c["wealth"]), str(c["happiness"]), str(c["bonus"]), str(c["overall"]))
-    bonus = Text("Bonus cards: " + "; ".join(
-        f"{b['name']} (deck {b['deck']}" + (f", earned by {', '.join(names[w] for w in b['winners']) or 'nobody'})" if b["winners"] is not None else ")")
-        for b in view["bonus_cards"]) + " - 'cards' says what each asks\n", style="dim")
+        table.add_row(names[s], *(str(c[k]) for k in ("culture", "wealth", "happiness", "bonus", "overall")))
+    def earned(winners: list[int] | None) -> str:
+        return ")" if winners is None else f", earned by {', '.join(names[w] for w in winners) or 'nobody'})"
+
+    cards = (f"{b['name']} (deck {b['deck']}" + earned(b["winners"]) for b in view["bonus_cards"])
+    bonus = Text("Bonus cards: " + "; ".join(cards) + " - 'cards' says what each asks\n", style="dim")
     now = Text(f"Now: {task['text']}" if task else "", style="bold")
     return Group(out, table, bonus, now)
 

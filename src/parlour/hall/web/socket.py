@@ -1,0 +1,285 @@
+"""The WebSocket of a room (docs/protocol.md): one connection, one seat or one spectator.
+
+Reading and writing are two tasks. What the connection sends goes through one queue, in order;
+"the room changed" puts one marker in it however many changes pile up, and the marker becomes the
+newest state of the connection's own seat when its turn to be sent comes, so a slow reader
+costs the room nothing and never receives an outdated state after a newer one. A change the seat
+cannot see sends it nothing, and each state carries only the log lines this connection lacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..accounts import Account
+from ..errors import HallError
+from ..hall import Hall
+from ..quotas import Guard, RateLimited
+from ..room import Room
+from ..room.chat import chat_key
+from ..room.commands import Act, Say
+from ..text import clip, reason
+from ..wire import BadJson, dumps, read_json
+from .deps import GuardDep, HallDep, SocketAccount
+from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX
+
+# WebSocket close codes of the hall (4000-4999 are the application's own).
+CLOSE_UNKNOWN_ROOM = 4404  # no such room
+CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
+CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
+CLOSE_TOO_MANY_SOCKETS = 4430  # too many connections from one address
+
+_STATE = object()
+_CHAT = object()
+
+
+def error(code: str, message: str, message_id: Any = None) -> dict[str, Any]:
+    return {"type": "error", "id": message_id, "code": code, "message": reason(message)}
+
+
+class Connection:
+    def __init__(self, websocket: WebSocket, guard: Guard, address: str) -> None:
+        self.websocket = websocket
+        self.guard = guard
+        self.address = address
+        self.key = f"{address} {id(self)}"  # this connection, for its own message rate
+        self.outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.behind = False  # more than OUTBOX_MAX messages wait: the client does not read
+        self.refused = 0  # messages refused for rate in a row
+        self.state_queued = False
+        self.hall: Hall | None = None
+        self.room: Room | None = None
+        self.account: Account | None = None  # the player signed in on this connection, if any
+        self.seat: int | None = None
+        self.greeted = False
+        self.legal = True
+        self.shown: tuple[int, int] | None = None  # the room's and the seat's revisions last sent
+        self.log_epoch = 0  # the log this connection holds: its edition and how many lines
+        self.log_lines = 0
+        self.chat_queued = False
+        self.chat_next = 0  # the number of the next chat line to send
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.outbox.qsize() >= OUTBOX_MAX:
+            # The client does not read what it asked for: let it go rather than hold its answers.
+            self.behind = True
+            return
+        self.outbox.put_nowait(dumps(message))
+
+    def changed(self) -> None:
+        if not self.state_queued:
+            self.state_queued = True
+            self.outbox.put_nowait(_STATE)
+
+    def chatted(self) -> None:
+        if not self.chat_queued:
+            self.chat_queued = True
+            self.outbox.put_nowait(_CHAT)
+
+    def chat_lines(self) -> str | None:
+        """The chat lines this connection has not had yet, as one message; None if none."""
+        assert self.room is not None
+        self.chat_queued = False
+        lines = self.room.chat.since(self.chat_next)
+        if not lines:
+            return None
+        self.chat_next = lines[-1].n + 1
+        return dumps({"type": "chat", "lines": [line.to_json() for line in lines]})
+
+    async def send_loop(self) -> None:
+        while True:
+            item = await self.outbox.get()
+            if item is _CHAT:
+                item = self.chat_lines()
+                if item is None:
+                    continue
+            elif item is _STATE:
+                self.state_queued = False
+                item = self.newest_state()
+                if item is None:
+                    continue
+            await self.websocket.send_text(item)
+
+    def newest_state(self) -> str | None:
+        """The seat's newest state with the log lines this connection lacks; None if it has it."""
+        assert self.room is not None
+        audience = self.room.audience(self.seat)
+        shown = (self.room.shared_revision, audience.revision)
+        if shown == self.shown:
+            return None
+        start = self.log_lines if self.log_epoch == audience.epoch else 0
+        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, len(audience.lines)
+        return self.room.state_text(self.seat, self.legal, start)
+
+    async def receive_loop(self) -> tuple[int, str] | None:
+        """Read until the client goes; returns the close code and reason when the hall ends it."""
+        while True:
+            if self.behind:
+                return CLOSE_BEHIND, f"more than {OUTBOX_MAX} messages waited for you to read them: reconnect"
+            if self.refused > self.guard.limits.flood:
+                return CLOSE_FLOOD, "too many messages past the rate limit"
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return None
+            try:
+                self.guard.take("connection_messages", self.key)
+                self.guard.take("messages", self.address)
+            except RateLimited as refused:
+                self.refused += 1
+                self.push(error("rate_limited", f"{refused}; nothing was done"))
+                continue
+            self.refused = 0
+            text = message.get("text")
+            data = message.get("bytes") or b"" if text is None else text.encode(errors="surrogatepass")
+            if len(data) > MAX_MESSAGE:
+                self.push(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"
+                                             f" ({len(data)} sent): nothing was done"))
+                continue
+            await self.handle(data)
+
+    async def handle(self, data: bytes) -> None:
+        try:
+            message = read_json(data)
+        except BadJson as problem:
+            self.push(error("bad_message", f"{problem}: nothing was done"))
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            self.push(error("bad_message", 'a message must be a JSON object with a "type"'))
+            return
+        message_id = message.get("id")
+        if not (message_id is None or isinstance(message_id, (str, int)) and not isinstance(message_id, bool)):
+            self.push(error("bad_message", '"id" must be a string or a whole number'))
+            return
+        if isinstance(message_id, str) and len(message_id) > ID_MAX or (
+                isinstance(message_id, int) and not -2 ** 53 < message_id < 2 ** 53):
+            self.push(error("bad_message", f'"id" is at most {ID_MAX} characters, or a whole number'
+                            " within 2^53"))
+            return
+        kind = message["type"]
+        try:
+            if kind == "hello":
+                await self.hello(message)
+            elif kind == "act":
+                await self.act(message, message_id)
+            elif kind == "chat":
+                await self.chat(message)
+            elif kind == "ping":
+                self.push({"type": "pong"})
+            else:
+                self.push(error("bad_message", f"unknown message type {clip(kind)!r}: the types are hello,"
+                                " act, chat and ping", message_id))
+        except HallError as refused:
+            self.push(error(refused.code, str(refused), message_id))
+
+    async def hello(self, message: dict[str, Any]) -> None:
+        assert self.room is not None
+        if self.greeted:
+            raise HallError("bad_message", "hello is said once per connection")
+        token = message.get("token")
+        if token is not None and not isinstance(token, str):
+            raise HallError("bad_message", '"token" must be a seat token (text) or null')
+        # no token: a signed-in player's seat follows them (hall/accounts.py); else a spectator
+        seat = self.room.seat_for_token(token) if token else self.room.seat_of(self.account)
+        self.legal = message.get("legal", True) is not False
+        self.greeted, self.seat = True, seat
+        self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
+        assert self.hall is not None
+        self.hall.broadcast.subscribe(self.room.code, self.changed)
+        self.changed()
+        if message.get("chat") is True:  # the chat so far (its newest lines), then each new line
+            self.chat_next = next((line.n for line in await self.room.chat.load()), 0)
+            self.hall.broadcast.subscribe(chat_key(self.room.code), self.chatted)
+            self.chatted()
+        self.room.connect(seat)
+
+    async def chat(self, message: dict[str, Any]) -> None:
+        assert self.room is not None
+        if not self.greeted:
+            raise HallError("not_a_player", "say hello first")
+        name = message.get("name")
+        if name is not None and not isinstance(name, str):
+            raise HallError("bad_message", '"name" must be text')
+        try:
+            self.guard.take("chat", self.key)
+        except RateLimited as refused:
+            raise HallError("rate_limited", f"{refused}; nothing was said") from None
+        kind: Literal["player", "spectator"] = "player" if self.seat is not None else "spectator"
+        assert self.hall is not None
+        await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name))
+
+    async def act(self, message: dict[str, Any], message_id: Any) -> None:
+        assert self.room is not None
+        if not self.greeted:
+            raise HallError("not_a_player", "say hello with your seat token first")
+        if self.seat is None:
+            raise HallError("not_a_player", "spectators watch; only a seat's player can act")
+        if "action" not in message:
+            raise HallError("bad_message", 'an act needs an "action"')
+        assert self.hall is not None
+        await self.hall.run(self.room, Act(self.seat, message.get("turn"), message["action"]),
+                            on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
+
+
+router = APIRouter()
+
+
+@router.websocket("/ws/rooms/{code}")
+async def live(websocket: WebSocket, code: str, hall: HallDep, guard: GuardDep, account: SocketAccount) -> None:
+    await room_socket(websocket, hall, guard, code, account)
+
+
+async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None
+                      ) -> None:
+    """``account``: the player the connection's session cookie signs in, if any."""
+    await websocket.accept()
+    address = websocket.client.host if websocket.client else "unknown"
+    if not guard.open_socket(address):
+        words = f"at most {guard.limits.sockets} connections from one address at once"
+        await websocket.send_text(dumps(error("rate_limited", words)))
+        await websocket.close(CLOSE_TOO_MANY_SOCKETS, words)
+        return
+    try:
+        connection = Connection(websocket, guard, address)
+        connection.account = account
+        await serve_connection(connection, hall, code)
+    finally:
+        guard.close_socket(address)
+
+
+async def serve_connection(connection: Connection, hall: Hall, code: str) -> None:
+    websocket = connection.websocket
+    try:
+        connection.hall = hall
+        connection.room = await hall.room(clip(code, 16))
+    except HallError as refused:
+        await websocket.send_text(dumps(error(refused.code, str(refused))))
+        await websocket.close(CLOSE_UNKNOWN_ROOM, "unknown room")
+        return
+    room = connection.room
+    sender = asyncio.create_task(connection.send_loop())
+    ended: tuple[int, str] | None = None
+    try:
+        ended = await connection.receive_loop()
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went away
+    finally:
+        sender.cancel()
+        if connection.greeted:
+            hall.broadcast.unsubscribe(room.code, connection.changed)
+            hall.broadcast.unsubscribe(chat_key(room.code), connection.chatted)
+            room.disconnect(connection.seat)
+    if ended is not None:
+        drop(connection.outbox)
+        with contextlib.suppress(RuntimeError):  # it closed meanwhile
+            await websocket.close(*ended)
+
+
+def drop(queue: asyncio.Queue[Any]) -> None:
+    """Let go of everything ``queue`` holds."""
+    while not queue.empty():
+        queue.get_nowait()
