@@ -144,3 +144,27 @@ def test_dinosaurs_tensor_is_the_plain_one(config: Config) -> None:
                 checked += 1
                 chosen += bool(so_far)
     assert checked > 150 and (chosen or players == 2)
+
+
+def test_patchwork_s_offer_value_is_what_each_offered_patch_is_worth_to_the_seat() -> None:
+    """Per offered patch: whether the seat can pay for it, and two points per square plus its income
+    on the paydays after the spaces it costs, less its price and those spaces, / 20."""
+    from parlour.games.patchwork.engine import LAST_SPACE, PATCHES
+    from parlour.rl.encodings.patchwork import LAYOUT
+
+    table = Table("patchwork", seed=4)
+    checked = affordable = 0
+    for seat in random_tokens(table, 4, 200):
+        view = table.view(seat)
+        me = view["players"][seat]
+        block = table.observe(seat)[LAYOUT["offer_value"]]
+        for k, pid in enumerate(view["offer"]):
+            patch = PATCHES[pid]
+            end = min(me["time"] + patch.time, LAST_SPACE)
+            worth = 2 * patch.size + patch.income * sum(t > end for t in view["income_times"]) - patch.price
+            worth -= end - me["time"]
+            assert block[2 * k] == (patch.price <= me["buttons"])
+            assert block[2 * k + 1] == pytest.approx(worth / 20)
+            checked += 1
+            affordable += patch.price <= me["buttons"]
+    assert checked > 100 and 0 < affordable < checked

@@ -13,7 +13,7 @@ from typing import Any, cast
 import numpy as np
 
 from ...core import Action, Game, View
-from ...games.patchwork.engine import LAST_SPACE, PATCHES, SIZE, SPECIAL_TIMES, SQUARES, Patchwork
+from ...games.patchwork.engine import INCOME_TIMES, LAST_SPACE, PATCHES, SIZE, SPECIAL_TIMES, SQUARES, Patchwork
 from ..encoding import ActionCodec, Choices, EncodingError, Layout, ObservationEncoder, Tokens
 
 SLOTS = ("offer 1", "offer 2", "offer 3", "special patch")
@@ -148,6 +148,19 @@ class Placed(Choices):
 
 
 PLAYER = 7
+PAYDAYS_AFTER = tuple(sum(1 for t in INCOME_TIMES if t > space) for space in range(LAST_SPACE + 1))
+
+
+def purchase_worth(pid: int, time: int) -> int:
+    """What buying patch ``pid`` at ``time`` is worth in points: two per square, its income on the
+    paydays after it, less its price and the spaces it costs."""
+    p = PATCHES[pid]
+    end = min(time + p.time, LAST_SPACE)
+    return int(2 * p.size + p.income * PAYDAYS_AFTER[end] - p.price - (end - time))
+
+
+VALUE_BOUNDS = (min(purchase_worth(p.id, t) for p in PATCHES for t in range(LAST_SPACE + 1)) / 20,
+                max(purchase_worth(p.id, t) for p in PATCHES for t in range(LAST_SPACE + 1)) / 20, "exact")
 LAYOUT = Layout([
     ("quilt_self", SQUARES, "the seat's quilt, square (x, y) at y * 9 + x: 1 patched, 0 empty"),
     ("quilt_opponent", SQUARES, "the opponent's quilt, the same way"),
@@ -161,6 +174,9 @@ LAYOUT = Layout([
     ("offer_shapes", 3 * SHAPE * SHAPE, "for each offered patch, its shape unturned in a 5x5 grid"),
     ("circle", len(PATCHES), "per patch id: 1 - place in the circle / 33 while it is there, else 0"),
     ("specials_left", len(SPECIAL_TIMES), "per special patch space (20, 26, 32, 44, 50): still there"),
+    ("offer_value", 3 * 2, "per offered patch: the seat can pay for it (0/1), what buying it is worth / 20 (two"
+                           " per square, its income on the paydays still ahead, less its price and the spaces it"
+                           " costs: the patches' own numbers bound it)", VALUE_BOUNDS),
 ])
 
 
@@ -188,6 +204,8 @@ OFFERED = tuple(tuple(_offered(k, p.id) for p in PATCHES) for k in range(3))
 PATCHED = bytes.maketrans(b"O.", b"\x01\x00")  # the view's quilt rows: 1 patched, 0 empty
 PLACES = 1 - np.arange(len(PATCHES), dtype=np.float32) / len(PATCHES)  # the circle's places, first 1
 QUILTS, NUMBERS, CIRCLE = LAYOUT["quilt_self"].start, LAYOUT["self"].start, LAYOUT["circle"].start
+VALUES = LAYOUT["offer_value"].start
+WORTH = tuple(tuple(purchase_worth(p.id, t) / 20 for t in range(LAST_SPACE + 1)) for p in PATCHES)
 SPECIALS_LEFT = LAYOUT.places("specials_left", {t: i for i, t in enumerate(SPECIAL_TIMES)})
 
 
@@ -208,6 +226,10 @@ class PatchworkObservation(ObservationEncoder):
             other["bonus"], len(other["special_patches"]), other["score"] / 200,
             seat in view["to_act"], mover == seat, mover == 1 - seat, home == seat, home is not None and home != seat)
         offer = view["offer"]
+        time, buttons = me["time"], me["buttons"]
+        for k, pid in enumerate(offer):
+            out[VALUES + 2 * k] = PATCHES[pid].price <= buttons
+            out[VALUES + 2 * k + 1] = WORTH[pid][time]
         if offer:
             block = OFFERED[0][offer[0]]
             for k in range(1, len(offer)):
