@@ -15,8 +15,8 @@ import sqlalchemy as sa
 from test_limits import run_apart
 from test_postgres import empty_database
 
-from parlour.hall.cluster.leases import Lease, LeaseLost, Leases, check_fence, fence
 from parlour.hall.store import ActionRecord, RoomRecord, SqlStore, StoreError, actions_table
+from parlour.hall.store.leases import Lease, LeaseLost, Leases, check_fence, fence
 
 LENGTH = 5.0
 WITHIN = 20.0  # seconds a test waits for what must happen before it calls it lost
@@ -97,17 +97,17 @@ def test_a_store_commit_fenced_by_a_lost_lease_saves_nothing_and_others_commit(s
         await store.create_room(room("ROOM1"))
         await store.create_room(room("ROOM2"))
         old, other = leases.acquire("ROOM1", "hall-1"), leases.acquire("ROOM2", "hall-1")
-        await store.append_action("ROOM1", ActionRecord(0, 0, {"pass": True}, "player", 1.0), also=[fence(old)])
+        await store.append_action("ROOM1", ActionRecord(0, 0, {"pass": True}, "player", 1.0), lease=old)
         clock.advance(LENGTH)
         new = leases.acquire("ROOM1", "hall-2")
         other = leases.renew(other)
-        late = store.append_action("ROOM1", ActionRecord(1, 1, {"pass": True}, "player", 2.0), also=[fence(old)])
+        late = store.append_action("ROOM1", ActionRecord(1, 1, {"pass": True}, "player", 2.0), lease=old)
         elsewhere = store.append_action("ROOM2", ActionRecord(0, 0, {"pass": True}, "player", 2.0),
-                                        also=[fence(other)])
+                                        lease=other)
         results = await asyncio.gather(late, elsewhere, return_exceptions=True)
         assert isinstance(results[0], StoreError) and "no longer hall-1's" in str(results[0])
         assert results[1] is None
-        await store.append_action("ROOM1", ActionRecord(1, 0, {"pass": True}, "player", 3.0), also=[fence(new)])
+        await store.append_action("ROOM1", ActionRecord(1, 0, {"pass": True}, "player", 3.0), lease=new)
 
     run_apart(play())
     assert turns(store, "ROOM1") == [0, 1]

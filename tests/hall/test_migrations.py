@@ -16,9 +16,8 @@ from alembic.runtime.migration import MigrationContext
 from test_postgres import empty_database
 
 from parlour.cli import main as parlour
-from parlour.hall import migrations
-from parlour.hall.migrations import SchemaError
-from parlour.hall.store import SqlStore, make_engine, metadata
+from parlour.hall.store import SqlStore, make_engine, metadata, migrations
+from parlour.hall.store.migrations import SchemaError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # What the fixture holds (tests/hall/fixtures/make_old_store.py made it)

@@ -12,8 +12,9 @@ from test_leases import WITHIN, room, wait_until_blocked_on_a_lock
 from test_limits import run_apart
 from test_postgres import empty_database
 
-from parlour.hall.ratings import model, settle
+from parlour.hall.ratings import model, settlement
 from parlour.hall.store import SqlStore, accounts_table, ratings_table
+from parlour.hall.store.ratings import settle
 
 BOTS = [{"kind": "bot", "name": "Greedy", "bot": "greedy"}, {"kind": "bot", "name": "Random", "bot": "random"}]
 
@@ -35,13 +36,13 @@ def settle_at_once(store: SqlStore, first: str, second: str) -> None:
     def other_process() -> None:
         try:
             with store.engine.begin() as connection:
-                settle(connection, second, "patchwork", BOTS, [2, 1], now=2.0)
+                settle(connection, settlement(second, "patchwork", BOTS, [2, 1], 2.0))
         except BaseException as error:  # noqa: BLE001 - reported by the test's thread below
             failures.append(error)
 
     with store.engine.connect() as connection:
         transaction = connection.begin()
-        settle(connection, first, "patchwork", BOTS, [1, 2], now=1.0)
+        settle(connection, settlement(first, "patchwork", BOTS, [1, 2], 1.0))
         racer = threading.Thread(target=other_process)
         racer.start()
         wait_until_blocked_on_a_lock(store.engine)  # the second game waits for the first's rows

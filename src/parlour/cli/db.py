@@ -8,7 +8,7 @@ import argparse
 from .serve import DEFAULT_DB, ensure_folder
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("db", help="the store's schema: current, upgrade, revision",
                             description="The store's schema, versioned with Alembic.")
     parser.add_argument("what", choices=("current", "upgrade", "revision"),
@@ -20,8 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..hall import migrations
-    from ..hall.store import make_engine
+    from ..hall.store import make_engine, migrations
 
     if args.what == "revision":
         return revision(args.message)
@@ -49,8 +48,7 @@ def revision(message: str | None) -> int:
     from alembic import command
 
     from ..core import ParlourError
-    from ..hall import migrations
-    from ..hall.store import make_engine
+    from ..hall.store import make_engine, migrations
 
     if not message:
         raise ParlourError("say what the revision changes: parlour db revision -m 'chat lines'")

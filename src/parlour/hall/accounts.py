@@ -9,7 +9,9 @@ limit refused before the password is even looked at.
     accounts = Accounts(store, clock)
     account = await accounts.sign_up("Ana", "correct horse", "203.0.113.7")
     account, token = await accounts.sign_in("ana", "correct horse", "203.0.113.7")
-    accounts.by_session(token)   # -> account, or None once signed out or expired
+    await accounts.by_session(token)   # -> account, or None once signed out or expired
+
+The rows are the store's (:mod:`parlour.hall.store.accounts`); this decides, hashes and throttles.
 """
 
 from __future__ import annotations
@@ -18,10 +20,9 @@ import asyncio
 import hashlib
 import secrets
 import time
-from dataclasses import dataclass
+from collections.abc import Awaitable
 from typing import Any
 
-import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from limits import parse
@@ -31,7 +32,8 @@ from limits.strategies import MovingWindowRateLimiter
 from .clock import Clock
 from .ratings import BOT_PREFIX  # the bots' accounts are called bot:<bot name>; no person can take such a name
 from .rooms import HallError, clean_name
-from .store import Store, StoreError, accounts_table, sessions_table
+from .store import Account as Account  # the record is the store's; the hall's modules import it from here
+from .store import Store, StoreError
 
 SESSION_COOKIE = "parlour_session"
 SESSION_DAYS = 30
@@ -44,13 +46,6 @@ FAILED_PER_ADDRESS = parse("20/15 minutes")
 SIGN_UPS_PER_ADDRESS = parse("10/hour")
 WRONG = "wrong name or password"
 NOT_IN_NAMES = "<>&/\\?#%"
-
-
-@dataclass(frozen=True)
-class Account:
-    id: int
-    name: str
-    kind: str  # human | bot
 
 
 def name_key(name: str) -> str:
@@ -95,29 +90,24 @@ class Accounts:
         all the same (against a hash of nothing known), so an unknown name takes as long."""
         if stored is None and self._dummy is None:
             self._dummy = await self._hash(secrets.token_hex(16))
+        against = stored or self._dummy
+        assert against is not None  # made just above when nothing is stored
         async with self._hashing:
             try:
-                return await asyncio.to_thread(self.hasher.verify, stored or self._dummy, password) and bool(stored)
+                return await asyncio.to_thread(self.hasher.verify, against, password) and bool(stored)
             except (VerificationError, InvalidHashError):
                 return False
 
     # -- reading --------------------------------------------------------------------------------
-    def by_name(self, name: str) -> tuple[Account, str | None] | None:
+    async def by_name(self, name: str) -> tuple[Account, str | None] | None:
         """The account called ``name`` (any case) with its password hash, or None."""
-        row = self.store.read(lambda c: c.execute(sa.select(accounts_table).where(
-            accounts_table.c.name_key == name_key(name))).first())
-        return None if row is None else (Account(row.id, row.name, row.kind), row.password)
+        return await self.store.account_by_name(name_key(name))
 
-    def by_session(self, token: str | None) -> Account | None:
+    async def by_session(self, token: str | None) -> Account | None:
         """The account a session token signs in, or None (no such session, or expired)."""
         if not token or len(token) > 128:
             return None
-        query = (sa.select(accounts_table.c.id, accounts_table.c.name, accounts_table.c.kind)
-                 .join(sessions_table, sessions_table.c.account == accounts_table.c.id)
-                 .where(sessions_table.c.token == session_hash(token),
-                        sessions_table.c.expires > self.clock.now()))
-        row = self.store.read(lambda c: c.execute(query).first())
-        return None if row is None else Account(row.id, row.name, row.kind)
+        return await self.store.account_by_session(session_hash(token), self.clock.now())
 
     # -- changing -------------------------------------------------------------------------------
     async def sign_up(self, name: Any, password: Any, address: str) -> Account:
@@ -128,18 +118,17 @@ class Accounts:
             raise HallError("bad_request", f"an account's name cannot hold any of {' '.join(NOT_IN_NAMES)}:"
                             " it is part of the address of its profile, and no markup")
         check_password(password)
-        if self.by_name(name) is not None:
+        if await self.by_name(name) is not None:
             raise HallError("conflict", f"the name {name!r} is taken (names are the same whatever their case)")
         self._take(SIGN_UPS_PER_ADDRESS, "sign-ups", address, "accounts made from your address")
         hashed = await self._hash(password)
         try:
-            await self.store.write([(accounts_table.insert(), dict(
-                name=name, name_key=name_key(name), kind="human", password=hashed, created=self.clock.now()))])
+            await self.store.add_account(name, name_key(name), "human", hashed, self.clock.now())
         except StoreError:
-            if self.by_name(name) is not None:  # taken meanwhile
+            if await self.by_name(name) is not None:  # taken meanwhile
                 raise HallError("conflict", f"the name {name!r} is taken") from None
             raise HallError("store", "the account could not be saved: try again") from None
-        found = self.by_name(name)
+        found = await self.by_name(name)
         assert found is not None
         return found[0]
 
@@ -150,7 +139,7 @@ class Accounts:
         key = name_key(" ".join(name.split()))[:128]
         self._allowed(FAILED_PER_NAME, "name", key, "failed sign-ins for this name")
         self._allowed(FAILED_PER_ADDRESS, "address", address, "failed sign-ins from your address")
-        found = self.by_name(key) if key else None
+        found = await self.by_name(key) if key else None
         account, stored = found if found is not None else (None, None)
         if not await self._verify(stored, password) or account is None or account.kind != "human":
             self.limiter.hit(FAILED_PER_NAME, "name", key)
@@ -161,37 +150,28 @@ class Accounts:
     async def new_session(self, account: Account) -> str:
         token = secrets.token_urlsafe(32)
         now = self.clock.now()
-        await self._save([  # the account's expired sessions go as a new one comes
-            (sessions_table.delete().where(sessions_table.c.account == sa.bindparam("who"),
-                                           sessions_table.c.expires <= sa.bindparam("now")), {"who": account.id, "now": now}),
-            (sessions_table.insert(), dict(
-                token=session_hash(token), account=account.id, created=now, expires=now + SESSION_DAYS * 86400))])
+        await self._save(self.store.open_session(account.id, session_hash(token), now, now + SESSION_DAYS * 86400))
         return token
 
     async def sign_out(self, token: str) -> None:
-        await self._save([(sessions_table.delete().where(sessions_table.c.token == sa.bindparam("gone")),
-                           {"gone": session_hash(token)})])
+        await self._save(self.store.close_session(session_hash(token)))
 
     async def change_password(self, account: Account, old: Any, new: Any, address: str, keep: str) -> None:
         """A new password once the old one is given; every other session of the account ends."""
         check_password(new)
         self._allowed(FAILED_PER_NAME, "name", name_key(account.name), "failed sign-ins for this name")
-        found = self.by_name(account.name)
+        found = await self.by_name(account.name)
         if found is None or not isinstance(old, str) or not await self._verify(found[1], old):
             self.limiter.hit(FAILED_PER_NAME, "name", name_key(account.name))
             self.limiter.hit(FAILED_PER_ADDRESS, "address", address)
             raise HallError("bad_credentials", "the current password is wrong")
         hashed = await self._hash(new)
-        await self._save([
-            (accounts_table.update().where(accounts_table.c.id == sa.bindparam("who")).values(
-                password=sa.bindparam("hashed")), {"who": account.id, "hashed": hashed}),
-            (sessions_table.delete().where(sessions_table.c.account == sa.bindparam("who"),
-                                           sessions_table.c.token != sa.bindparam("kept")),
-             {"who": account.id, "kept": session_hash(keep)})])
+        await self._save(self.store.change_password(account.id, hashed, session_hash(keep)))
 
-    async def _save(self, writes: list[Any]) -> None:
+    @staticmethod
+    async def _save(write: Awaitable[None]) -> None:
         try:
-            await self.store.write(writes)
+            await write
         except StoreError as error:
             raise HallError("store", str(error)) from None
 

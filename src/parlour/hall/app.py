@@ -167,15 +167,15 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
 
     @app.get("/api/rooms", response_model=list[LobbyRoomOut], responses=ERRORS, tags=["rooms"])
-    def lobby_rooms(status: table.LobbyStatus = Query("waiting", description="waiting: rooms with a seat to take;"
-                                                " playing: games in progress to watch"),
-                    game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
-                    limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
-                    offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
-                    ) -> list[dict[str, Any]]:
+    async def lobby_rooms(status: table.LobbyStatus = Query("waiting", description="waiting: rooms with a seat"
+                                                      " to take; playing: games in progress to watch"),
+                          game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
+                          limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
+                          offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
+                          ) -> list[dict[str, Any]]:
         """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
         or being played."""
-        return table.lobby(hall, status, game, offset, limit)
+        return await table.lobby(hall, status, game, offset, limit)
 
     @app.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     def room_status(code: str) -> dict[str, Any]:
@@ -267,7 +267,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     # -- live play ----------------------------------------------------------------------------
     @app.websocket("/ws/rooms/{code}")
     async def live(websocket: WebSocket, code: str) -> None:
-        await room_socket(websocket, hall, guard, code, socket_account(accounts, websocket))
+        await room_socket(websocket, hall, guard, code, await socket_account(accounts, websocket))
 
     # -- pages and files ------------------------------------------------------------------------
     def page(name: str) -> Response:

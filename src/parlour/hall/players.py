@@ -10,13 +10,12 @@ and endpoint works the same without one.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Query, Request, Response, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
@@ -27,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .accounts import PASSWORD_MAX, SESSION_COOKIE, SESSION_DAYS, Account, Accounts
 from .models import ErrorOut, Wire
 from .rooms import Hall, HallError
-from .store import accounts_table, ratings_table, room_players_table, rooms_table
+from .store import PlayedGame
 
 PAGE = Path(__file__).parent / "static" / "players.html"
 RECENT = 20  # games in a profile's and in "My games"' finished list
@@ -130,12 +129,12 @@ class SameOrigin:
         await self.app(scope, receive, send)
 
 
-def socket_account(accounts: Accounts, websocket: WebSocket) -> Account | None:
+async def socket_account(accounts: Accounts, websocket: WebSocket) -> Account | None:
     """The player a WebSocket's session cookie signs in, unless it was opened by another site."""
     token = websocket.cookies.get(SESSION_COOKIE)
     if token is None or cross_site(websocket.headers):
         return None
-    return accounts.by_session(token)
+    return await accounts.by_session(token)
 
 
 def address(request: Request) -> str:
@@ -143,14 +142,14 @@ def address(request: Request) -> str:
 
 
 # -- the endpoints -------------------------------------------------------------------------------------
-def players_router(hall: Hall, accounts: Accounts) -> tuple[APIRouter, Callable[..., Account | None]]:
+def players_router(hall: Hall, accounts: Accounts) -> tuple[APIRouter, Callable[..., Awaitable[Account | None]]]:
     """The players' endpoints and pages, and the dependency that gives a request's signed-in
     account (None for a guest)."""
     router = APIRouter()
     store = hall.store
 
-    def signed_in(request: Request) -> Account | None:
-        return accounts.by_session(request.cookies.get(SESSION_COOKIE))
+    async def signed_in(request: Request) -> Account | None:
+        return await accounts.by_session(request.cookies.get(SESSION_COOKIE))
 
     def me(account: Account | None = Depends(signed_in)) -> Account:
         if account is None:
@@ -199,33 +198,35 @@ def players_router(hall: Hall, accounts: Accounts) -> tuple[APIRouter, Callable[
         return Response(status_code=204)
 
     @router.get("/api/me/games", response_model=MyGamesOut, responses=ERRORS, tags=["players"])
-    def my_games(account: Account = Depends(me)) -> dict[str, Any]:
+    async def my_games(account: Account = Depends(me)) -> dict[str, Any]:
         """My games: those in progress (whose turn it is) and the last finished ones."""
-        playing = [entry(row, account) for row in store.read(games_of(account.id, finished=False))]
-        return {"playing": playing, "finished": [entry(row) for row in store.read(games_of(account.id))]}
+        playing = [entry(row, account) for row in await store.games_of(account.id, finished=False)]
+        finished = await store.games_of(account.id, finished=True, limit=RECENT)
+        return {"playing": playing, "finished": [entry(row) for row in finished]}
 
     @router.get("/api/players/{name}", response_model=ProfileOut, responses=ERRORS, tags=["players"])
-    def profile(name: str) -> dict[str, Any]:
+    async def profile(name: str) -> dict[str, Any]:
         """A player's profile: ratings per game, games played and won, recent games with replays.
         Built-in bots have profiles too (``bot:greedy``)."""
-        found = accounts.by_name(name)
+        found = await accounts.by_name(name)
         if found is None:
             raise HallError("unknown_player", f"there is no player {name[:40]!r}")
         account = found[0]
-        return {"name": account.name, "kind": account.kind, "ratings": store.read(ratings_of(account.id)),
-                "played": store.read(played_by(account.id)),
-                "recent": [entry(row) for row in store.read(games_of(account.id))]}
+        return {"name": account.name, "kind": account.kind,
+                "ratings": [asdict(rating) for rating in await store.ratings_of(account.id)],
+                "played": [asdict(played) for played in await store.played_by(account.id)],
+                "recent": [entry(row) for row in await store.games_of(account.id, finished=True, limit=RECENT)]}
 
     @router.get("/api/games/{game}/leaderboard", response_model=list[LeaderOut], responses=ERRORS, tags=["players"])
-    def leaderboard(game: str, limit: int = Query(50, ge=1, le=LEADERBOARD_MAX)) -> list[dict[str, Any]]:
+    async def leaderboard(game: str, limit: int = Query(50, ge=1, le=LEADERBOARD_MAX)) -> list[dict[str, Any]]:
         """Players ranked by their rating in ``game``, bots included, best first."""
         if game not in hall.games:
             raise HallError("unknown_game", f"there is no game {game[:40]!r} (the games: {', '.join(hall.games)})")
-        return store.read(board(game, limit))
+        return [asdict(leader) for leader in await store.leaderboard(game, limit)]
 
-    def entry(row: Any, viewer: Account | None = None) -> dict[str, Any]:
+    def entry(row: PlayedGame, viewer: Account | None = None) -> dict[str, Any]:
         """A game as listed; in progress, with whose turn it is (from the live room)."""
-        names = [seat.get("name") or f"seat {i + 1}" for i, seat in enumerate(json.loads(row.seats))]
+        names = [seat.get("name") or f"seat {i + 1}" for i, seat in enumerate(row.seats)]
         out = {"code": row.code, "game": row.game, "status": row.status, "seat": row.seat, "players": names,
                "created": row.created, "url": f"/r/{row.code}", "rank": row.rank, "change": row.change}
         if row.status == "over":
@@ -241,40 +242,3 @@ def players_router(hall: Hall, accounts: Accounts) -> tuple[APIRouter, Callable[
         router.add_api_route(path, lambda: FileResponse(PAGE, media_type="text/html"), include_in_schema=False)
     return router, signed_in
 
-
-# -- the queries -----------------------------------------------------------------------------------------
-def games_of(account: int, finished: bool = True) -> Callable[[sa.Connection], list[Any]]:
-    rp, rooms = room_players_table, rooms_table
-    query = (sa.select(rooms.c.code, rooms.c.game, rooms.c.status, rooms.c.seats, rooms.c.created, rp.c.seat,
-                       rp.c.rank, rp.c.change)
-             .join(rp, rp.c.code == rooms.c.code)
-             .where(rp.c.account == account, (rooms.c.status == "over") if finished else (rooms.c.status != "over"))
-             .order_by(rooms.c.created.desc()))
-    if finished:
-        query = query.limit(RECENT)
-    return lambda conn: list(conn.execute(query))
-
-
-def played_by(account: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
-    rp, rooms = room_players_table, rooms_table
-    query = (sa.select(rooms.c.game, sa.func.count().label("played"),
-                       sa.func.sum(sa.case((rp.c.rank == 1, 1), else_=0)).label("won"))
-             .join(rp, rp.c.code == rooms.c.code)
-             .where(rp.c.account == account, rooms.c.status == "over")
-             .group_by(rooms.c.game).order_by(rooms.c.game))
-    return lambda conn: [dict(row._mapping) for row in conn.execute(query)]
-
-
-def ratings_of(account: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
-    rt = ratings_table
-    query = (sa.select(rt.c.game, rt.c.rating, rt.c.mu, rt.c.sigma, rt.c.games)
-             .where(rt.c.account == account).order_by(rt.c.game))
-    return lambda conn: [dict(row._mapping) for row in conn.execute(query)]
-
-
-def board(game: str, limit: int) -> Callable[[sa.Connection], list[dict[str, Any]]]:
-    rt, accounts = ratings_table, accounts_table
-    query = (sa.select(accounts.c.name, accounts.c.kind, rt.c.rating, rt.c.games)
-             .join(accounts, accounts.c.id == rt.c.account)
-             .where(rt.c.game == game).order_by(rt.c.rating.desc(), accounts.c.name_key).limit(limit))
-    return lambda conn: [dict(row._mapping, place=place) for place, row in enumerate(conn.execute(query), 1)]

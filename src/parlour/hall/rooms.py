@@ -17,7 +17,7 @@ import hmac
 import logging
 import random
 import secrets
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -28,10 +28,19 @@ from ..games import all_games
 from .audience import Audience, LineWriter
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
-from .cluster.leases import Lease, LeaseLost, fence
 from .limits import NAME_MAX, text_field
-from .ratings import settle_writes
-from .store import ActionRecord, ChatLine, RoomRecord, Store, StoreError, Write, chat_line, forfeiting, holding
+from .ratings import settlement
+from .store import (
+    ActionRecord,
+    ChatLine,
+    Lease,
+    LeaseLost,
+    RoomRecord,
+    SeatHolder,
+    Store,
+    StoreError,
+    leaving,
+)
 from .table import Chat, expired
 from .thinkers import Thinkers
 from .wire import dumps_bytes
@@ -415,7 +424,7 @@ class Room:
             token = new_token()
             seats = [s.record() for s in self.seats]
             seats[seat] = {"kind": "human", "name": name, "bot": None, "token": token_hash(token), **holder(account)}
-            await self._save(seats=seats, also=holding(self.code, seat, account and account.id))
+            await self._save(seats=seats, taken=SeatHolder(seat, account.id) if account is not None else None)
             self.seats[seat] = Seat.of(seats[seat])
         self._changed()
         await self.chat.tell(f"{name} took seat {seat + 1}")
@@ -446,7 +455,7 @@ class Room:
             if self.status == "playing" and current.kind != "open":  # rated as before (hall/ratings.py)
                 seats[seat].update(replaced=current.kind == "human" or current.replaced,
                                    rated_as=current.rated_as or current.bot)
-            await self._save(seats=seats, also=forfeiting(self.code, seat, current.account, self.status))
+            await self._save(seats=seats, left=leaving(seat, current.account, self.status))
             self.seats[seat] = Seat.of(seats[seat])
         self._changed()
         await self.chat.tell(f"a bot ({bot}) took over {current.name}'s seat" if current.kind == "human"
@@ -490,11 +499,11 @@ class Room:
                 self.chat.departed(seat)
             self._changed(game=False, here_only=True)
 
-    async def _save(self, also: Sequence[Write] = (), **changes: Any) -> None:
-        """Change the room in the store (``seats``, ``status``, ``rematch``; ``also``: more writes
-        with them)."""
+    async def _save(self, **changes: Any) -> None:
+        """Change the room in the store (``seats``, ``status``, ``rematch``; ``taken``, ``left``: a
+        signed-in player's seat), fenced by the room's lease when several processes share the rooms."""
         try:
-            await self.hall.store.update_room(self.code, also=self.fenced(also), **changes)
+            await self.hall.store.update_room(self.code, lease=self.lease, **changes)
         except StoreError as error:
             raise self.refusal(error) from None
 
@@ -511,11 +520,6 @@ class Room:
         """Whether this process applies the room's changes: always, unless several processes
         share the rooms and another one holds the room's lease."""
         return self.lease is not None or self.hall.cluster is None
-
-    def fenced(self, writes: Sequence[Write]) -> list[Write]:
-        """``writes`` with the lease's fencing check when several processes share the rooms: the
-        transaction fails, and nothing of it is saved, once another process holds the room."""
-        return [*writes, fence(self.lease)] if self.lease is not None else list(writes)
 
     def refusal(self, error: StoreError) -> HallError:
         """What a failed commit of this room tells the client (the room is let go if it was lost)."""
@@ -576,7 +580,7 @@ class Room:
         """Bring this copy up to what the store has committed: the room's seats and status, and its
         actions from this copy's turn on, applied in order (the store holds every turn, so none is
         skipped). Its watchers here are told unless ``quiet``. Returns whether anything changed."""
-        record = self.hall.store.load_room(self.code, from_turn=self.turn)
+        record = self.hall.store.room_blocking(self.code, from_turn=self.turn)
         if record is None:
             return False
         changed = False
@@ -658,11 +662,12 @@ class Room:
             record = ActionRecord(self.turn, seat, action, by, self.hall.clock.now())
             over = self.game.is_over(state)
             result = self.game.result(state) if over else None
-            rated = settle_writes(self.code, self.game.id, [s.record() for s in self.seats], result.ranks,
-                                  record.at) if result is not None else []
+            rated = settlement(self.code, self.game.id, [s.record() for s in self.seats], result.ranks,
+                               record.at) if result is not None else None
             try:
+                # the lease's fencing check and a finished game's ratings commit with the action, or none does
                 await self.hall.store.append_action(self.code, record, status="over" if over else None,
-                                                    also=self.fenced(rated))
+                                                    lease=self.lease, settle=rated)
             except StoreError as error:
                 raise self.refusal(error) from None
             seen_by_all = self._advance(record, state, entries)
@@ -880,7 +885,7 @@ class Hall:
             self.spawn(self._tick())
             await self.cluster.start()
             return
-        for record in self.store.load(finished=False):
+        for record in self.store.load_blocking(finished=False):  # at start-up, before serving
             room = self._restore(record)
             if room is not None and room.status == "playing":
                 room._changed()
@@ -967,7 +972,7 @@ class Hall:
         if room is not None and self.cluster is not None:
             room.refresh()
         if room is None:
-            record = self.store.load_room(code) if len(code) == CODE_LENGTH else None
+            record = self.store.room_blocking(code) if len(code) == CODE_LENGTH else None
             room = self._restore(record) if record is not None else None
             if room is None:
                 raise HallError("unknown_room", f"there is no room {code!r}")
@@ -1032,19 +1037,20 @@ class Hall:
                 record["name"] = distinct_name(record["name"], [r["name"] for r in records[:i]])
         host_token = new_token()
         code = new_code()
-        while code in self.rooms or self.store.load_room(code) is not None:
+        while code in self.rooms or await self.store.room_exists(code):
             code = new_code()
         self._dealt += 1
         record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved,
                             seed=self.new_seed("room", self._dealt),
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
                             seats=records, created=self.clock.now())
-        also: list[Write] = []
+        first_line = None
         if take_seat is not None:  # nobody knows the room's code yet: written by whoever made it
-            also = [*holding(code, take_seat, account and account.id), chat_line(code, ChatLine(
-                0, record.created, "system", None, None, f"{records[take_seat]['name']} took seat {take_seat + 1}"))]
+            first_line = ChatLine(0, record.created, "system", None, None,
+                                  f"{records[take_seat]['name']} took seat {take_seat + 1}")
         try:
-            await self.store.create_room(record, also=also)
+            await self.store.create_room(record, first_line=first_line, holder=SeatHolder(take_seat, account.id)
+                                         if take_seat is not None and account is not None else None)
         except StoreError as error:
             raise HallError("store", str(error)) from None
         room = self.rooms[code] = Room(self, record, game)

@@ -1,7 +1,7 @@
 """The table: what the hall offers around a game, apart from playing it: the live lobby, each
 room's chat, and the rematch.
 
-    listing = lobby(hall, "playing", game="palace")   # newest first, as GET /api/rooms gives it
+    listing = await lobby(hall, "playing", game="palace")   # newest first, as GET /api/rooms gives it
     await room.chat.say(seat, "good game!")            # stored, then pushed to the whole room
     room.chat.announce("Ana took seat 1")              # a system line
 
@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Literal
 
-import sqlalchemy as sa
-
 from .limits import TEXT_MAX
-from .store import ChatLine, StoreError, rooms_table
+from .store import ChatLine, StoreError
 
 if TYPE_CHECKING:
     from .rooms import Hall, Room
@@ -49,18 +48,33 @@ def listed(room: Room, status: LobbyStatus, now: float) -> bool:
     return True
 
 
-def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = None,
-          offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+async def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = None,
+                offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
     """The rooms the lobby shows, newest first: ``waiting`` ones to join, or ``playing`` ones to
     watch, with their players and how far along they are (``turn``: the moves a spectator saw);
     ``limit`` rooms from ``offset`` on (all by default). Only the page's entries are built."""
     if game is not None:
         hall.game(game)  # an unknown game is refused in words
     now = hall.clock.now()
-    candidates: Iterable[Room] = (stored(hall, status, game) if hall.cluster is not None
-                                  else sorted(hall.rooms.values(), key=lambda r: -r.created))
-    rooms = (r for r in candidates if listed(r, status, now) and (game is None or r.game.id == game))
-    page = list(islice(rooms, offset, None if limit is None else offset + limit))
+    stop = None if limit is None else offset + limit
+
+    def shown(room: Room) -> bool:
+        return listed(room, status, now) and (game is None or room.game.id == game)
+
+    page: list[Room]
+    if hall.cluster is None:
+        page = list(islice(filter(shown, sorted(hall.rooms.values(), key=lambda r: -r.created)), offset, stop))
+    else:
+        page, seen = [], 0
+        async with aclosing(stored(hall, status, game)) as rooms:
+            async for room in rooms:
+                if not shown(room):
+                    continue
+                if seen >= offset:
+                    page.append(room)
+                seen += 1
+                if stop is not None and seen >= stop:
+                    break
     return [{"code": r.code, "game": r.game.id, "status": r.status, "seats": r.seats_json(),
              "created": r.created, "turn": r.audience(None).turn if r.status == "playing" else 0,
              "watchers": r.watchers}
@@ -70,17 +84,14 @@ def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = None,
 STORED_PAGE = 100  # rooms read from the store at a time for the lobby of several processes
 
 
-def stored(hall: Hall, status: LobbyStatus, game: str | None) -> Iterator[Room]:
+async def stored(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncGenerator[Room, None]:
     """The rooms the store has with ``status`` (of ``game``), newest first, as this process has
     them (one of several: the lobby is every process's rooms, not only those in memory here)."""
     from .rooms import HallError
 
-    query = sa.select(rooms_table.c.code).where(rooms_table.c.status == status).order_by(rooms_table.c.created.desc())
-    if game is not None:
-        query = query.where(rooms_table.c.game == game)
     start = 0
     while True:
-        codes = hall.store.read(lambda c: list(c.execute(query.offset(start).limit(STORED_PAGE)).scalars()))
+        codes = await hall.store.lobby_page(status, game, start, STORED_PAGE)
         for code in codes:
             if code in hall.abandoned and code not in hall.rooms:
                 continue  # abandoned, as this process saw it (the single process's lobby forgets it too)
@@ -120,7 +131,7 @@ class Chat:
 
     def lines(self) -> list[ChatLine]:
         if self._lines is None:
-            self._lines = self.room.hall.store.load_chat(self.room.code, CHAT_HISTORY)
+            self._lines = self.room.hall.store.chat_blocking(self.room.code, CHAT_HISTORY)
             self._next = self._lines[-1].n + 1 if self._lines else 0
         return self._lines
 
@@ -163,7 +174,7 @@ class Chat:
         line = ChatLine(self._next, self.room.hall.clock.now(), kind, seat, name, text)
         self._next += 1  # taken now: lines are numbered in the order they were said
         try:
-            await self.room.hall.store.append_chat(self.room.code, line, also=self.room.fenced(()))
+            await self.room.hall.store.append_chat(self.room.code, line, lease=self.room.lease)
         except StoreError as error:
             raise self.room.refusal(error) from None
         if self._lines is not lines:  # the room changed hands meanwhile: the store has it

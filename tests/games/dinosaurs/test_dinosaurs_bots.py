@@ -11,7 +11,8 @@ from parlour import bots
 from parlour.games.dinosaurs.bots import SurvivorBot
 
 NAT, PRED, EMO = ids("natural"), ids("predatory"), ids("emotional")
-PAN, BONE, BAT, CANNON, STICK = ids("handy_pan"), ids("bonehead"), ids("run_home_bat"), ids("meteor_cannon"), ids("cool_stick")
+PAN, BONE, BAT = ids("handy_pan"), ids("bonehead"), ids("run_home_bat")
+CANNON, STICK = ids("meteor_cannon"), ids("cool_stick")
 BOOST, INSURE, REDIRECT = ids("score_booster"), ids("disaster_insurance"), ids("disaster_redirect")
 
 

@@ -69,7 +69,7 @@ def play_checking(players: int, seed: int, options=None, every=None):
     rng = random.Random(seed)
     state = GAME.start(players, options, seed)
     moves = []
-    for step in range(5000):
+    for _step in range(5000):
         assert_invariants(state)
         if every:
             every(state, rng)

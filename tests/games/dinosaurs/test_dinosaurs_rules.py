@@ -4,6 +4,9 @@ docs/rules/dinosaurs.md (tests named test_note_...). Situations are built direct
 
 from __future__ import annotations
 
+import re
+from importlib import resources
+
 import pytest
 from dino_states import GAME, PASS, answer_all, ids, make_state
 
@@ -12,9 +15,12 @@ from parlour.core import BadOptions, LogEntry
 from parlour.games.dinosaurs.engine import CARDS, eliminates, round_scores
 
 NAT, PRED, EMO, MET = ids("natural"), ids("predatory"), ids("emotional"), ids("meteor")
-ROCK, STICK, GRABBER, PAN, SNAKE = ids("pet_rock"), ids("cool_stick"), ids("dino_grabber"), ids("handy_pan"), ids("grappling_snake")
-GRAVE, SMOOTHIE, BONE, SPRAY, BAT = ids("grave_maker"), ids("delicious_smoothie"), ids("bonehead"), ids("fire_spray"), ids("run_home_bat")
-TRAP, BOW, FRUIT, STING, TREE = ids("mouth_trap"), ids("bow_and_dino"), ids("special_star_fruit"), ids("sting_stabber"), ids("treenoculars")
+ROCK, STICK, GRABBER = ids("pet_rock"), ids("cool_stick"), ids("dino_grabber")
+PAN, SNAKE = ids("handy_pan"), ids("grappling_snake")
+GRAVE, SMOOTHIE, BONE = ids("grave_maker"), ids("delicious_smoothie"), ids("bonehead")
+SPRAY, BAT = ids("fire_spray"), ids("run_home_bat")
+TRAP, BOW, FRUIT = ids("mouth_trap"), ids("bow_and_dino"), ids("special_star_fruit")
+STING, TREE = ids("sting_stabber"), ids("treenoculars")
 PTEA, PLANT, CANNON, SAW = ids("iced_ptea"), ids("hungry_plant"), ids("meteor_cannon"), ids("flaming_chainsaw")
 BOOST, SAP, INVERT = ids("score_booster"), ids("score_sapper"), ids("score_inversion")
 INSURE, REDIRECT = ids("disaster_insurance"), ids("disaster_redirect")
@@ -803,6 +809,32 @@ def test_note_only_the_threatened_dinosaur_is_asked_and_only_if_it_holds_a_card(
     state = make_state(2, hands=[[PAN[0], BAT[0]], [CANNON[0], BONE[0]]], disaster=NAT[3])
     state = pass_scoring(reveal(state, [PAN[0], CANNON[0]]))
     assert state.phase == "disaster" and GAME.legal_actions(state, 0) == [PASS]
+
+
+def test_note_no_disaster_instant_for_a_sudden_death_loser():
+    """docs/rules/dinosaurs.md: Instants do not apply in Sudden Death, so its loser adds the Disaster with no
+    chance to play Disaster Insurance or Disaster Redirect: whether it lost on its Sudden Death card or had no
+    Point card to play."""
+    state = make_state(3, hands=[[PAN[0], BONE[0]], [PAN[1], STICK[0], REDIRECT[0], INSURE[0]], [CANNON[0]]],
+                       disaster=NAT[3], dinosaurs=("stego",) * 3)
+    state = pass_scoring(reveal(state, [PAN[0], PAN[1], CANNON[0]]))
+    state = reveal(state, [BONE[0], STICK[0], None])  # 2 against 1: seat 1 loses
+    assert state.areas[1] == [NAT[3]] and state.phase == "discard" and state.victim is None
+    assert not any(a["type"] == "instant" for a in GAME.legal_actions(state, 1))
+    state = make_state(3, hands=[[PAN[0], INSURE[0]], [PAN[1], BONE[0]], [CANNON[0]]], disaster=NAT[3],
+                       dinosaurs=("stego",) * 3)
+    state = pass_scoring(reveal(state, [PAN[0], PAN[1], CANNON[0]]))  # seat 0 has no Point card left
+    assert state.areas[0] == [NAT[3]] and state.phase == "discard"
+    assert not any(a["type"] == "instant" for a in GAME.legal_actions(state, 0))
+
+
+def test_the_rules_page_says_the_rulings_of_issue_26():
+    """The players' rules page says that a negative top score collects nothing and that Sudden Death's loser
+    plays no Disaster Instant."""
+    html = resources.files("parlour.games.dinosaurs").joinpath("rules.html").read_text()
+    page = " ".join(re.sub(r"<[^>]+>", "", html).split())
+    assert "The highest score moves forward" in page and "a highest score below zero collects nothing" in page
+    assert "its loser adds the Disaster without a chance to play Disaster Insurance or Disaster Redirect" in page
 
 
 def test_note_eliminated_gets_no_optional_discard():

@@ -81,11 +81,14 @@ def all_cards(state: State) -> list[int]:
 
 
 def wander(state, seat, rng: random.Random) -> dict:
-    """A legal action: its type uniformly among the types on offer, accusing only now and then."""
+    """A legal action: its type uniformly among the types on offer, accusing only now and then, and
+    only now and then promoting with nothing left to draw (which ends the game in a tie)."""
     legal = GAME.legal_actions(state, seat)
     types = sorted({a["type"] for a in legal})
     if len(types) > 1 and "accuse" in types and rng.random() < 0.98:
         types.remove("accuse")
+    if "promote" in types and not state.deck and None not in state.taken and rng.random() < 0.9:
+        types.remove("promote")
     kind = rng.choice(types)
     return rng.choice([a for a in legal if a["type"] == kind])
 

@@ -62,7 +62,7 @@ def test_wandering_reaches_every_kind_of_situation():
     for seed in range(60):
         states, moves = play_wandering(seed, seed)
         steps |= {s.queue[0][0] if s.queue else "turn" for s in states}
-        ends.add(states[-1].outcome[1].split()[-1])
+        ends.add(states[-1].outcome.reason.split()[-1])
         steps |= {a["type"] for _, a in moves}
     assert {"respond", "collect", "draw", "accuse_chance", "keep", "turn"} <= steps
     assert {"claim", "income", "promote", "reveal", "spy", "guess", "challenge", "pass", "decline"} <= steps

@@ -453,10 +453,26 @@ def test_deck_and_revelatory_cards_empty_is_a_tie():
                                          " the game is a tie")
 
 
-def test_rules_note_promote_is_refused_with_nothing_to_draw():
+def test_rules_note_promote_with_nothing_to_draw_is_a_tie():
+    """Promote says "Draw the top card of the deck", and "if a player must draw but the deck and set of
+    revelatory cards are both empty, the game ends in a tie": a player who promotes must draw, so with
+    nothing left the promotion is allowed (2 coins paid) and ends the game in a tie."""
     state = make_state(coins=(5, 2), deck=(), taken=(0, 1, 0, 1), roles=(4, 5), pile=NOTHING_LEFT)
-    assert "promote" not in kinds(state, 0)
-    assert_refused(GAME, state, 0, PROMOTE, "no card to draw")
+    assert "promote" in kinds(state, 0)
+    log = []
+    state = run(state, (0, PROMOTE), log=log)
+    assert GAME.is_over(state) and GAME.result(state).scores == (0.5, 0.5) and state.coins == (3, 2)
+    assert log_texts(log, NAMES) == ["Ana pays 2 coins to promote", "Ana must draw, but the deck and the revelatory"
+                                     " cards are all gone: the game is a tie"]
+    assert GAME.result(state).reason == "nothing left to draw: a tie"
+    # with one revelatory card left the promotion draws it, and the opponent may accuse
+    state = make_state(coins=(5, 2), deck=(), taken=(0, 1, 0, None), roles=(4, 2), pile=NOTHING_LEFT[:-1])
+    state = run(state, (0, PROMOTE))
+    assert not GAME.is_over(state) and GAME.view(state, 0)["step"] == "draw"
+    # still 2 coins: without them it is refused
+    poor = make_state(coins=(1, 2), deck=(), taken=(0, 1, 0, 1), roles=(4, 5), pile=NOTHING_LEFT)
+    assert "promote" not in kinds(poor, 0)
+    assert_refused(GAME, poor, 0, PROMOTE, "costs 2 coins")
 
 
 def test_discards_go_face_up_where_everyone_can_look():

@@ -35,7 +35,7 @@ def cards_in_view(view: dict) -> set[int]:
 
 def allowed_for(state, seat) -> set[int]:
     if seat is None:  # the pile, the roles shown in the last challenge, the culprit at the end
-        shown = set(state.challenge[2]) if state.challenge is not None else set()
+        shown = set(state.challenge.roles) if state.challenge is not None else set()
         return set(state.pile) | shown | ({state.culprit} if GAME.is_over(state) else set())
     allowed = set(seen_by(state, seat))
     if state.discovered[seat] or GAME.is_over(state):
@@ -108,7 +108,7 @@ def test_log_lines_name_only_cards_their_readers_have_seen(seed, rng_seed):
                 if reader is None:
                     public = set(after.pile) | set(before.pile) | announced
                     if after.challenge is not None:
-                        public |= set(after.challenge[2])
+                        public |= set(after.challenge.roles)
                     if GAME.is_over(after):
                         public.add(after.culprit)
                     assert named <= public, (entry, reader)

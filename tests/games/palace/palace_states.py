@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from parlour.games import get
 from parlour.games.palace.cards import FACE_BY_CODE, ID_FACE, PACK_SIZE, VALUE, VALUE_BY_NAME, packs_for, sort_ids
-from parlour.games.palace.engine import State
+from parlour.games.palace.engine import EDITION, State
 
 GAME = get("palace")
 TAKE = {"type": "take"}
 NO_SWAP = {"type": "no_swap"}
+# hands for seats 1 to 3 of four that hold no 5 (make's own fill them with 4s, 5s and 6s)
+NO_FIVES = [["4D", "6D", "9D"], ["4C", "6C", "9C"], ["4H", "6H", "9H"]]
 
 
 def play(*cards: str, as_: str | None = None) -> dict:
@@ -28,7 +30,7 @@ def swap(a: int, b: int) -> dict:
 
 def make(players: int = 3, *, hands=None, face_ups=None, face_downs=None, pick_up=(), pile=(), burned=(),
          current: int = 0, direction: int = 1, detour: int | None = None, finished=(), swaps_left: int = 0,
-         swap_own: bool = False, swapped=(), complete: bool = False, edition: int = 2) -> State:
+         swap_own: bool = False, swapped=(), complete: bool = False, edition: int = EDITION) -> State:
     """A state from card codes. Seats not given hold a hand of a 4, a 5 and a 6, one face-up and
     one face-down court card, so nobody goes out by accident. ``pile`` entries are codes, or
     'joker=K' for a joker played as a King. Cards named nowhere are simply not in the game, or
@@ -61,7 +63,8 @@ def make(players: int = 3, *, hands=None, face_ups=None, face_downs=None, pick_u
         (i,) = ids([card])
         pile_entries.append((i, VALUE_BY_NAME[as_name] if as_name else VALUE[ID_FACE[i]]))
     rest = (ids(pick_up), ids(burned))
-    all_hands = named_hands + [[any_of("4", "5", "6"), any_of("5", "6", "4"), any_of("6", "4", "5")] for _ in range(players - len(named_hands))]
+    all_hands = named_hands + [[any_of("4", "5", "6"), any_of("5", "6", "4"), any_of("6", "4", "5")]
+                               for _ in range(players - len(named_hands))]
     all_ups = named_ups + [[any_of("K", "Q", "J", "A")] for _ in range(players - len(named_ups))]
     all_downs = named_downs + [[any_of("J", "Q", "K", "A")] for _ in range(players - len(named_downs))]
     known = tuple(tuple(() for _ in range(players)) for _ in range(players + 1))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from palace_states import GAME, NO_SWAP, TAKE, face_ups, flip, hand, make, pile, play, swap
+from palace_states import GAME, NO_FIVES, NO_SWAP, TAKE, face_ups, flip, hand, make, pile, play, swap
 
 from contract import assert_refused
 from parlour.core import BadOptions, LogEntry
@@ -197,25 +197,71 @@ def test_rules_card_refuses_2s_3s_7s_and_rules_cards():
     assert_refused(GAME, make(3, hands=[["social", "4H"]], pile=["8S", "rules"]), 0, TAKE, "you can play")
 
 
-def test_edition_1_refuses_social_and_cardinal_on_a_rules_card():
-    """Rules edition 1 (option `edition`) is how Parlour ruled before: a Rules card refuses Social and
-    Cardinal cards too. A game stored before the option existed (a hall room or a replay file without
-    it) replays by edition 1; a new game is edition 2."""
-    assert GAME.resolve_options({}) == {"edition": 2} and GAME.stored_options({}) == {"edition": 1}
-    assert GAME.stored_options({"edition": 2}) == {"edition": 2}
-    assert GAME.start(3, {}, seed=1).edition == 2 and GAME.start(3, {"edition": 1}, seed=1).edition == 1
+def test_editions():
+    """Option `edition` (rules edition, default 3); a game keeps the edition it was started with, and a
+    game stored without the option (a hall room or replay file from before it) replays by edition 1."""
+    assert GAME.resolve_options({}) == {"edition": 3} and GAME.stored_options({}) == {"edition": 1}
+    for edition in (1, 2, 3):
+        assert GAME.stored_options({"edition": edition}) == {"edition": edition}
+        assert GAME.start(3, {"edition": edition}, seed=1).edition == edition
+    assert GAME.start(3, {}, seed=1).edition == 3
+    with pytest.raises(BadOptions, match="at most 3"):
+        GAME.start(3, {"edition": 4}, seed=1)
+    with pytest.raises(BadOptions, match="at least 1"):
+        GAME.start(3, {"edition": 0}, seed=1)
+
+
+def test_edition_2_burns():
+    """Edition 2: a stack burn gave its player another turn, and a burning play did nothing else (four 7s
+    or four 8s neither turned play back nor skipped)."""
+    state = after(make(4, hands=[["5H", "5D", "KC"], *NO_FIVES], pile=["5S", "5C"], edition=2), 0, play("5H", "5D"))
+    assert pile(state) == [] and state.current == 0 and GAME.view(state, 0)["last"]["again"] is True
+    state = make(6, hands=[["8H", "8D", "8C", "joker", "KC"]], pile=["4S"], edition=2)
+    state = after(state, 0, play("8H", "8D", "8C", "joker", as_="8"))
+    assert state.current == 0 and "skipped" not in GAME.view(state, 0)["last"]
+    state = after(make(4, hands=[["8H", "8D", "KC"]], pile=["8S", "8C"], edition=2), 0, play("8H", "8D"))
+    assert state.current == 0
+    state = after(make(6, hands=[["7H", "7D", "7C", "7S", "KC"]], pile=["4S"], edition=2), 0,
+                  play("7H", "7D", "7C", "7S"))
+    assert pile(state) == [] and state.current == 0 and state.detour is None
+
+
+def test_edition_1_rules_card_jokers_and_face_ups():
+    """Edition 1 besides: a Rules card refused Social and Cardinal cards too; jokers played alone went on
+    anything only as a 4, 5, 6, J, Q, K or A (as a special card they obeyed its restrictions); face-ups
+    joined the last hand cards only once the pick-up pile was empty."""
     state = make(3, hands=[["social", "cardinal", "9H"]], pile=["8S", "rules"], edition=1)
     assert [a["cards"] for a in GAME.legal_actions(state, 0)] == [["9H"]]
     for card in ("social", "cardinal"):
         assert_refused(GAME, state, 0, play(card), "Rules, Social and Cardinal cards never")
-    # a face-down Social card turned over onto a Rules card: taken with the pile in edition 1, played in 2
-    for edition, taken in ((1, True), (2, False)):
+    # a face-down Social card turned over onto a Rules card: taken with the pile in edition 1, played later
+    for edition, taken in ((1, True), (2, False), (3, False)):
         state = make(3, hands=[[]], face_ups=[[]], face_downs=[["social", "5C"]], pile=["8S", "rules"], edition=edition)
         state = after(state, 0, flip(0))
         assert (hand(state, 0) == ["8S", "rules", "social"]) is taken
         assert GAME.view(state, 1)["edition"] == edition
-    with pytest.raises(BadOptions, match="at most 2"):
-        GAME.start(3, {"edition": 3}, seed=1)
+    # jokers alone: plain values anywhere, special ones as the natural card would go
+    for top in (["AS"], ["9S"], ["5S", "rules"]):
+        for plain in ("4", "5", "6", "J", "Q", "K", "A"):
+            GAME.check(make(3, hands=[["joker", "4C"]], pile=top, edition=1), 0, play("joker", as_=plain))
+    assert_refused(GAME, make(3, hands=[["joker", "4C"]], pile=["9S"], edition=1), 0, play("joker", as_="10"),
+                   "9 or lower")
+    assert_refused(GAME, make(4, hands=[["joker", "4C"]], pile=["QS"], edition=1), 0, play("joker", as_="8"),
+                   "lower than the Q")
+    named = {a["as"] for a in GAME.legal_actions(make(3, hands=[["joker", "4C"]], pile=["QS"], edition=1), 0)
+             if a["cards"] == ["joker"]}
+    assert named == {"2", "3", "4", "5", "6", "7", "Q", "J", "K", "A", "rules", "social", "cardinal"}
+    # a face-down joker turned over: named as edition 1 allowed
+    state = after(make(3, hands=[[]], face_ups=[[]], face_downs=[["joker", "5C"]], pile=["AS"], edition=1), 0, flip(0))
+    assert_refused(GAME, state, 0, play("joker", as_="10"), "lower than the A")
+    GAME.check(state, 0, play("joker", as_="K"))
+    # face-ups join the last hand cards only once nothing is left to draw
+    state = make(3, hands=[["8H", "8S", "8D"]], face_ups=[["8C"]], pick_up=["4C"], edition=1)
+    assert all("8C" not in a["cards"] for a in GAME.legal_actions(state, 0))
+    assert_refused(GAME, state, 0, play("8H", "8S", "8D", "8C"), "pick-up pile is empty")
+    state = after(make(3, hands=[["8H", "8S", "8D"]], face_ups=[["8C", "KC"]], edition=1), 0,
+                  play("8H", "8S", "8D", "8C"))
+    assert face_ups(state, 0) == ["KC"]
 
 
 def test_social_and_cardinal_go_anywhere_and_are_invisible():
@@ -242,32 +288,46 @@ def test_what_a_stack_burn_is():
     assert pile(state) == []  # four 3s are four of a number value
 
 
-def test_stack_burn_gives_another_turn():
-    """A stack burn gives the player who made it another turn, like a 10 burn; several 10s in one play
-    burn once and give one more turn."""
+def test_stack_burn_gives_no_other_turn():
+    """A stack burn gives no other turn (the document gives one only to the 10-player): play passes on
+    as after any other play. Several 10s in one play burn once and give one more turn."""
     state = after(make(3, hands=[["6H", "KC"]], pile=["6S", "6D", "6C"]), 0, play("6H"))
-    assert state.current == 0 and GAME.view(state, 1)["last"]["burn"] == "stack"
+    assert state.current == 1 and GAME.view(state, 1)["last"]["burn"] == "stack"
     state = after(make(3, hands=[["10H", "10D", "KC"]], pile=["6S"]), 0, play("10H", "10D"))
     assert state.current == 0 and len(GAME.view(state, 1)["burn_pile"]) == 3
     state = after(state, 0, play("KC"))
     assert state.current == 1
+    # a stack burn on the turn a 7 sent back: play goes on after the 7-player, as after any play
+    state = make(5, hands=[["JH", "JD", "JC", "JS"], ["7H", "KH", "QH"]], current=1)
+    state = after(state, 1, play("7H"))
+    state = after(state, 0, play("JH", "JD", "JC", "JS"))
+    assert pile(state) == [] and state.current == 2 and state.detour is None
 
 
-def test_burning_play_does_nothing_else():
-    """A play that burns the pile does nothing else: four 7s or four 8s that burn it neither turn play
-    back nor skip anyone."""
+def test_burning_play_keeps_its_seven_or_eight():
+    """A burning play still does what its cards do: n 7s send the next turn n places back, n 8s skip
+    the next n players, n counting the cards of that play (jokers played as 7s or 8s too), not the four
+    on the pile."""
     state = after(make(4, hands=[["7H", "7D", "KC"]], pile=["7S", "7C"]), 0, play("7H", "7D"))
-    assert pile(state) == [] and state.current == 0 and state.detour is None
+    assert pile(state) == [] and state.current == 2 and state.detour == 0
     state = after(make(4, hands=[["8H", "KC"]], pile=["8S", "8C", "8D"]), 0, play("8H"))
-    assert pile(state) == [] and state.current == 0
-    assert "skipped" not in GAME.view(state, 0)["last"]
+    assert pile(state) == [] and state.current == 2 and GAME.view(state, 0)["last"]["skipped"] == [1]
+    state = after(make(5, hands=[["8H", "joker", "KC"]], pile=["8S", "8C"]), 0, play("8H", "joker", as_="8"))
+    assert pile(state) == [] and state.current == 3
 
 
 def test_going_out_on_a_burn_passes_the_turn():
-    """A player who goes out with a burning play takes no other turn: play passes to the next player."""
+    """A player who goes out with a burning play takes no other turn: play passes on (after 7s or 8s, as
+    they send it)."""
     state = make(3, hands=[["10H"]], face_ups=[[]], face_downs=[[]], pile=["6S"])
     state = after(state, 0, play("10H"))
     assert state.finished == (0,) and state.current == 1 and pile(state) == []
+    state = make(4, hands=[["8H", "8D"]], face_ups=[[]], face_downs=[[]], pile=["8S", "8C"])
+    state = after(state, 0, play("8H", "8D"))
+    assert state.finished == (0,) and state.current == 3 and pile(state) == []
+    for edition in (1, 2):  # a stack burn that goes out: the next player
+        state = make(4, hands=[["8H", "8D"]], face_ups=[[]], face_downs=[[]], pile=["8S", "8C"], edition=edition)
+        assert after(state, 0, play("8H", "8D")).current == 1
 
 
 def test_counting_places_wraps_round():
@@ -383,7 +443,8 @@ def test_going_out_at_once_and_in_order():
     state = after(state, 0, play("cardinal"), swap(0, 1))  # 0 hands KH to 1 and gets 1's empty hand
     assert state.finished == (0,) and hand(state, 1) == ["KH"]
     state = make(6, hands=[["cardinal", "cardinal", "KH"], ["4S"], ["5C"], [], ["4H"], ["4D"]],
-                 face_ups=[[], ["KS"], ["KC"], ["QS"], ["KH"], ["KD"]], face_downs=[[], ["QS"], ["QC"], [], ["QH"], ["QD"]])
+                 face_ups=[[], ["KS"], ["KC"], ["QS"], ["KH"], ["KD"]],
+                 face_downs=[[], ["QS"], ["QC"], [], ["QH"], ["QD"]])
     state = after(state, 0, play("cardinal", "cardinal"), swap(0, 3))
     assert state.finished == (0,) and state.current == 1  # 0 went out on its own swap: the second lapses
     assert hand(state, 3) == ["KH"]

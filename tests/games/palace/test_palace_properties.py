@@ -72,7 +72,7 @@ def test_random_games_keep_every_card_and_replay(n, seed):
 def test_check_agrees_with_legal_actions(n, seed):
     _, moves = play_random(GAME, n, seed)
     rng = random.Random(seed)
-    for step, (move, _, state) in enumerate(states_of(n, seed, moves)):
+    for step, (_move, _, state) in enumerate(states_of(n, seed, moves)):
         if GAME.is_over(state) or step % 10:
             continue
         seat = state.current
@@ -124,7 +124,7 @@ def test_no_view_carries_another_seats_secrets(n, seed):
     """No view shows a face-down or a hand card of another player beyond what that seat was shown;
     log lines that name hand cards are addressed only to those who may read them."""
     _, moves = play_random(GAME, n, seed)
-    for step, (move, log, state) in enumerate(states_of(n, seed, moves)):
+    for step, (_move, log, state) in enumerate(states_of(n, seed, moves)):
         for seat in list(range(n)) + [None] if step % 3 == 0 else ():
             view = GAME.view(state, seat)
             for other, player in enumerate(view["players"]):

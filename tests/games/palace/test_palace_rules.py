@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from palace_states import GAME, NO_SWAP, TAKE, face_ups, flip, hand, make, pile, play, swap
+from palace_states import GAME, NO_FIVES, NO_SWAP, TAKE, face_ups, flip, hand, make, pile, play, swap
 
 from contract import assert_refused
 from parlour.core import LogEntry
@@ -182,6 +182,49 @@ def test_four_of_a_value_burn_the_pile():
     # three do not
     state = after(make(3, hands=[["6H", "6D", "KC"]], pile=["6C"]), 0, play("6H", "6D"))
     assert pile(state) == ["6C", "6H", "6D"]
+
+
+def test_a_stack_burn_gives_no_other_turn():
+    """The document gives another turn only for a 10 ("the 10-player takes another turn"); for four of a
+    kind it says only that the pile is burned, so the order of play goes on (rules edition 3; issue 26).
+    4 players, 5,5 on the pile, seat 0 plays 5,5: seat 1 has the next turn."""
+    log: list[LogEntry] = []
+    state = GAME.apply(make(4, hands=[["5H", "5D", "KC"], *NO_FIVES], pile=["5S", "5C"]), 0, play("5H", "5D"), log)
+    assert pile(state) == [] and state.current == 1 and GAME.view(state, 0)["last"]["burn"] == "stack"
+    assert "again" not in GAME.view(state, 0)["last"]
+    assert [e.text for e in log if "burn" in e.text] == ["Four 5s burn the play pile"]
+    assert not any("another turn" in e.text for e in log)
+    # four in one play, by a Joker too: the same
+    state = after(make(3, hands=[["QH", "QD", "QC", "joker", "4C"]]), 0, play("QH", "QD", "QC", "joker", as_="Q"))
+    assert pile(state) == [] and state.current == 1
+
+
+def test_burning_8s_still_skip():
+    """"If n 8s are played simultaneously, the next n players have their turns skipped": the sentence has
+    no exception for a play that burns the pile (rules edition 3; issue 26). n counts the 8s of the play."""
+    # 6 players, seat 0 plays three 8s and a Joker as an 8: the pile burns and the next four are skipped
+    state = make(6, hands=[["8H", "8D", "8C", "joker", "KC"]], pile=["4S"])
+    state = after(state, 0, play("8H", "8D", "8C", "joker", as_="8"))
+    assert pile(state) == [] and state.current == 5 and GAME.view(state, 0)["last"]["skipped"] == [1, 2, 3, 4]
+    # 4 players, 8,8 on 8,8: seats 1 and 2 are skipped
+    state = after(make(4, hands=[["8H", "8D", "KC"]], pile=["8S", "8C"]), 0, play("8H", "8D"))
+    assert pile(state) == [] and state.current == 3 and GAME.view(state, 0)["last"]["skipped"] == [1, 2]
+
+
+def test_burning_7s_still_turn_play_back():
+    """"If n 7s are played simultaneously, the next turn is taken by the player n places away from the
+    7-player in the anticlockwise direction. Once they take their turn, play skips to the player after the
+    7-player": no exception for a burn (rules edition 3; issue 26). Four 7s in 6 players send the turn
+    to seat 2, then play goes on after seat 0."""
+    hands = [["7H", "7D", "7C", "7S", "KC"], ["4D", "5D", "6D"], ["4C", "5C", "6C"]]
+    state = after(make(6, hands=hands, pile=["4S"]), 0, play("7H", "7D", "7C", "7S"))
+    assert pile(state) == [] and state.current == 2 and state.detour == 0
+    assert GAME.view(state, 0)["last"]["detour"] == 2
+    state = after(state, 2, play("4C"))
+    assert state.current == 1 and state.detour is None
+    # 7,7 on 7,7 with 4 players: two places back, to seat 2
+    state = after(make(4, hands=[["7H", "7D", "KC"]], pile=["7S", "7C"]), 0, play("7H", "7D"))
+    assert pile(state) == [] and state.current == 2
 
 
 # --- ending the game --------------------------------------------------------------------------------
@@ -381,7 +424,7 @@ def test_joker_as_a_special_card_takes_its_properties():
 def test_jokers_count_toward_burns():
     """"If played as the appropriate card, jokers can contribute towards stack burns or 10 burns.\""""
     state = after(make(3, hands=[["joker", "4H"]], pile=["5S", "5C", "5D"]), 0, play("joker", as_="5"))
-    assert pile(state) == [] and state.current == 0
+    assert pile(state) == [] and state.current == 1 and GAME.view(state, 0)["last"]["burn"] == "stack"
     state = after(make(3, hands=[["joker", "4H"]], pile=["5S", "8C"]), 0, play("joker", as_="10"))
     assert pile(state) == [] and state.current == 0 and GAME.view(state, 0)["last"]["burn"] == "ten"
     state = after(make(3, hands=[["joker", "5H", "KC"]], pile=["5S", "5C"]), 0, play("5H", "joker", as_="5"))

@@ -146,11 +146,11 @@ class SurvivorBot(Bot):
     def _scores_after(self, view: View, fronts: list[int | None]) -> list[int | None]:
         players = view["players"]
         out: list[int | None] = []
-        for i, p in enumerate(players):
-            if p["final_score"] is None or fronts[i] is None:
+        for p, front in zip(players, fronts):
+            if p["final_score"] is None or front is None:
                 out.append(None)
             else:
-                out.append(p["final_score"] - CARDS[p["card"]].value + CARDS[fronts[i]].value)
+                out.append(p["final_score"] - CARDS[p["card"]].value + CARDS[front].value)
         return out
 
     def _standing(self, view: View, seat: int, scores: list[int | None]) -> float:
@@ -168,8 +168,9 @@ class SurvivorBot(Bot):
         players = view["players"]
         leader = max((i for i in range(len(players)) if i != seat and scores[i] is not None),
                      key=lambda i: players[i]["escape"], default=None)
-        if leader is not None and scores[leader] == max(present):
-            value -= 0.3 * max(scores[leader], 0)
+        lead = None if leader is None else scores[leader]
+        if lead is not None and lead == max(present):
+            value -= 0.3 * max(lead, 0)
         return value
 
     def _swap(self, view: View, seat: int, legal: list[Action]) -> Action:

@@ -71,7 +71,20 @@ def trait(dinosaur: str | None, disaster: int | None) -> int:
     """The dinosaur's advantage (+) or disadvantage (-) against the face-up Disaster."""
     if dinosaur is None or disaster is None:
         return 0
-    return DINOSAURS[dinosaur]["traits"][CARDS[disaster].key]
+    advantage: int = DINOSAURS[dinosaur]["traits"][CARDS[disaster].key]
+    return advantage
+
+
+def _card(cid: int | None) -> Card:
+    """The card in a place its caller knows is not empty (a Point card in front, the face-up Disaster)."""
+    assert cid is not None, "an empty place"
+    return CARDS[cid]
+
+
+def _held(cid: int | None) -> int:
+    """The card id in a place its caller knows is not empty."""
+    assert cid is not None, "an empty place"
+    return cid
 
 
 def eliminates(area: Iterable[int], two_player: bool = False) -> bool:
@@ -240,8 +253,9 @@ def round_scores(state: State) -> tuple[list[int | None], list[int | None]]:
     calculated: list[int | None] = [None] * state.players
     disaster = round_disaster(state)
     for i in range(state.players):
-        if state.front[i] is not None and state.out[i] in (None, state.round):
-            calculated[i] = CARDS[state.front[i]].value + trait(state.dinosaurs[i], disaster) + state.bonus[i]
+        front = state.front[i]
+        if front is not None and state.out[i] in (None, state.round):
+            calculated[i] = CARDS[front].value + trait(state.dinosaurs[i], disaster) + state.bonus[i]
     for _seat, cid, target in state.instants:
         key = CARDS[cid].key
         if key == "score_inversion":
@@ -342,7 +356,7 @@ def _start_round(s: State, log: list[LogEntry] | None) -> None:
 def _reveal(s: State, log: list[LogEntry] | None) -> None:
     for i in s.active():
         s.front[i], s.hidden[i] = s.hidden[i], None
-    _say(log, "Revealed: " + "; ".join(f"{_p(i)} {card_name(s.front[i])}" for i in s.active()))
+    _say(log, "Revealed: " + "; ".join(f"{_p(i)} {card_name(_held(s.front[i]))}" for i in s.active()))
     with_effects = [(c, i) for i, c in enumerate(s.front) if c is not None and CARDS[c].timing in ("now", "round")]
     if any(CARDS[c].timing == "round" for c, _ in with_effects):
         s.ignored = True
@@ -366,7 +380,7 @@ def _effect_possible(s: State, owner: int, cid: int) -> bool:
     if key == "dino_grabber":
         return any(s.hands[i] for i in others)
     if key == "grappling_snake":
-        return any(not CARDS[s.front[i]].effect for i in s.neighbours(owner))
+        return any(not _card(s.front[i]).effect for i in s.neighbours(owner))
     if key == "treenoculars":
         return bool(s.deck or s.discard)
     if key == "hungry_plant":
@@ -424,7 +438,7 @@ def _close_scoring(s: State, log: list[LogEntry] | None) -> None:
 def _score(s: State, log: list[LogEntry] | None) -> None:
     _calculated, final = round_scores(s)
     s.round_scores = final
-    scores = {i: final[i] for i in s.active() if final[i] is not None}
+    scores = {i: v for i in s.active() if (v := final[i]) is not None}
     _say(log, "Scores: " + "; ".join(f"{_p(i)} {v}" for i, v in scores.items()))
     high, low = max(scores.values()), min(scores.values())
     if high == low:
@@ -449,7 +463,7 @@ def _score(s: State, log: list[LogEntry] | None) -> None:
 
 def _bury_disaster(s: State) -> None:
     s.last_round = {"round": s.round, "disaster": s.disaster, "to": None}
-    s.disaster_deck.insert(0, s.disaster)
+    s.disaster_deck.insert(0, _held(s.disaster))
     s.known_bottom += 1
     s.disaster = None
 
@@ -483,7 +497,7 @@ def _sudden_death(s: State, seats: list[int], log: list[LogEntry] | None) -> Non
 def _reveal_sudden_death(s: State, log: list[LogEntry] | None) -> None:
     seats = s.sudden_seats
     for i in seats:
-        s.sudden[i].append(s.hidden[i])
+        s.sudden[i].append(_held(s.hidden[i]))
         s.hidden[i] = None
     _say(log, "Sudden Death: " + "; ".join(f"{_p(i)} {card_name(s.sudden[i][-1])}" for i in seats))
     low = min(CARDS[s.sudden[i][-1]].value for i in seats)
@@ -496,7 +510,7 @@ def _reveal_sudden_death(s: State, log: list[LogEntry] | None) -> None:
 
 
 def _add_disaster(s: State, seat: int, log: list[LogEntry] | None) -> None:
-    cid = s.disaster
+    cid = _held(s.disaster)
     s.last_round = {"round": s.round, "disaster": cid, "to": seat}
     s.areas[seat].append(cid)
     s.disaster = None
@@ -547,8 +561,9 @@ def _end_round(s: State, log: list[LogEntry] | None) -> None:
                     "front": list(s.front), "sudden": [list(c) for c in s.sudden], "bonus": list(s.bonus),
                     "instants": [list(i) for i in s.instants], "scores": s.round_scores}
     for i in range(s.players):
-        if s.front[i] is not None:
-            s.discard.append(s.front[i])
+        front = s.front[i]
+        if front is not None:
+            s.discard.append(front)
         s.discard.extend(s.sudden[i])
     s.discard.extend(cid for _seat, cid, _target in s.instants)
     s.front = [None] * s.players
@@ -592,6 +607,25 @@ def _cards_field(action: Mapping[str, Any]) -> list[int]:
 ACTION_FIELDS = {"dinosaur": {"type", "dinosaur"}, "play": {"type", "card"}, "pass": {"type"},
                  "discard": {"type", "cards"}, "instant": {"type", "card", "player"}, "take": {"type", "card"},
                  "look_hand": {"type", "player"}, "look_deck": {"type"}, "swap": {"type", "player", "players"}}
+
+
+def _check_effect_discard(c: Card, hand: list[int], action: Mapping[str, Any]) -> None:
+    """Is ``action`` a discard that the effect of card ``c`` allows from ``hand``?"""
+    cards = _cards_field(action)
+    for cid in cards:
+        if cid not in hand:
+            raise IllegalAction(f"card {cid} is not in your hand")
+    if c.key == "fire_spray":
+        if len(cards) > 3:
+            raise IllegalAction("Fire Spray discards up to 3 cards")
+        return
+    if len(cards) != 1:
+        raise IllegalAction(f"{c.name} discards one Point card")
+    d = CARDS[cards[0]]
+    if d.kind != "point":
+        raise IllegalAction(f"{c.name} discards a Point card, and {d.name} is an Instant")
+    if c.key == "delicious_smoothie" and not d.effect:
+        raise IllegalAction(f"\"Delicious\" Smoothie discards a Point card with an effect, and {d.name} has none")
 
 
 class Dinosaurs(Game[State]):
@@ -686,7 +720,7 @@ class Dinosaurs(Game[State]):
         elif key == "dino_grabber":
             out += [{"type": "look_hand", "player": i} for i in others if s.hands[i]]
         elif key == "grappling_snake":
-            out += [{"type": "swap", "player": i} for i in s.neighbours(seat) if not CARDS[s.front[i]].effect]
+            out += [{"type": "swap", "player": i} for i in s.neighbours(seat) if not _card(s.front[i]).effect]
         elif key == "treenoculars":
             out.append({"type": "look_deck"})
         elif key == "hungry_plant":
@@ -723,7 +757,7 @@ class Dinosaurs(Game[State]):
 
     def _phase_words(self, s: State) -> str:
         if s.phase == "effect":
-            return f"{_seat_word(s.effect_owner())} is using {CARDS[s.queue[0]].name}"
+            return f"{_seat_word(_held(s.effect_owner()))} is using {CARDS[s.queue[0]].name}"
         return {"dinosaur": "choosing dinosaurs", "select": "choosing Point cards face down",
                 "scoring": "Instants may be played during scoring",
                 "disaster": f"{_seat_word(s.victim or 0)} would add the Disaster",
@@ -757,7 +791,8 @@ class Dinosaurs(Game[State]):
         if cid not in s.hands[seat]:
             raise IllegalAction(f"card {cid} is not in your hand")
         if not IS_POINT[cid]:
-            raise IllegalAction(f"{CARDS[cid].name} is an Instant, not a Point card: only Point cards are played face down")
+            raise IllegalAction(f"{CARDS[cid].name} is an Instant, not a Point card: only Point cards are played"
+                                " face down")
 
     _check_sudden_death = _check_select
 
@@ -800,29 +835,14 @@ class Dinosaurs(Game[State]):
 
     def _check_effect(self, s: State, seat: int, action: Mapping[str, Any], kind: str) -> None:
         c = CARDS[s.queue[0]]
-        hand = s.hands[seat]
         if kind == "take":
             cid = _card_field(action)
-            pool = s.peek if s.peek else s.hands[s.grab]
+            pool = s.peek if s.peek else s.hands[_held(s.grab)]
             if cid not in pool:
-                where = "the top cards you looked at" if s.peek else f"{_seat_word(s.grab)}'s hand"
+                where = "the top cards you looked at" if s.peek else f"{_seat_word(_held(s.grab))}'s hand"
                 raise IllegalAction(f"card {cid} is not among {where}")
         elif kind == "discard":
-            cards = _cards_field(action)
-            for cid in cards:
-                if cid not in hand:
-                    raise IllegalAction(f"card {cid} is not in your hand")
-            if c.key == "fire_spray":
-                if len(cards) > 3:
-                    raise IllegalAction("Fire Spray discards up to 3 cards")
-                return
-            if len(cards) != 1:
-                raise IllegalAction(f"{c.name} discards one Point card")
-            d = CARDS[cards[0]]
-            if d.kind != "point":
-                raise IllegalAction(f"{c.name} discards a Point card, and {d.name} is an Instant")
-            if c.key == "delicious_smoothie" and not d.effect:
-                raise IllegalAction(f"\"Delicious\" Smoothie discards a Point card with an effect, and {d.name} has none")
+            _check_effect_discard(c, s.hands[seat], action)
         elif kind == "look_hand":
             target = _seat_field(s, action)
             if target == seat or s.out[target] is not None:
@@ -832,9 +852,10 @@ class Dinosaurs(Game[State]):
         elif kind == "swap" and c.key == "grappling_snake":
             target = _seat_field(s, action)
             if target not in s.neighbours(seat):
-                raise IllegalAction(f"Grappling Snake swaps with the player to your right or left, not {_seat_word(target)}")
-            if CARDS[s.front[target]].effect:
-                raise IllegalAction(f"you cannot swap for a card that has an effect ({CARDS[s.front[target]].name})")
+                raise IllegalAction("Grappling Snake swaps with the player to your right or left, not"
+                                    f" {_seat_word(target)}")
+            if _card(s.front[target]).effect:
+                raise IllegalAction(f"you cannot swap for a card that has an effect ({_card(s.front[target]).name})")
         elif kind == "swap":
             pair = action.get("players")
             if (type(pair) is not list or len(pair) != 2 or any(type(p) is not int for p in pair)
@@ -898,7 +919,7 @@ class Dinosaurs(Game[State]):
         s.hands[seat].remove(cid)
         if CARDS[cid].key == "disaster_insurance":
             s.instants.append([seat, cid, -1])
-            _say(log, f"{_p(seat)} played Disaster Insurance: {CARDS[s.disaster].name} goes to the bottom of"
+            _say(log, f"{_p(seat)} played Disaster Insurance: {_card(s.disaster).name} goes to the bottom of"
                       " the Disaster deck")
             _bury_disaster(s)
             s.victim = None
@@ -999,15 +1020,15 @@ class Dinosaurs(Game[State]):
                 "deadly": list(deadly_types(s.areas[i], s.two_player)),
             })
         mine = me is not None
-        answer = s.answers[me] if mine and s.phase == "scoring" else None
+        answer = s.answers[me] if me is not None and s.phase == "scoring" else None
         result = self.result(s)
         return {
             "game": self.id, "seat": me, "round": s.round, "phase": s.phase, "to_act": sorted(s.waiting),
             "options": {"two_player_rules": s.two_player}, "players": players,
             "scores": list(s.escape), "goal": GOAL,
             "disaster": s.disaster,
-            "hand": list(s.hands[me]) if mine else None,
-            "face_down": s.hidden[me] if mine else None,
+            "hand": list(s.hands[me]) if me is not None else None,
+            "face_down": s.hidden[me] if me is not None else None,
             "answer": None if answer is None else {"card": answer[0], "player": answer[1]},
             "deck_size": len(s.deck), "discard": list(s.discard), "removed": list(s.removed),
             "disaster_deck_size": len(s.disaster_deck),
@@ -1069,7 +1090,7 @@ class Dinosaurs(Game[State]):
             for i in hidden_seats:
                 hidden[i] = unknown[pos]
                 pos += 1
-            hands = [[] for _ in range(n)]
+            hands: list[list[int]] = [[] for _ in range(n)]
             for i in must_choose:
                 if i in hand_seats and players[i]["hand_size"]:
                     hands[i].append(unknown[pos])
@@ -1078,7 +1099,7 @@ class Dinosaurs(Game[State]):
                 k = players[i]["hand_size"] - len(hands[i])
                 hands[i].extend(unknown[pos:pos + k])
                 pos += k
-            if all(IS_POINT[hidden[i]] for i in hidden_seats) and all(
+            if all(IS_POINT[_held(hidden[i])] for i in hidden_seats) and all(
                     has_point_card(hands[i]) or i in known_hands for i in must_choose):
                 break
         for i, cards in known_hands.items():
@@ -1102,7 +1123,6 @@ class Dinosaurs(Game[State]):
                     answers[i] = [PASS, -1]
             if view["answer"] is not None:
                 answers[seat] = [view["answer"]["card"], view["answer"]["player"]]
-        effect = view["effect"]
         return State(
             players=n, two_player=view["options"]["two_player_rules"], seed=rng.getrandbits(63),
             dinosaurs=[p["dinosaur"] for p in players], hands=hands, deck=deck, discard=list(view["discard"]),

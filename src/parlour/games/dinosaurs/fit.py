@@ -34,7 +34,9 @@ def positions(players: int, game_number: int, seed: int) -> tuple[list[list[Any]
         seat = min(GAME.to_act(state))
         legal = GAME.legal_actions(state, seat)
         state = GAME.apply(state, seat, survivors[seat].choose(GAME.view(state, seat), seat, legal))
-    ranks = GAME.result(state).ranks
+    result = GAME.result(state)
+    assert result is not None  # the game is over
+    ranks = result.ranks
     firsts = ranks.count(1)
     return rows, [1.0 / firsts if r == 1 else 0.0 for r in ranks]
 

@@ -51,7 +51,8 @@ class QuickSurvivor(SurvivorBot):
 # A dinosaur's standing at the start of a round, in log-odds of winning the game: the weights of
 # ``DinosaursSearch.features``, fitted by a conditional logit (each game's winner against the
 # dinosaurs still in) to the round starts of 2,000 games between survivors per table size
-# (``python -m parlour.games.dinosaurs.fit`` reprints them; docs/bots.md). Per Escape Route space: a Disaster held is worth 2.4 (two players: 3.8)
+# (``python -m parlour.games.dinosaurs.fit`` reprints them; docs/bots.md). Per Escape Route space: a Disaster
+# held is worth 2.4 (two players: 3.8)
 # spaces, as it pays a space every round; a Disaster type that would eliminate costs 0.8 (2.2),
 # and 2.7 (2.3) more when the face-up Disaster is of it.
 WEIGHTS: dict[int, tuple[float, ...]] = {
@@ -106,10 +107,11 @@ class DinosaursSearch:
         if state.phase not in ("select", "sudden_death"):
             return state
         for other in range(state.players):
-            if other == seat or state.hidden[other] is None:
+            chosen = state.hidden[other]
+            if other == seat or chosen is None:
                 continue
             before = state.copy()  # as it stood when ``other`` chose
-            before.hands[other].append(before.hidden[other])
+            before.hands[other].append(chosen)
             before.hidden[other] = None
             before.waiting = sorted(before.waiting + [other])
             legal = game.legal_actions(before, other)

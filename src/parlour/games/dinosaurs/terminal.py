@@ -38,7 +38,7 @@ def title(card: int) -> str:
         return f"{c['name']} ({c['value']})"
     if c["kind"] == "disaster":
         return f"{c['name']} [{TYPES[c['type']]}]"
-    return c["name"]
+    return str(c["name"])
 
 
 def card_line(card: int) -> str:
@@ -73,7 +73,9 @@ def parse_move(text: str, view: View, seat: int) -> Action:
 def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     """One line for the numbered list of moves."""
     kind = action["type"]
-    who = lambda s: "yourself" if s == seat else names[s]  # noqa: E731
+    def who(s: int) -> str:
+        return "yourself" if s == seat else names[s]
+
     if kind == "dinosaur":
         return f"be {traits(action['dinosaur'])}"
     if kind == "pass":

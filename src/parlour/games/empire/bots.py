@@ -32,12 +32,14 @@ class DetectiveBot(Bot):
 
     def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
         step = view["step"]
-        return getattr(self, f"_{step}")(view, seat, legal)
+        action: Action = getattr(self, f"_{step}")(view, seat, legal)
+        return action
 
     # -- what it knows ---------------------------------------------------------------------------
     @staticmethod
     def _suspects(view: View) -> list[int]:
-        return view["suspects"]
+        suspects: list[int] = view["suspects"]
+        return suspects
 
     @staticmethod
     def _opponent_candidates(view: View) -> list[int]:
@@ -55,14 +57,15 @@ class DetectiveBot(Bot):
         if view["discovered"][other]:
             return 1
         looked = sum(1 for s in view["revelatory"] if s["present"] and other in s["looked_at_by"])
-        seen = len(view["pile"]) + view["holding"][other] + looked + len(view["opponent_knows"]["cards"])
+        seen: int = len(view["pile"]) + view["holding"][other] + looked + len(view["opponent_knows"]["cards"])
         return max(1, len(NUMBERS) - seen)
 
     def _best_guess(self, view: View) -> int:
         """The likeliest culprit: a suspect the opponent is known not to hold, else any suspect."""
         suspects = self._suspects(view)
-        if view["culprit"] is not None:
-            return view["culprit"]
+        culprit: int | None = view["culprit"]
+        if culprit is not None:
+            return culprit
         ruled_out = [n for n in suspects if n in view["opponent"]["ruled_out"] or (
             view["opponent"]["role"] is not None and n != view["opponent"]["role"])]
         return self.rng.choice(ruled_out or suspects)

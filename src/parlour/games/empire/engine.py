@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...core import Action, Game, IllegalAction, LogEntry, Result, View, derive, require_action, require_int
 
@@ -79,6 +79,42 @@ def _pair(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
 # A pending decision: (kind, seat) or ("draw", seat, why) with why "challenge" or "promote".
 Step = tuple[Any, ...]
 NOBODY: frozenset[int] = frozenset()
+EMPTY: frozenset[int] = frozenset()
+
+
+class Challenge(NamedTuple):
+    """The last challenge: who claimed how many coins, both roles shown (by seat), who won, in which
+    turn. Stored as the list of its fields (``roles`` a list), as before it had names."""
+
+    claimant: int
+    amount: int
+    roles: tuple[int, int]
+    winner: int
+    turn: int
+
+    def to_json(self) -> list[Any]:
+        return [self.claimant, self.amount, list(self.roles), self.winner, self.turn]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> Challenge:
+        claimant, amount, roles, winner, turn = data
+        return cls(claimant, amount, (roles[0], roles[1]), winner, turn)
+
+
+class Guess(NamedTuple):
+    """The last guess at a claimant's role: who guessed which role, whether rightly, in which turn."""
+
+    guesser: int
+    role: int
+    right: bool
+    turn: int
+
+
+class Outcome(NamedTuple):
+    """How the game ended: the winner (None for a tie) and why, in words."""
+
+    winner: int | None
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -105,14 +141,15 @@ class State:
     discovered: tuple[bool, bool]                  # who has looked at the culprit (public)
     known: tuple[frozenset[int], frozenset[int]]   # cards in the opponent's hand this seat knows
     ruled_out: tuple[frozenset[int], frozenset[int]]  # wrong guesses at the opponent's current role
-    challenge: tuple[Any, ...] | None     # the last challenge: (claimant, amount, roles, winner, turn)
-    guess: tuple[Any, ...] | None         # the last guess: (guesser, role, right, turn)
+    challenge: Challenge | None           # the last challenge
+    guess: Guess | None                   # the last guess
     turn: int                             # turns begun, counting from 1
-    outcome: tuple[Any, ...] | None       # (winner seat or None for a tie, reason) once over
+    outcome: Outcome | None               # once over
 
     def holder_hand(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` holds: its role and, while promoting, the drawn card."""
-        hand = () if self.roles[seat] is None else (self.roles[seat],)
+        role = self.roles[seat]
+        hand: tuple[int, ...] = () if role is None else (role,)
         if self.drawn is not None and self.active == seat:
             hand += (self.drawn,)
         return hand
@@ -166,10 +203,9 @@ class Empire(Game[State]):
         cards = list(NUMBERS)
         derive(seed, "deck").shuffle(cards)
         roles, slots, culprit, deck = cards[:2], cards[2:2 + SLOTS], cards[2 + SLOTS], cards[3 + SLOTS:]
-        empty = frozenset()
         return State(tuple(deck), tuple(slots), culprit, (roles[0], roles[1]), None,
-                     (START_COINS, START_COINS), (), 0, (), 0, empty, False, (empty, empty),
-                     (None,) * SLOTS, (False, False), (empty, empty), (empty, empty), None, None, 1, None)
+                     (START_COINS, START_COINS), (), 0, (), 0, frozenset(), False, (EMPTY, EMPTY),
+                     (None,) * SLOTS, (False, False), (EMPTY, EMPTY), (EMPTY, EMPTY), None, None, 1, None)
 
     def to_act(self, state: State) -> frozenset[int]:
         seat = to_move(state)
@@ -205,7 +241,7 @@ class Empire(Game[State]):
             actions += [{"type": "claim", "amount": a} for a in range(CLAIM_MIN, min(CLAIM_MAX, coins) + 1)]
         else:
             actions.append({"type": "end"})
-        if coins >= COSTS["promote"] and self._can_draw(state):
+        if coins >= COSTS["promote"]:
             actions.append({"type": "promote"})
         if coins >= COSTS["reveal"]:
             present = present_slots(state)
@@ -271,10 +307,9 @@ class Empire(Game[State]):
             raise IllegalAction(f"to {what} costs {_coins(COSTS[what])} and you have {_coins(state.coins[seat])}")
 
     def _check_promote(self, state: State, seat: int, action: Mapping[str, Any]) -> None:
+        # docs/rules/empire.md: with nothing left to draw a promotion is still allowed, and its draw
+        # ends the game in a tie
         self._pay(state, seat, "promote")
-        if not self._can_draw(state):
-            # docs/rules/empire.md: a promotion with nothing to draw is refused (no tie by choice)
-            raise IllegalAction("there is no card to draw: the deck and the revelatory cards are all gone")
 
     def _check_reveal(self, state: State, seat: int, action: Mapping[str, Any]) -> None:
         self._pay(state, seat, "reveal")
@@ -380,7 +415,7 @@ class Empire(Game[State]):
             known = state.known
             ruled_out = _pair(state.ruled_out, seat, state.ruled_out[seat] | {role})
         return replace(self._claim_settled(state), coins=coins, known=known, ruled_out=ruled_out,
-                       guess=(seat, role, right, state.turn))
+                       guess=Guess(seat, role, right, state.turn))
 
     def _do_challenge(self, state: State, seat: int, action: Action, log: list[LogEntry]) -> State:
         active, amount = state.active, state.claim
@@ -391,7 +426,8 @@ class Empire(Game[State]):
                             f" {card_name(theirs)}: {{p{winner}}} wins the challenge"))
         roles = (mine, theirs) if active == 0 else (theirs, mine)
         shown = (frozenset((roles[1],)), frozenset((roles[0],)))  # both roles are face up until discarded
-        state = replace(state, challenge=(active, amount, roles, winner, state.turn), main_done=True, known=shown)
+        state = replace(state, challenge=Challenge(active, amount, roles, winner, state.turn), main_done=True,
+                        known=shown)
         redraws: tuple[Step, ...] = (("discard",), ("draw", active, "challenge"), ("draw", seat, "challenge"))
         if winner == active:
             if state.coins[seat] > 0:
@@ -475,7 +511,7 @@ class Empire(Game[State]):
         log.append(LogEntry(f"{{p{seat}}} accuses {card_name(role)}. The culprit is {card_name(state.culprit)}:"
                             f" {{p{seat}}} {'wins' if right else 'loses'}"))
         reason = f"{{p{seat}}} accused {card_name(role)} {'rightly' if right else 'wrongly'}"
-        return replace(state, queue=(), outcome=(winner, reason))
+        return replace(state, queue=(), outcome=Outcome(winner, reason))
 
     def _do_decline(self, state: State, seat: int, action: Action, log: list[LogEntry]) -> State:
         log.append(LogEntry(f"{{p{seat}}} does not accuse"))
@@ -512,17 +548,16 @@ class Empire(Game[State]):
         while state.outcome is None and state.queue:
             step = state.queue[0]
             if step[0] == "discard":
-                roles = tuple(r for r in state.roles if r is not None)
+                shown = tuple(r for r in state.roles if r is not None)
                 log.append(LogEntry("both players discard their revealed roles"))
-                empty = frozenset()
-                state = replace(state, pile=state.pile + roles, roles=(None, None), queue=state.queue[1:],
-                                known=(empty, empty), ruled_out=(empty, empty))
+                state = replace(state, pile=state.pile + shown, roles=(None, None), queue=state.queue[1:],
+                                known=(EMPTY, EMPTY), ruled_out=(EMPTY, EMPTY))
             elif step[0] == "draw" and state.deck:
                 state = self._draw(state, None, log)
             elif step[0] == "draw" and not self._can_draw(state):
                 log.append(LogEntry(f"{{p{step[1]}}} must draw, but the deck and the revelatory cards are all"
                                     " gone: the game is a tie"))
-                state = replace(state, queue=(), outcome=(None, "nothing left to draw: a tie"))
+                state = replace(state, queue=(), outcome=Outcome(None, "nothing left to draw: a tie"))
             else:
                 break
         return state
@@ -544,16 +579,11 @@ class Empire(Game[State]):
             slots.append({"slot": i, "name": SLOT_NAMES[i], "present": state.taken[i] is None,
                           "looked_at_by": [s for s in (0, 1) if i in state.looked[s]],
                           "taken_by": state.taken[i], "card": card if knows else None})
-        last_challenge = None
-        if state.challenge is not None:
-            claimant, amount, roles, winner, turn = state.challenge
-            last_challenge = {"claimant": claimant, "amount": amount, "roles": list(roles), "winner": winner,
-                              "turn": turn}
-        last_guess = None
-        if state.guess is not None:
-            guesser, role, right, turn = state.guess
-            last_guess = {"guesser": guesser, "role": role, "right": right, "turn": turn}
+        challenge, guess = state.challenge, state.guess
+        last_challenge = None if challenge is None else {**challenge._asdict(), "roles": list(challenge.roles)}
+        last_guess = None if guess is None else guess._asdict()
         promoting = state.active if state.drawn is not None else None
+        result = self.result(state)
         view: View = {
             "game": self.id, "seat": seat, "turn": state.turn, "active": state.active,
             "to_act": [] if mover is None else [mover],
@@ -567,7 +597,7 @@ class Empire(Game[State]):
             "last_challenge": last_challenge, "last_guess": last_guess,
             "roles": [{"number": n, "name": ROLES[n], "line": LINES[n]} for n in NUMBERS],
             "costs": dict(COSTS), "claim_range": [CLAIM_MIN, CLAIM_MAX],
-            "over": over, "result": self.result(state).to_json() if over else None,
+            "over": over, "result": None if result is None else result.to_json(),
             "culprit": state.culprit if over or (seat is not None and state.discovered[seat]) else None,
         }
         if seat is not None:
@@ -575,7 +605,8 @@ class Empire(Game[State]):
             view["you"] = {"role": state.roles[seat], "drawn": state.drawn if promoting == seat else None}
             opponent_known = sorted(state.known[seat])
             view["opponent"] = {
-                "role": state.roles[other] if over else next((c for c in opponent_known if c == state.roles[other]), None),
+                "role": state.roles[other] if over
+                else next((c for c in opponent_known if c == state.roles[other]), None),
                 "drawn": next((c for c in opponent_known if c == state.drawn and promoting == other), None),
                 "ruled_out": sorted(state.ruled_out[seat]),
             }
@@ -630,13 +661,15 @@ class Empire(Game[State]):
         roles[seat] = you["role"]
         roles[other] = hand.get("role")
         drawn = you["drawn"] if promoting == seat else hand.get("drawn")
-        known = [frozenset(), frozenset()]
+        known: list[frozenset[int]] = [frozenset(), frozenset()]
         known[seat] = frozenset(c for c in hand_known.values() if c is not None)
         known[other] = frozenset(view["opponent_knows"]["cards"])
-        ruled_out = [frozenset(), frozenset()]
+        ruled_out: list[frozenset[int]] = [frozenset(), frozenset()]
         ruled_out[seat] = frozenset(opponent["ruled_out"])
         ruled_out[other] = frozenset(view["opponent_knows"]["ruled_out"])
-        return State(deck, tuple(slot_cards), culprit, (roles[0], roles[1]), drawn, tuple(view["coins"]), pile,
+        placed = [c for c in slot_cards if c is not None]
+        assert len(placed) == SLOTS, "every revelatory place has its card"
+        return State(deck, tuple(placed), culprit, (roles[0], roles[1]), drawn, tuple(view["coins"]), pile,
                      view["active"], tuple(tuple(step) for step in view["queue"]), view["claim"],
                      frozenset(view["used"]), view["main_done"], (looked[0], looked[1]), taken,
                      tuple(view["discovered"]), (known[0], known[1]), (ruled_out[0], ruled_out[1]),
@@ -652,36 +685,41 @@ class Empire(Game[State]):
                 "looked": [sorted(x) for x in state.looked], "taken": list(state.taken),
                 "discovered": list(state.discovered), "known": [sorted(x) for x in state.known],
                 "ruled_out": [sorted(x) for x in state.ruled_out],
-                "challenge": None if state.challenge is None else [
-                    state.challenge[0], state.challenge[1], list(state.challenge[2]), *state.challenge[3:]],
+                "challenge": None if state.challenge is None else state.challenge.to_json(),
                 "guess": None if state.guess is None else list(state.guess),
                 "turn": state.turn, "outcome": None if state.outcome is None else list(state.outcome)}
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        pair = lambda key, kind: (kind(data[key][0]), kind(data[key][1]))  # noqa: E731
-        challenge = data["challenge"]
-        return State(tuple(data["deck"]), tuple(data["slots"]), data["culprit"], pair("roles", lambda x: x),
+        def pair(key: str, kind: Callable[[Any], Any]) -> tuple[Any, Any]:
+            return kind(data[key][0]), kind(data[key][1])
+
+        challenge, guess, outcome = data["challenge"], data["guess"], data["outcome"]
+        return State(tuple(data["deck"]), tuple(data["slots"]), data["culprit"], pair("roles", _same),
                      data["drawn"], pair("coins", int), tuple(data["pile"]), data["active"],
                      tuple(tuple(s) for s in data["queue"]), data["claim"], frozenset(data["used"]),
                      data["main_done"], pair("looked", frozenset), tuple(data["taken"]),
                      pair("discovered", bool), pair("known", frozenset), pair("ruled_out", frozenset),
-                     None if challenge is None else (challenge[0], challenge[1], tuple(challenge[2]), *challenge[3:]),
-                     None if data["guess"] is None else tuple(data["guess"]), data["turn"],
-                     None if data["outcome"] is None else tuple(data["outcome"]))
+                     None if challenge is None else Challenge.from_json(challenge),
+                     None if guess is None else Guess(*guess), data["turn"],
+                     None if outcome is None else Outcome(*outcome))
 
 
-def _challenge_from(data: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
+def _same(x: Any) -> Any:
+    return x
+
+
+def _challenge_from(data: Mapping[str, Any] | None) -> Challenge | None:
     if data is None:
         return None
-    return (data["claimant"], data["amount"], tuple(data["roles"]), data["winner"], data["turn"])
+    return Challenge.from_json([data[field] for field in Challenge._fields])
 
 
-def _guess_from(data: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
-    return None if data is None else (data["guesser"], data["role"], data["right"], data["turn"])
+def _guess_from(data: Mapping[str, Any] | None) -> Guess | None:
+    return None if data is None else Guess(*(data[field] for field in Guess._fields))
 
 
-def _outcome_from(result: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
+def _outcome_from(result: Mapping[str, Any] | None) -> Outcome | None:
     if result is None:
         return None
     winners = result["winners"]
-    return (winners[0] if len(winners) == 1 else None, result["reason"])
+    return Outcome(winners[0] if len(winners) == 1 else None, result["reason"])

@@ -93,17 +93,19 @@ def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     if kind == "guess":
         return f"guess the {_name(view, action['role'])} (1 coin)"
     if kind == "reveal":
-        return "reveal " + " and ".join(view["revelatory"][s]["name"] for s in action["slots"]) + f" ({costs.get('reveal', 3)} coins)"
+        places = " and ".join(view["revelatory"][s]["name"] for s in action["slots"])
+        return f"reveal {places} ({costs.get('reveal', 3)} coins)"
     if kind == "draw":
         return f"draw revelatory card {view['revelatory'][action['slot']]['name']}"
     if kind == "collect":
-        return f"take {action['from_opponent']} from {names[1 - seat]}, {view['claim'] - action['from_opponent']} from the bank"
+        taken = action["from_opponent"]
+        return f"take {taken} from {names[1 - seat]}, {view['claim'] - taken} from the bank"
     if kind == "keep":
         return "keep your old role" if action["card"] == "role" else "keep the card you drew"
     if kind in ("promote", "spy", "discover"):
         return f"{kind} ({costs.get(kind, '?')} coins)"
     return {"income": "take 1 coin (income)", "end": "end your turn", "pass": "pass: let the claim be paid",
-            "challenge": "challenge: show both roles, the higher wins", "decline": "do not accuse"}.get(kind, kind)
+            "challenge": "challenge: show both roles, the higher wins", "decline": "do not accuse"}.get(kind, str(kind))
 
 
 def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
@@ -125,7 +127,9 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
     for slot in view["revelatory"]:
         shown = _name(view, slot["card"]) if slot["card"] is not None else "face down"
         if not slot["present"]:
-            shown = f"drawn by {names[slot['taken_by']]}" + (f" ({_name(view, slot['card'])})" if slot["card"] is not None else "")
+            shown = f"drawn by {names[slot['taken_by']]}"
+            if slot["card"] is not None:
+                shown += f" ({_name(view, slot['card'])})"
         seen = ", ".join(names[p] for p in slot["looked_at_by"])
         slots.append(f"{slot['name']}: {shown}" + (f" [looked at by {seen}]" if seen else ""))
     lines.append("Revelatory cards: " + "; ".join(slots) + "\n")

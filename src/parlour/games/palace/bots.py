@@ -6,6 +6,7 @@ from typing import Any
 
 from ...core import Action, Bot, View
 from .cards import ACE, CARDINAL, FACE_BY_CODE, INVISIBLE, RULES, SOCIAL, VALUE, VALUE_BY_NAME
+from .engine import BURNS_AS_WRITTEN
 
 # What spending a card costs: low plain cards are a burden to shed early, high ones beat piles,
 # and the special cards (2, 3, 7, 10, Rules, Cardinal, jokers) get a player out of trouble later.
@@ -60,17 +61,19 @@ class SharkBot(Bot):
         for card in cards:
             keep = JOKER_KEEP if card == "joker" else KEEP[card_value(card)]
             worth += SHED - keep * scale
-        # burning: another turn, and a big pile nobody must pick up
+        # burning: a big pile nobody must pick up, and with a 10 (or before rules edition 3 any burn)
+        # another turn: one more card shed
         top = [VALUE_BY_NAME[p["as"]] for p in pile[-3:]]
         burns = value == 10 or (value not in (RULES, SOCIAL, CARDINAL)
                                 and len(cards) + sum(1 for _ in _run(top, value)) >= 4)
+        again = burns and (value == 10 or view.get("edition", 1) < BURNS_AS_WRITTEN)
         if burns:
-            worth += 1.0 + 0.4 * len(pile) + SHED  # and another turn: one more card shed
+            worth += 1.0 + 0.4 * len(pile) + (SHED if again else 0.0)
         if threat is None:
             threat = self._threat(view, seat)
         nxt = self._next(view, seat, 1)
-        if not burns:
-            counting = value if value not in INVISIBLE else _counting(pile)
+        if not again:
+            counting = None if burns else value if value not in INVISIBLE else _counting(pile)
             if counting is not None and counting not in (RULES, SOCIAL, CARDINAL):
                 # a high card on top is hard for the next player to beat
                 worth += 0.25 * max(0, counting - 9) * (1 + threat.get(nxt, 0))
@@ -154,7 +157,7 @@ def _run(top: list[int], value: int) -> Any:
         yield v
 
 
-def _counting(pile: list[dict]) -> int | None:
+def _counting(pile: list[dict[str, Any]]) -> int | None:
     for p in reversed(pile):
         v = VALUE_BY_NAME[p["as"]]
         if v not in INVISIBLE:

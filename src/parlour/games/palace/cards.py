@@ -35,6 +35,7 @@ AS_VALUES: tuple[int, ...] = tuple(range(2, CARDINAL + 1))  # what a joker may b
 INVISIBLE = frozenset((3, 7, RULES, SOCIAL, CARDINAL))  # never the card that counts
 ANYWHERE = frozenset((2, 3, 7, RULES, SOCIAL, CARDINAL))  # go on any card (a Rules card aside, for some)
 NOT_ON_RULES = frozenset((2, 3, 7, RULES))  # what a Rules card on top refuses (edition 1: ANYWHERE)
+PLAIN = frozenset((4, 5, 6, 11, 12, 13, ACE))  # edition 1: a joker played alone as one goes on anything
 
 VALUE: tuple[int, ...] = tuple(f // 4 + 2 for f in range(52)) + (JOKER_VALUE, RULES, SOCIAL, CARDINAL)
 _VALUE_NAMES = {v: RANKS[v - 2] for v in NUMBER_VALUES} | {RULES: "rules", SOCIAL: "social",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from ...core import (
     Action,
@@ -41,6 +41,7 @@ from .cards import (
     NOT_ON_RULES,
     NUMBER_VALUES,
     PACK_SIZE,
+    PLAIN,
     RULES,
     SOCIAL,
     VALUE,
@@ -65,9 +66,15 @@ TABLE_CARDS = 3  # face-downs, and face-ups, each
 STACK = 4  # four of a value on top of the play pile burn it
 TEN = 10
 SEVEN, EIGHT, NINE = 7, 8, 9
-# The rules edition: 2 lets Social and Cardinal cards go on a Rules card; 1 is how Parlour ruled
-# before (docs/rules/palace.md), kept so that games played then replay as they were played.
-EDITION = 2
+# The rules edition (docs/rules/palace.md). A game keeps the edition it was started with, so that it
+# replays as it was played: 1 is how Parlour ruled until 25 November 2026; 2 (LOOSER_PLAYS) lets
+# Social and Cardinal cards go on a Rules card, jokers played alone go on anything but what refuses
+# the card they play as, and face-ups join the last hand cards whatever is left to draw; 3
+# (BURNS_AS_WRITTEN) follows the document on burns: only a 10 gives another turn, and a burning play
+# of 7s or 8s still turns play back or skips.
+LOOSER_PLAYS = 2
+BURNS_AS_WRITTEN = 3
+EDITION = 3
 
 Pile = tuple[tuple[int, int], ...]  # (card id, the value it was played as), bottom first
 Known = tuple[tuple[tuple[int, ...], ...], ...]  # known[viewer][holder]: faces known in holder's hand
@@ -82,7 +89,8 @@ class State(FieldsState):
     """
 
     FIELDS = ("hands", "face_ups", "face_downs", "pick_up", "pile", "burned", "direction", "current",
-              "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "last", "first", "edition")
+              "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "last", "first",
+              "edition")
     __slots__ = FIELDS
 
     def __init__(self, hands: tuple[tuple[int, ...], ...], face_ups: tuple[tuple[int, ...], ...],
@@ -133,7 +141,7 @@ def rules_on_top(pile: Pile) -> bool:
 
 
 _NOTHING: frozenset[int] = frozenset()
-_REFUSED = {1: ANYWHERE, 2: NOT_ON_RULES}  # by edition: what a Rules card on top refuses
+_REFUSED = {1: ANYWHERE, 2: NOT_ON_RULES, 3: NOT_ON_RULES}  # by edition: what a Rules card on top refuses
 Situation = tuple[int | None, frozenset[int]]  # the value that counts, what the card on top refuses
 
 
@@ -156,16 +164,27 @@ def _follows(top: int | None, refused: frozenset[int], value: int) -> bool:
     return value >= top
 
 
-_SITUATIONS = [(top, refused) for top in (None, *AS_VALUES) for refused in (_NOTHING, *_REFUSED.values())]
+_SITUATIONS = [(top, refused) for top in (None, *AS_VALUES) for refused in (_NOTHING, ANYWHERE, NOT_ON_RULES)]
 # What may naturally follow in each situation: the rule above, tabled once.
 _FOLLOWERS: dict[Situation, frozenset[int]] = {
     (top, refused): frozenset(v for v in AS_VALUES if _follows(top, refused, v)) for top, refused in _SITUATIONS}
-# What jokers played alone may be played as in each situation: (value, may a natural card of it go).
-# A joker ignores every play restriction but the one of the card it plays as: 2s, 3s, 7s and Rules
-# cards never go on a Rules card (docs/rules/palace.md).
-_JOKER_VALUES: dict[Situation, tuple[tuple[int, bool], ...]] = {
-    (top, refused): tuple((v, v in _FOLLOWERS[top, refused]) for v in AS_VALUES if v not in refused)
-    for top, refused in _SITUATIONS}
+
+
+def _joker_may(edition: int, top: int | None, refused: frozenset[int], value: int) -> bool:
+    """May jokers played alone play as ``value`` where ``top`` counts and ``refused`` is refused?
+    A joker ignores every play restriction but the one of the card it plays as: 2s, 3s, 7s and Rules
+    cards never go on a Rules card (docs/rules/palace.md); in edition 1 only a joker played as a card
+    without special properties went on anything, one played as a special card obeyed that card."""
+    if edition < LOOSER_PLAYS and value not in PLAIN:
+        return value in _FOLLOWERS[top, refused]
+    return value not in refused
+
+
+# What jokers played alone may be played as, by edition and situation: (value, may a natural card of it go).
+_JOKER_VALUES: dict[int, dict[Situation, tuple[tuple[int, bool], ...]]] = {
+    edition: {(top, refused): tuple((v, v in _FOLLOWERS[top, refused]) for v in AS_VALUES
+                                    if _joker_may(edition, top, refused, v)) for top, refused in _SITUATIONS}
+    for edition in _REFUSED}
 
 
 def followers(pile: Pile, edition: int = EDITION) -> frozenset[int]:
@@ -177,7 +196,7 @@ def may_follow(pile: Pile, value: int, natural: bool = True, edition: int = EDIT
     """May a card of ``value`` go on ``pile``? ``natural`` is False for jokers played as it alone."""
     top, refused = situation(pile, edition)
     if not natural:
-        return value not in refused  # a joker "ignores these restrictions", the Rules card's aside
+        return _joker_may(edition, top, refused, value)  # a joker "ignores these restrictions"
     return value in _FOLLOWERS[top, refused]
 
 
@@ -185,7 +204,8 @@ def why_not(pile: Pile, value: int, edition: int = EDITION) -> str:
     """Why a card of ``value`` may not go on ``pile``, in words."""
     top, refused = situation(pile, edition)
     if value in refused:
-        never = "2s, 3s, 7s and Rules cards" if edition >= 2 else "2s, 3s, 7s and Rules, Social and Cardinal cards"
+        never = ("2s, 3s, 7s and Rules cards" if edition >= LOOSER_PLAYS
+                 else "2s, 3s, 7s and Rules, Social and Cardinal cards")
         return f"{card_name(value)} may not go on a Rules card: {never} never go on one"
     if top == NINE:
         return (f"{card_name(value)} may not follow the 9 that counts on the play pile: on a 9 only 9 or"
@@ -307,7 +327,8 @@ class _Turn:
         self.swapped = state.swapped
         self.revealed = state.revealed
         self.finished = state.finished
-        self.known = state.known  # made a list (of the state's rows, each replaced whole) once it changes
+        # made a list (of the state's rows, each replaced whole) once it changes
+        self.known: Known | list[tuple[tuple[int, ...], ...]] = state.known
         self.first = state.first
         self.edition = state.edition
         self.last: dict[str, Any] = {}
@@ -408,7 +429,8 @@ class _Turn:
             self.current = _step(self.finished, self.n, seat, -self.direction, sevens)
             self.last["detour"] = self.current
             if self.log is not None:
-                self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on after {{p{seat}}}")
+                self.say(f"{{p{self.current}}} plays next, against the order of play, then play goes on"
+                         f" after {{p{seat}}}")
             return
         base = seat if self.detour is None else self.detour
         self.detour = None
@@ -432,8 +454,15 @@ class _Turn:
                      tuple(sorted(last.items())), self.first, self.edition)
 
 
+def _face_ups_may_join(state: State) -> bool:
+    """May face-ups join the last hand cards now? From edition 2 always; in edition 1 only once the
+    pick-up pile is empty."""
+    return state.edition >= LOOSER_PLAYS or not state.pick_up
+
+
 def _not_a_list_of_cards(cards: Any) -> IllegalAction:
-    return IllegalAction(f"a play lists the cards it plays, as in {{'type': 'play', 'cards': ['7H', '7D']}}, not {cards!r}")
+    return IllegalAction("a play lists the cards it plays, as in {'type': 'play', 'cards': ['7H', '7D']},"
+                         f" not {cards!r}")
 
 
 _PlayOption = tuple[list[int], int, bool]  # a play as (card ids, value, whether jokers name it)
@@ -454,7 +483,7 @@ def _join_face_ups(options: list[Action | _PlayOption], face_ups: tuple[int, ...
 
 def _action(option: Action | _PlayOption) -> Action:
     """A legal option as the action it stands for (plays are written out only when asked for)."""
-    if type(option) is dict:
+    if isinstance(option, dict):
         return option
     cards, value, with_jokers = option
     action: Action = {"type": "play", "cards": codes(cards)}
@@ -483,8 +512,12 @@ class Palace(Game[State]):
     action_fields = {"play": {"cards": "strs", "as": "str?"}, "take": {}, "swap": {"seats": "ints"}, "no_swap": {},
                      "flip": {"index": "int"}}
     options = (Option("edition", "Rules edition", "int", EDITION, minimum=1, maximum=EDITION, legacy=1,
-                      help="2: Social and Cardinal cards may go on a Rules card; 1: they may not, as Parlour"
-                           " ruled before November 2026 (games played then replay by it)"),)
+                      help="3: only a 10 gives another turn, and burning 7s and 8s still turn play back or"
+                           " skip; 2: a stack burn gave another turn and did nothing else, as Parlour ruled"
+                           " until 27 November 2026; 1: also no Social or Cardinal card on a Rules card, a"
+                           " joker played as a special card obeying it, and face-ups joining the last hand"
+                           " cards only once the pick-up pile is empty, as ruled before 25 November 2026"
+                           " (games played then replay by it)"),)
 
     # -- set-up --------------------------------------------------------------------------------------
     def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
@@ -533,7 +566,8 @@ class Palace(Game[State]):
         """
         hand = state.hands[seat]
         main = hand or state.face_ups[seat]
-        if hand and state.face_ups[seat] and len({ID_VALUE[i] for i in main} - {JOKER_VALUE}) <= 1:
+        if (hand and state.face_ups[seat] and _face_ups_may_join(state)
+                and len({ID_VALUE[i] for i in main} - {JOKER_VALUE}) <= 1):
             return None  # face-ups may join: rare enough to list
         now = situation(state.pile, state.edition)
         allowed = _FOLLOWERS[now]
@@ -541,7 +575,7 @@ class Palace(Game[State]):
         jokers = [] if _JOKERS.isdisjoint(main) else [i for i in main if i in _JOKERS]
         per_card = 1 + len(jokers)
         naturals = len(playable) * per_card
-        joker_values = _JOKER_VALUES[now] if jokers else ()
+        joker_values = _JOKER_VALUES[state.edition][now] if jokers else ()
         total = naturals + len(joker_values) * len(jokers)
         if not total:
             return None
@@ -582,7 +616,8 @@ class Palace(Game[State]):
     def _can_play(state: State, seat: int) -> bool:
         """Is any play legal? A joker always is (as a plain card), else one card that may follow."""
         allowed = followers(state.pile, state.edition)
-        return any(ID_VALUE[i] in allowed or ID_VALUE[i] == JOKER_VALUE for i in state.hands[seat] or state.face_ups[seat])
+        main = state.hands[seat] or state.face_ups[seat]
+        return any(ID_VALUE[i] in allowed or ID_VALUE[i] == JOKER_VALUE for i in main)
 
     def _plays(self, state: State, seat: int) -> list[Action | _PlayOption]:
         hand = state.hands[seat]
@@ -600,7 +635,7 @@ class Palace(Game[State]):
         now = situation(state.pile, state.edition)
         allowed = _FOLLOWERS[now]
         # face-ups may join a play of the whole hand (docs/rules/palace.md: the pick-up pile need not be empty)
-        extra = state.face_ups[seat] if hand and len(naturals) <= 1 else ()
+        extra = state.face_ups[seat] if hand and len(naturals) <= 1 and _face_ups_may_join(state) else ()
         whole = len(main)
         joker_runs = [jokers[:j] for j in range(1, len(jokers) + 1)]  # the first one, the first two...
         options: list[Action | _PlayOption] = []
@@ -617,7 +652,7 @@ class Palace(Game[State]):
                     if extra and k + len(run) == whole:
                         _join_face_ups(options, extra, cards + run, value, True, True)
         if jokers:
-            for value, natural_ok in _JOKER_VALUES[now]:
+            for value, natural_ok in _JOKER_VALUES[state.edition][now]:
                 for run in joker_runs:
                     options.append((run, value, True))
                     if extra and len(run) == whole:
@@ -659,11 +694,13 @@ class Palace(Game[State]):
                 raise IllegalAction("you turned over a joker: name what it is played as")
             if state.hands[seat] or state.face_ups[seat]:
                 where = "hand cards" if state.hands[seat] else "face-up cards"
-                raise IllegalAction(f"face-downs are played only once hand and face-ups are gone: you still have {where}")
+                raise IllegalAction("face-downs are played only once hand and face-ups are gone: you still have"
+                                    f" {where}")
             index = require_int(action, "index")
             count = len(state.face_downs[seat])
             if not 0 <= index < count:
-                raise IllegalAction(f"you have {_count(count, 'face-down card')}: 'index' must be 0 to {count - 1}, not {index}")
+                raise IllegalAction(f"you have {_count(count, 'face-down card')}: 'index' must be 0 to {count - 1},"
+                                    f" not {index}")
             return index
         if kind in ("swap", "no_swap"):
             raise IllegalAction("there is no Cardinal swap to make: swaps follow a Cardinal card played this turn")
@@ -693,18 +730,20 @@ class Palace(Game[State]):
         if not isinstance(cards, list) or not cards:
             raise _not_a_list_of_cards(cards)
         try:
-            faces = list(map(FACE_BY_CODE.get, cards))
+            maybe = list(map(FACE_BY_CODE.get, cards))
         except TypeError:  # something unhashable, so no card code
             raise _not_a_list_of_cards(cards) from None
-        if None in faces:
+        if None in maybe:
             if not all(isinstance(c, str) for c in cards):
                 raise _not_a_list_of_cards(cards)
             unknown = next(c for c in cards if c not in FACE_BY_CODE)
-            raise IllegalAction(f"there is no card {unknown!r} (cards are written 2H..10S, JD, QC, KH, AS, joker, rules,"
-                                " social, cardinal)")
+            raise IllegalAction(f"there is no card {unknown!r} (cards are written 2H..10S, JD, QC, KH, AS, joker,"
+                                " rules, social, cardinal)")
+        faces = cast(list[int], maybe)  # no None among them
         as_name = action.get("as")
         if as_name is not None and as_name not in VALUE_BY_NAME:
-            raise IllegalAction(f"a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal, not {as_name!r}")
+            raise IllegalAction("a joker may be played as 2..10, J, Q, K, A, rules, social or cardinal,"
+                                f" not {as_name!r}")
         values = {VALUE[f] for f in faces}
         values.discard(JOKER_VALUE)
         if len(values) > 1:
@@ -716,7 +755,8 @@ class Palace(Game[State]):
                 raise IllegalAction(f"'as' names what jokers play as, and in a play of {value_name(value)}s they are"
                                     f" {value_name(value)}s, not {as_name}")
         elif as_name is None:
-            raise IllegalAction("say what the joker is played as, e.g. {'type': 'play', 'cards': ['joker'], 'as': '10'}")
+            raise IllegalAction("say what the joker is played as,"
+                                " e.g. {'type': 'play', 'cards': ['joker'], 'as': '10'}")
         else:
             value = VALUE_BY_NAME[as_name]
         naturals = len(faces) - faces.count(JOKER)
@@ -755,14 +795,18 @@ class Palace(Game[State]):
         extra_source = list(face_ups)
         extra = []
         for f in wanted:
-            i = next((i for i in extra_source if ID_FACE[i] == f), None)
-            if i is None:
-                raise IllegalAction(f"you have no {code(f)} in your hand" + (" or among your face-ups" if face_ups else ""))
-            extra_source.remove(i)
-            extra.append(i)
+            found = next((i for i in extra_source if ID_FACE[i] == f), None)
+            if found is None:
+                where = " or among your face-ups" if face_ups else ""
+                raise IllegalAction(f"you have no {code(f)} in your hand{where}")
+            extra_source.remove(found)
+            extra.append(found)
         if main_source:
             raise IllegalAction("face-ups may join only your last hand cards: you would still hold "
                                 + ", ".join(codes(main_source)))
+        if not _face_ups_may_join(state):
+            raise IllegalAction("face-ups may join your last hand cards only once the pick-up pile is empty"
+                                " (rules edition 1)")
         return _Play(main, extra, main_source, False, 0, 0, "hand")
 
     # -- applying ------------------------------------------------------------------------------------
@@ -791,6 +835,7 @@ class Palace(Game[State]):
 
     def _play(self, turn: _Turn, seat: int, play: _Play) -> None:
         if play.revealed:
+            assert turn.revealed is not None
             ids = [turn.revealed]
             turn.revealed = None
         else:
@@ -833,8 +878,9 @@ class Palace(Game[State]):
             if turn.log is not None:
                 turn.say(f"{{p{seat}}} may swap hands {_TIMES[n] if n < len(_TIMES) else number(n) + ' times'}")
             return
-        if burned:
-            turn.end_turn(seat, burned=True)  # docs/rules/palace.md: a burning play does nothing else
+        if burned == "ten" or (burned and turn.edition < BURNS_AS_WRITTEN):
+            # a 10 burn gives another turn; before edition 3 a stack burn did too, and did nothing else
+            turn.end_turn(seat, burned=True)
             return
         turn.end_turn(seat, False, n if value == SEVEN else 0, n if value == EIGHT else 0,
                       n if value == SOCIAL else 0)
@@ -975,8 +1021,10 @@ class Palace(Game[State]):
         face_downs = [[next(deal) for _ in range(players[s]["face_downs"])] for s in range(n)]
         pick_up = [next(deal) for _ in range(view["pick_up_pile"])]
         assert next(deal, None) is None, "the view accounts for fewer cards than the packs hold"
-        take = lambda fs: [ids_of[f].pop() for f in fs]  # noqa: E731
-        rows = [[() for _ in range(n)] for _ in range(n + 1)]
+        def take(fs: Iterable[int]) -> list[int]:
+            return [ids_of[f].pop() for f in fs]
+
+        rows: list[list[tuple[int, ...]]] = [[() for _ in range(n)] for _ in range(n + 1)]
         for s in range(n):
             if s != seat:
                 rows[seat][s] = tuple(sorted(known[s]))

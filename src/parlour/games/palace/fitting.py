@@ -31,7 +31,7 @@ def positions(players: int, games: int, seed: int, every: int = 3) -> list[Posit
 
     game = Palace()
     rng = random.Random(seed)
-    out = []
+    out: list[Position] = []
     for g in range(games):
         state = game.start(players, {}, seed + g)
         sharks = [SharkBot(game, seed=(seed + g) * 10 + s) for s in range(players)]
@@ -42,6 +42,7 @@ def positions(players: int, games: int, seed: int, every: int = 3) -> list[Posit
             if not state.finished and step % every == rng.randrange(every):
                 kept.append(state)
             s = state.current
+            assert s is not None  # the game is not over
             state = game.apply(state, s, sharks[s].choose(game.view(state, s), s, game.legal_actions(state, s)))
         if not game.is_over(state):
             continue

@@ -30,7 +30,8 @@ Moves (upper or lower case), or the number of a move in the list under the board
   no / n                after a Cardinal: no more swaps
 A card goes on the same value or higher (Aces high). 2s and 3s go on anything but a Rules card;
 3s, 7s, Rules, Social and Cardinal cards are invisible; a 7 turns play back for one turn; an 8
-skips the next player; on a 9 play 9 or lower; a 10 burns the pile; four of a value burn it too.
+skips the next player; on a 9 play 9 or lower; a 10 burns the pile and its player plays again;
+four of a value burn it too, and play goes on (burning 7s and 8s still turn back and skip).
 Other words: help, board (draw it again), quit."""
 
 SUIT = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
@@ -97,7 +98,7 @@ def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     if kind == "swap":
         a, b = action["seats"]
         return f"swap the hands of {names[a]} and {names[b]}"
-    return {"take": "take the play pile", "no_swap": "make no more swaps"}.get(kind, kind)
+    return {"take": "take the play pile", "no_swap": "make no more swaps"}.get(kind, str(kind))
 
 
 def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
@@ -114,7 +115,8 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
         out.append("; face-ups " + (" ".join(label(c) for c in p["face_ups"]) or "none"))
         out.append(f"; face-downs {p['face_downs']}\n")
     pile = view["play_pile"]
-    top = " ".join(label(e["card"]) + (f"={SCHOOL.get(e['as'], e['as'])}" if e["card"] == "joker" else "") for e in pile[-6:])
+    top = " ".join(label(e["card"]) + (f"={SCHOOL.get(e['as'], e['as'])}" if e["card"] == "joker" else "")
+                   for e in pile[-6:])
     out.append(f"Play pile ({len(pile)}): {top or 'empty'}", style="bold")
     if view["counts"] is not None:
         out.append(f"   the card that counts: {SCHOOL.get(view['counts'], view['counts'])}"
@@ -123,8 +125,8 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
     out.append(f"\nPick-up pile {view['pick_up_pile']}, burnt {len(view['burn_pile'])}; play goes "
                + ("up" if view["direction"] == 1 else "down") + " the seats\n")
     if seat is not None and view["players"][seat]["hand"] is not None:
-        out.append("Your hand: " + (" ".join(label(c) for c in sorted(view["players"][seat]["hand"], key=_order)) or "empty") + "\n",
-                   style="bold")
+        hand = " ".join(label(c) for c in sorted(view["players"][seat]["hand"], key=_order))
+        out.append(f"Your hand: {hand or 'empty'}\n", style="bold")
     return out
 
 

@@ -3,7 +3,7 @@
     node = Node(store, "redis://127.0.0.1:6379/0", "127.0.0.1:8101")
     hall = Hall(store, games, clock, cluster=node)   # the hall starts and stops the node
 
-A room is applied by the process that holds its lease (:mod:`.leases`), its **owner**: every
+A room is applied by the process that holds its lease (:mod:`..store.leases`), its **owner**: every
 commit of the room there carries the lease's fencing check. Any other process that has the room in
 memory holds a **replica**, read from the store and caught up from it whenever Redis says the room
 changed (:class:`Fanout`). A change asked of a replica (a move, a join, a chat line...) is taken
@@ -29,13 +29,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import httpx
-import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from ..broadcast import Broadcast, Listener, LocalBroadcast
-from ..store import SqlStore, cluster_settings_table
-from .leases import LENGTH, Lease, Leases
+from ..store import LENGTH, Lease, Store
 from .redis_broadcast import RedisBroadcast
 
 if TYPE_CHECKING:
@@ -49,7 +47,6 @@ CONNECT_WITHIN = 2.0  # seconds to reach an owner before it counts as gone
 ANSWER_WITHIN = 10.0  # seconds an owner has to answer a forwarded request once it has it
 FORWARD_WITHIN = 3 * LENGTH  # seconds a change may spend finding its room's owner before "retry"
 SECRET_HEADER = "x-parlour-cluster"
-SECRET_NAME = "forward_secret"
 INTERNAL = "/internal/cluster/rooms"
 
 
@@ -88,18 +85,6 @@ class Fanout(Broadcast):
         self.redis.close()
 
 
-def shared_secret(engine: sa.Engine) -> str:
-    """The secret every hall process on this database forwards with: made by the first one."""
-    table = cluster_settings_table
-    try:
-        with engine.begin() as connection:
-            connection.execute(table.insert().values(name=SECRET_NAME, value=secrets.token_urlsafe(32)))
-    except sa.exc.IntegrityError:
-        pass  # another process made it first
-    with engine.connect() as connection:
-        return connection.execute(sa.select(table.c.value).where(table.c.name == SECRET_NAME)).scalar_one()
-
-
 def address_of(owner: str) -> str:
     """The ``host:port`` a lease's owner (``host:port/nonce``) answers forwarded requests on."""
     return owner.rsplit("/", 1)[0]
@@ -108,13 +93,13 @@ def address_of(owner: str) -> str:
 class Node:
     """This process's part in the cluster: its id, the leases it holds, the fan-out, forwarding."""
 
-    def __init__(self, store: SqlStore, redis_url: str, address: str) -> None:
+    def __init__(self, store: Store, redis_url: str, address: str) -> None:
         self.store = store
         self.redis_url = redis_url
         self.address = address  # host:port where the other processes reach this one
         self.id = f"{address}/{secrets.token_hex(4)}"  # a restarted process is another owner
-        self.leases = Leases(store.engine, time.time)
-        self.secret = shared_secret(store.engine)
+        self.leases = store.leases(time.time)  # blocking calls: on a thread, or when stopping
+        self.secret = store.shared_secret_blocking()  # made before the hall serves
         self.broadcast: Fanout | None = None
         self._http: httpx.AsyncClient | None = None
         self._hall: Hall | None = None
@@ -237,9 +222,8 @@ class Node:
             held = {code: room.lease.token for code, room in self._hall.rooms.items() if room.lease is not None}
             if not held:
                 continue
-            renewed: dict[str, float] = {}
             try:
-                await self._hall.store.write([self.leases.renewing(self.id, held, renewed)])
+                renewed = await self._hall.store.renew_leases(self.id, held, time.time)
             except Exception as error:  # the database is away: commits fail too; renew next time
                 log.warning("could not renew %d lease(s): %s", len(held), error)
                 continue

@@ -132,7 +132,9 @@ export function mount(root, ctx) {
     claim: (a) => `Claim ${a.amount} coins (you must hold at least ${a.amount}). Your opponent passes (you take them from the bank), `
       + "challenges (both roles are shown, the higher number wins) or guesses your role for 1 coin (right: you pay them; wrong: you take the coins).",
     end: "End your turn. You may end it only after your claim or income.",
-    promote: (a, v) => `Promote (${v.costs.promote} coins): draw a card, keep it or your role, and discard the other face up. A higher role wins challenges.`,
+    promote: (a, v) => (v.deck_count === 0 && !v.revelatory.some((s) => s.present)
+      ? `Promote (${v.costs.promote} coins): you must draw, and nothing is left to draw: the game ends in a tie.`
+      : `Promote (${v.costs.promote} coins): draw a card, keep it or your role, and discard the other face up. A higher role wins challenges.`),
     reveal: (a, v) => `Reveal (${v.costs.reveal} coins): look in secret at the two revelatory cards you picked. Neither can be the culprit.`,
     spy: (a, v) => `Spy (${v.costs.spy} coins): see your opponent's role. It cannot be the culprit, and you can then guess it when they claim.`,
     discover: (a, v) => `Discover (${v.costs.discover} coins): see the culprit. Your turn ends at once; accuse on your next turn.`,

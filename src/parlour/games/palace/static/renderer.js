@@ -32,15 +32,17 @@ function label(code) {
 const NAMED = { J: "Jack", Q: "Queen", K: "King", A: "Ace" };
 const RANK = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
-// The rules edition of the game shown (docs/rules/palace.md): 1 lets a Rules card refuse Social and
-// Cardinal cards too. The view says which; the rules page shows the current one.
-let edition = 2;
+// The rules edition of the game shown (docs/rules/palace.md): before 3 a stack burn gave another turn;
+// 1 besides lets a Rules card refuse Social and Cardinal cards and jokers go on anything only as plain
+// cards. The view says which; the rules page shows the current one.
+let edition = 3;
 
 /** What a card does, in words; `as` is what a joker on the pile plays as. */
 function cardText(code, as = null) {
   const value = valueOf(code);
   if (value === "joker") {
-    return "Joker: plays as any card you name, and played alone goes on anything; it does what the card it plays as does. "
+    return (edition === 1 ? "Joker: plays as any card you name; played alone as a 4, 5, 6, J, Q, K or A it goes on anything, as another card it goes where that card goes. It does what the card it plays as does. "
+      : "Joker: plays as any card you name, and played alone goes on anything; it does what the card it plays as does. ")
       + "It counts toward a burn as the card it plays." + (as ? ` This one plays as ${asText(as)}` : "");
   }
   const anything = "goes on any card except a Rules card";
@@ -59,10 +61,10 @@ function cardText(code, as = null) {
   const rank = RANK.indexOf(value);
   const a = /^[AE8]/.test(name) ? "an" : "a";
   const base = `${a[0].toUpperCase()}${a.slice(1)} ${name} goes on ${a} ${name} or lower` + (rank < 7 ? ", and on a 9." : rank === 7 ? "." : ", but never on a 9.");
-  if (value === "8") return `${base} The next player misses a turn.`;
+  if (value === "8") return `${base} The next player misses a turn${edition >= 3 ? ", even when 8s burn the pile" : ""}.`;
   if (value === "9") return `${base} While it counts, only a 9 or lower may follow, or a card that goes on anything.`;
   if (value === "10") return `${base} It burns the whole play pile, and its player plays again.`;
-  return `${base} Four cards of one value on top of the pile burn it.`;
+  return `${base} Four cards of one value on top of the pile burn it${edition >= 3 ? "" : ", and their player plays again"}.`;
 }
 
 /** What a joker played as `as` does, in words: "a 7: it is invisible, and play turns back for one turn". */

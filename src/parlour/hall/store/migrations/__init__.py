@@ -8,7 +8,7 @@ tables ``rooms`` and ``actions`` and no version) is taken to be at ``0001``, whi
 schema; an older one is brought up to date, or refused in words when the caller says not to; one
 at a revision this code does not know (made by a newer Parlour) is refused.
 
-To change the tables: change them in the code (``store.metadata``), then
+To change the tables: change them in ``store/schema.py``, then
 ``parlour db revision -m "what changed"`` writes the revision from the difference between the
 code and a database at the newest revision; read it, fix what it got wrong, and commit it.
 """
@@ -24,7 +24,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from ...core import ParlourError
+from ....core import ParlourError
 
 FOLDER = Path(__file__).parent
 BEFORE_MIGRATIONS = "0001"  # the revision a database made before migrations is at

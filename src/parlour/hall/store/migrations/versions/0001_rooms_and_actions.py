@@ -5,7 +5,7 @@ Revises:
 Create Date: 2026-11-25
 
 A database made before migrations holds exactly these tables; it is stamped at this revision
-(see ``parlour.hall.migrations.prepare``) and upgraded from here.
+(see ``parlour.hall.store.migrations.prepare``) and upgraded from here.
 """
 
 from collections.abc import Sequence

@@ -1,7 +1,9 @@
-"""Alembic's entry point for the store's migrations; :mod:`parlour.hall.migrations` runs it.
+"""Alembic's entry point for the store's migrations; :mod:`parlour.hall.store.migrations` runs it.
 
 It works on the connection handed over in ``config.attributes["connection"]`` (inside its
 transaction), or else on a new engine for the ``sqlalchemy.url`` option.
+It reads the tables from :mod:`..schema` and makes an engine with :mod:`..engine`, never the store
+itself (which runs the migrations).
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import context
 
-from parlour.hall.store import make_engine, metadata
+from parlour.hall.store.engine import make_engine
+from parlour.hall.store.schema import metadata
 
 MIGRATION_LOCK = 7_004_150  # PostgreSQL advisory lock: one server process upgrades at a time
 

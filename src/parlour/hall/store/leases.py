@@ -1,10 +1,10 @@
 """Who applies a room when several hall processes share the store: a lease per room, with a fencing
 token that the transaction committing an action checks.
 
-    leases = Leases(engine, clock.now)
+    leases = store.leases(clock.now)                      # blocking calls: run them on a thread
     lease = leases.acquire("KUYWKA", owner="hall-2")      # None while another process holds it
     lease = leases.renew(lease)                          # None once it was lost
-    await store.append_action(code, record, also=[fence(lease)])   # refused if lost meanwhile
+    await store.append_action(code, record, lease=lease)  # refused if lost meanwhile
 
 The row ``room_leases(code, owner, token, expires)`` changes hands only when its lease has expired
 (or was released), and its ``token`` goes up by one each time, so a process that held the room
@@ -20,32 +20,21 @@ The clustered hall (:mod:`parlour.hall.cluster.node`) uses it; the single-proces
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from ...core import ParlourError
-from ..store import Write, rooms_table
-from ..store import room_leases_table as leases_table
+from .records import Lease, LeaseLost
+from .schema import room_leases_table as leases_table
+from .schema import rooms_table
+from .writes import Write
 
 LENGTH = 5.0  # seconds a lease lasts unless renewed (the owner renews it well before)
 RENEW_BATCH = 500  # rooms renewed by one statement
 
 
-class LeaseLost(ParlourError):
-    """This process no longer holds the room's lease: it must not commit anything for the room."""
-
-
-@dataclass(frozen=True)
-class Lease:
-    code: str
-    owner: str
-    token: int
-    expires: float
-
-
 class Leases:
-    """Acquire, renew and release rooms' leases on the store's database."""
+    """Acquire, renew and release rooms' leases on the store's database. Every method blocks on the
+    database: the cluster calls them on a thread (or at start and stop, off the event loop)."""
 
     def __init__(self, engine: sa.Engine, now: Callable[[], float], length: float = LENGTH) -> None:
         self.engine, self.now, self.length = engine, now, length

@@ -1,0 +1,106 @@
+"""The store's tables: the one description of the schema, which the Alembic migrations
+(:mod:`.migrations`) read and the store's SQL modules write through. It imports nothing but
+SQLAlchemy.
+
+To change a table: change it here, then ``parlour db revision -m "what changed"`` (see
+:mod:`.migrations`), then the feature's SQL module (``accounts.py``, ``history.py``, ...).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+rooms_table = sa.Table(
+    "rooms", metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),       # JSON object
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # waiting | playing | over
+    sa.Column("turn_timer", sa.Float, nullable=True),
+    sa.Column("host_token", sa.String(64), nullable=False),  # sha256 hex of the host token
+    sa.Column("seats", sa.Text, nullable=False),         # JSON list of seat records
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("rematch", sa.String(16), nullable=True),  # the room its players were invited to next
+)
+
+actions_table = sa.Table(
+    "actions", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("turn", sa.Integer, primary_key=True, autoincrement=False),  # 0 for the first action
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),        # the game's JSON action
+    sa.Column("by", sa.String(16), nullable=False),      # player | bot | timer
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+# -- players (store/accounts.py, ratings.py, history.py): accounts, sessions, ratings, who played where
+accounts_table = sa.Table(
+    "accounts", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(32), nullable=False),             # as shown
+    sa.Column("name_key", sa.String(128), nullable=False, unique=True),  # casefolded: unique regardless of case
+    sa.Column("kind", sa.String(8), nullable=False),              # human | bot
+    sa.Column("password", sa.String(255), nullable=True),         # Argon2id hash; None for a bot
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+sessions_table = sa.Table(
+    "sessions", metadata,
+    sa.Column("token", sa.String(64), primary_key=True),          # sha256 hex of the cookie's value
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+ratings_table = sa.Table(
+    "ratings", metadata,
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),                # what is shown and ranked: mu - 3 sigma
+    sa.Column("games", sa.Integer, nullable=False),               # rated games
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Index("ratings_by_game", "game", "rating"),
+)
+
+room_players_table = sa.Table(
+    "room_players", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("forfeit", sa.Boolean, nullable=False),             # the seat went to a bot mid-game
+    sa.Column("rank", sa.Integer, nullable=True),                 # once the game is over; 1 won
+    sa.Column("change", sa.Float, nullable=True),                 # the rating it gave, if rated
+)
+
+# -- the cluster (store/leases.py, cluster.py): which hall process applies a room, the shared secret ---
+room_leases_table = sa.Table(
+    "room_leases", metadata,
+    sa.Column("code", sa.String(16), primary_key=True),   # a room's code (no foreign key: a lease may come first)
+    sa.Column("owner", sa.String(64), nullable=False),    # the hall process that holds it
+    sa.Column("token", sa.BigInteger, nullable=False),    # the fencing token: +1 each time it changes hands
+    sa.Column("expires", sa.Float, nullable=False),       # unless renewed before (the hall's clock)
+)
+
+cluster_settings_table = sa.Table(
+    "cluster_settings", metadata,
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("value", sa.String(128), nullable=False),    # e.g. the secret the halls forward with
+)
+
+# -- the chat (store/rooms.py): each room's chat, system lines included ------------------------------
+chat_table = sa.Table(
+    "chat_lines", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),  # 0 for the room's first line
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),    # player | spectator | system
+    sa.Column("seat", sa.Integer, nullable=True),        # the writer's seat; None: a spectator, the hall
+    sa.Column("name", sa.String(64), nullable=True),     # the writer's name as shown then
+    sa.Column("text", sa.Text, nullable=False),
+)
