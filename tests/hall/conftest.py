@@ -29,7 +29,7 @@ from secret_game import SECRETS  # noqa: E402
 
 from parlour.games import all_games  # noqa: E402
 from parlour.hall import create_app  # noqa: E402
-from parlour.hall.limits import Limits  # noqa: E402
+from parlour.hall.quotas import Limits  # noqa: E402
 from parlour.hall.store import SqlStore  # noqa: E402
 
 pytestmark = pytest.mark.timeout(30)

@@ -11,7 +11,8 @@ from hallkit import Socket, started_room
 
 from parlour.core import IllegalAction, normalise_action
 from parlour.games import all_games
-from parlour.hall.limits import REASON_MAX
+from parlour.hall.room.commands import Act
+from parlour.hall.text import REASON_MAX
 
 PLAY = {"type": "skip"}
 
@@ -55,7 +56,7 @@ def test_wrong_kinds_are_refused_in_words(client, action, words):
 
 def test_what_is_stored_is_the_normalised_action(client):
     code, tokens, _ = started_room(client)
-    room = client.app.state.hall.room(code)
+    room = client.app.state.hall.rooms[code]
     with Socket(client, code) as ana, Socket(client, code) as bo:
         sockets = [ana, bo]
         ana.hello(tokens[0])
@@ -87,7 +88,7 @@ def test_a_game_stored_with_padding_before_the_check_still_replays(make_client):
     its replay, without them."""
     client = make_client()
     code, tokens, _ = started_room(client, "secrets", ("Ana", "Bo"))
-    room = client.app.state.hall.room(code)
+    room = client.app.state.hall.rooms[code]
     game = room.game
     padding = {"pad": "x" * 1000, "deep": nested(200)}  # neither is a flat field
     game.normalise = lambda action: action  # the hall before the check
@@ -95,7 +96,7 @@ def test_a_game_stored_with_padding_before_the_check_still_replays(make_client):
         while room.status != "over":
             seat = min(game.to_act(room.state))
             pick = next(a for a in game.legal_actions(room.state, seat) if a["type"] == "pick")
-            client.portal.call(room.act, seat, room.audience(seat).turn, {**pick, **padding})
+            client.portal.call(room.handle, Act(seat, room.audience(seat).turn, {**pick, **padding}))
     finally:
         del game.normalise
     assert all("pad" in action for action in stored_actions(client, code))

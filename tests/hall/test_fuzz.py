@@ -10,7 +10,8 @@ from hallkit import OPEN, Socket, host, started_room
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parlour.hall.limits import REASON_MAX, Limits
+from parlour.hall.quotas import Limits
+from parlour.hall.text import REASON_MAX
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 # JSON of every shape: scalars (odd text included), lists and objects, nested a few levels
@@ -31,7 +32,7 @@ def unlimited(make_client: Any) -> Any:
 def test_any_websocket_message_is_answered_in_words_and_changes_nothing(make_client):
     client = unlimited(make_client)
     code, tokens, _ = started_room(client)
-    room = client.app.state.hall.room(code)
+    room = client.app.state.hall.rooms[code]
     with Socket(client, code) as player:
         player.hello(tokens[0])
 
@@ -70,12 +71,12 @@ def test_any_rest_body_is_answered_in_words_and_changes_nothing(make_client):
         st.sampled_from(["game", "seats", "options", "name", "seat", "bot", "players", "seed", "actions", "names",
                          "turn_timer", "host_name", "take_seat", "format"]), JSON, max_size=6))
     def posted(path: str, body: Any) -> None:
-        seats = [s.kind for s in hall.room(room["code"]).seats]
+        seats = [s.kind for s in hall.rooms[room["code"]].seats]
         rooms = len(hall.rooms)
         answer = client.post(path.format(code=room["code"]), json=body, headers=host(room["host_token"]))
         assert answer.status_code < 500, answer.text
         if answer.status_code >= 400:
             assert 0 < len(answer.json()["detail"]) <= REASON_MAX
-            assert len(hall.rooms) == rooms and [s.kind for s in hall.room(room["code"]).seats] == seats
+            assert len(hall.rooms) == rooms and [s.kind for s in hall.rooms[room["code"]].seats] == seats
 
     posted()

@@ -18,20 +18,11 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.hall.limits import (
-    CLOSE_BEHIND,
-    CLOSE_FLOOD,
-    CLOSE_TOO_MANY_SOCKETS,
-    MAX_BODY,
-    MAX_DEPTH,
-    MAX_REPLAY_BODY,
-    NAME_MAX,
-    OUTBOX_MAX,
-    REASON_MAX,
-    Guard,
-    Limits,
-)
-from parlour.hall.ws import Connection
+from parlour.hall.quotas import Guard, Limits
+from parlour.hall.text import NAME_MAX, REASON_MAX
+from parlour.hall.web.middleware import MAX_BODY, MAX_REPLAY_BODY, OUTBOX_MAX
+from parlour.hall.web.socket import CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, Connection
+from parlour.hall.wire import MAX_DEPTH
 
 
 @pytest.fixture
@@ -188,7 +179,7 @@ def test_bot_rooms_are_capped_per_client(hall_with):
     assert refused.status_code == 429
     # once a bot room is over, its place is free again
     client.post(f"/api/rooms/{first['code']}/start", headers=host(first["host_token"]))
-    room = client.app.state.hall.room(first["code"])  # type: ignore[attr-defined]
+    room = client.app.state.hall.rooms[first["code"]]  # type: ignore[attr-defined]
     room.status = "over"
     assert client.post("/api/rooms", json={"game": "patchwork", "seats": [bot(), bot()]}).status_code == 201
 

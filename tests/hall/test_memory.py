@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hallkit import Socket, bot, host, new_room
 
-from parlour.hall.rooms import KEEP_FINISHED
+from parlour.hall.hall import KEEP_FINISHED
 
 
 def finished_game(client) -> tuple[str, dict]:

@@ -9,8 +9,9 @@ from hallkit import OPEN, bot, host, join, new_room, started_room
 
 from parlour.games import all_games
 from parlour.hall import create_app
-from parlour.hall.rooms import CODE_LETTERS, distinct_name
 from parlour.hall.store import SqlStore
+from parlour.hall.text import distinct_name
+from parlour.hall.tokens import CODE_LETTERS
 
 
 def test_catalogue_lists_each_game_with_options_seats_bots_and_urls(client):
@@ -174,7 +175,8 @@ def test_a_room_page_written_in_lower_case_is_sent_to_its_code_in_capitals(clien
     assert odd.status_code == 308 and odd.headers["location"] == "/r/%C3%89VIL%3F.COM"
 
 
-BANNED = ("TODO", "WIP", "{%", "{{", "http://", "https://", "www.", "SKIP command", "PLAY command", "stdin", "CodinGame")
+BANNED = ("TODO", "WIP", "{%", "{{", "http://", "https://", "www.", "SKIP command", "PLAY command", "stdin",
+          "CodinGame")
 
 
 def test_rules_pages_are_written_for_players(client):
@@ -182,7 +184,8 @@ def test_rules_pages_are_written_for_players(client):
         rules = client.get(game["rules_url"])
         assert rules.status_code == 200 and "text/html" in rules.headers["content-type"]
         assert f"<title>{game['name']} rules — Parlour</title>" in rules.text, game["id"]
-        assert f'data-game="{game["id"]}"' in rules.text and '<script type="module" src="/static/rules.js">' in rules.text
+        assert f'data-game="{game["id"]}"' in rules.text
+        assert '<script type="module" src="/static/rules.js">' in rules.text
         text = rules.text[rules.text.index('<article class="rules"'):rules.text.index("</article>")]
         for word in BANNED:
             assert word not in text, (game["id"], word)
@@ -200,7 +203,7 @@ def test_a_seeded_hall_deals_the_same_rooms_in_the_same_order_and_an_unseeded_on
                                                                                         games, clock):
     def first_deals(client) -> list[int]:
         hall = client.app.state.hall
-        return [hall.room(new_room(client)["code"]).seed for _ in range(3)]
+        return [hall.rooms[new_room(client)["code"]].seed for _ in range(3)]
 
     seeded = first_deals(make_client())
     assert first_deals(make_client()) == seeded  # a restart on the same seed deals the same again

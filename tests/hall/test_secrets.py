@@ -13,7 +13,7 @@ def test_each_seat_gets_only_its_own_secrets_and_spectators_none(client):
     room = new_room(client, "secrets", [OPEN, OPEN, bot("random")])
     code = room["code"]
     tokens = [join(client, code, name)["seat_token"] for name in ("Ana", "Bo")]
-    hall_room = client.app.state.hall.room(code)
+    hall_room = client.app.state.hall.rooms[code]
     with Socket(client, code) as ana, Socket(client, code) as bo, Socket(client, code) as watcher:
         ana.hello(tokens[0])
         bo.hello(tokens[1])
@@ -68,7 +68,7 @@ def test_a_bot_acts_on_its_seats_view_only(client, monkeypatch):
         watcher.hello(None)
         client.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"]))
         watcher.until(lambda s: s["result"] is not None)
-    secrets = client.app.state.hall.room(room["code"]).state.secrets
+    secrets = client.app.state.hall.rooms[room["code"]].state.secrets
     replay = client.get(f"/api/rooms/{room['code']}/replay").json()
     assert len(seen) == len(replay["actions"]) >= 4  # one choice per action: 4 picks, maybe some thinking
     for seat, view in seen:
@@ -101,7 +101,8 @@ def test_a_move_hidden_from_a_seat_reaches_it_as_nothing(client):
         assert bo.act({"type": "pick", "number": 5}, turn=0) == {"type": "ack", "id": "a", "turn": 1}
         ana.sync()
         assert ana.act({"type": "pick", "number": 2})["turn"] == 5
-        bo_after, watcher_after = bo.until(lambda s: s["view"]["round"] == 1), watcher.until(lambda s: s["view"]["round"] == 1)
+        bo_after = bo.until(lambda s: s["view"]["round"] == 1)
+        watcher_after = watcher.until(lambda s: s["view"]["round"] == 1)
         ana_after = ana.sync()
     assert bo_after["turn"] == watcher_after["turn"] == 2
     assert [line["turn"] for line in bo_after["log"]] == [1, 1, 2, 2]

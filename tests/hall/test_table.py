@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 from hallkit import OPEN, Socket, bot, host, new_room, started_room
 
-from parlour.hall import table
-from parlour.hall.limits import Limits
-from parlour.hall.table import RESERVE_SEATS, WAITING_TTL
+from parlour.hall.hall import WAITING_TTL
+from parlour.hall.quotas import Limits
+from parlour.hall.room import chat as room_chat
+from parlour.hall.room.seats import RESERVE_SEATS
 
 
 def test_the_lobby_lists_games_in_progress_newest_first_with_how_far_along(client, clock):
@@ -39,6 +42,9 @@ def test_a_waiting_room_nobody_is_connected_to_expires_from_the_lobby(client, cl
         clock.advance(WAITING_TTL + 1)
         client.app.state.hall.sweep(clock.now())
         assert [r["code"] for r in client.get("/api/rooms").json()] == [watched]
+    gone_by = time.monotonic() + 10  # the hall hears of the closed socket on its own loop
+    while client.app.state.hall.rooms[watched].watchers and time.monotonic() < gone_by:
+        time.sleep(0.01)
     clock.advance(WAITING_TTL - 1)
     assert [r["code"] for r in client.get("/api/rooms").json()] == [watched]  # left only just now
     clock.advance(2)
@@ -138,7 +144,8 @@ def test_a_rematch_keeps_the_bots_and_a_kept_seat_is_anyones_once_its_time_is_up
         assert player.act({"type": "accuse", "role": 1})["type"] == "ack"
     again = client.post(f"/api/rooms/{code}/rematch", headers=host(ana["seat_token"])).json()
     seats = client.get(f"/api/rooms/{again['code']}").json()["seats"]
-    assert [(s["kind"], s["name"], s["bot"]) for s in seats] == [("bot", "detective", "detective"), ("human", "Ana", None)]
+    assert [(s["kind"], s["name"], s["bot"]) for s in seats] == [("bot", "detective", "detective"),
+                                                                 ("human", "Ana", None)]
     assert again["seat"] == 1
 
     code, tokens, _ = started_room(client, "empire")
@@ -153,7 +160,7 @@ def test_a_rematch_keeps_the_bots_and_a_kept_seat_is_anyones_once_its_time_is_up
 
 
 def test_the_chat_says_who_left_unless_they_came_back_at_once_and_when_a_bot_took_over(client, monkeypatch):
-    monkeypatch.setattr(table, "LEFT_GRACE", 0.0)
+    monkeypatch.setattr(room_chat, "LEFT_GRACE", 0.0)
     code, tokens, host_token = started_room(client)
     with Socket(client, code) as watcher:
         watcher.send({"type": "hello", "chat": True})
@@ -186,7 +193,7 @@ def test_a_finished_games_replay_shows_what_each_seat_saw_and_nothing_while_it_r
             assert ana.act({"type": "pick", "number": 3})["type"] == "ack"
         if ana.sync()["result"] is None:
             ana.until(lambda s: s["result"] is not None)
-    secrets = client.app.state.hall.room(code).state.secrets
+    secrets = client.app.state.hall.rooms[code].state.secrets
     public = client.get(f"/api/rooms/{code}/replay").json()
     assert public["seen_by"] is None and not any("secret" in f["view"] for f in public["frames"])
     for seat in (0, 2):
@@ -212,4 +219,4 @@ def test_chat_lines_are_held_to_the_halls_chat_rate(client):
         talker.send({"type": "chat", "text": "one too many"})
         refused = talker.expect("error")
     assert refused["code"] == "rate_limited" and "chat lines" in refused["message"]
-    assert "one too many" not in [line.text for line in client.app.state.hall.room(code).chat.lines()]
+    assert "one too many" not in [line.text for line in client.app.state.hall.rooms[code].chat.since(0)]

@@ -9,7 +9,7 @@ import pytest
 from hallkit import Socket, bot, host, new_room
 
 from parlour.games import all_games
-from parlour.hall.thinkers import ThinkerFailed, Thinkers
+from parlour.hall.room.thinkers import ThinkerFailed, Thinkers
 
 
 def test_search_bots_move_in_a_worker_process(client):
@@ -19,9 +19,9 @@ def test_search_bots_move_in_a_worker_process(client):
     with Socket(client, room["code"]) as watcher:
         watcher.hello()
         watcher.until(lambda state: state["turn"] >= 3, limit=50)
-    workers = list(hall.thinkers._all)
+    workers = list(hall.bots.thinkers._all)
     assert workers and all(w.process.pid != os.getpid() and w.process.is_alive() for w in workers)
-    assert len(client.app.state.hall.room(room["code"]).records) >= 3
+    assert len(client.app.state.hall.rooms[room["code"]].records) >= 3
 
 
 def test_a_quick_bot_stays_in_the_server_threads(client):
@@ -30,7 +30,7 @@ def test_a_quick_bot_stays_in_the_server_threads(client):
     with Socket(client, room["code"]) as watcher:
         watcher.hello()
         watcher.until(lambda state: state["turn"] >= 3, limit=50)
-    assert not client.app.state.hall.thinkers._all  # no worker was started for it
+    assert not client.app.state.hall.bots.thinkers._all  # no worker was started for it
 
 
 def test_any_registered_thinking_bot_is_built_by_name_in_the_worker():

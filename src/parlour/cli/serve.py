@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..games import all_games
     from ..hall import create_app
     from ..hall.clock import SystemClock
-    from ..hall.limits import Limits
+    from ..hall.quotas import Limits
     from ..hall.store import SqlStore
 
     try:

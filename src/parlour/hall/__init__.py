@@ -3,6 +3,6 @@
 ``create_app(store, games, clock)`` builds the application; ``parlour serve`` runs it.
 """
 
-from .app import create_app
+from .web import create_app
 
 __all__ = ["create_app"]

@@ -17,7 +17,6 @@ The rows are the store's (:mod:`parlour.hall.store.accounts`); this decides, has
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 import time
 from collections.abc import Awaitable
@@ -30,10 +29,12 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from .clock import Clock
+from .errors import HallError
 from .ratings import BOT_PREFIX  # the bots' accounts are called bot:<bot name>; no person can take such a name
-from .rooms import HallError, clean_name
 from .store import Account as Account  # the record is the store's; the hall's modules import it from here
 from .store import Store, StoreError
+from .text import clean_name
+from .tokens import token_hash
 
 SESSION_COOKIE = "parlour_session"
 SESSION_DAYS = 30
@@ -51,10 +52,6 @@ NOT_IN_NAMES = "<>&/\\?#%"
 def name_key(name: str) -> str:
     """What makes two names the same account: case (and Unicode's compatibility forms) ignored."""
     return name.casefold()
-
-
-def session_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def check_password(password: Any) -> str:
@@ -107,7 +104,7 @@ class Accounts:
         """The account a session token signs in, or None (no such session, or expired)."""
         if not token or len(token) > 128:
             return None
-        return await self.store.account_by_session(session_hash(token), self.clock.now())
+        return await self.store.account_by_session(token_hash(token), self.clock.now())
 
     # -- changing -------------------------------------------------------------------------------
     async def sign_up(self, name: Any, password: Any, address: str) -> Account:
@@ -150,11 +147,11 @@ class Accounts:
     async def new_session(self, account: Account) -> str:
         token = secrets.token_urlsafe(32)
         now = self.clock.now()
-        await self._save(self.store.open_session(account.id, session_hash(token), now, now + SESSION_DAYS * 86400))
+        await self._save(self.store.open_session(account.id, token_hash(token), now, now + SESSION_DAYS * 86400))
         return token
 
     async def sign_out(self, token: str) -> None:
-        await self._save(self.store.close_session(session_hash(token)))
+        await self._save(self.store.close_session(token_hash(token)))
 
     async def change_password(self, account: Account, old: Any, new: Any, address: str, keep: str) -> None:
         """A new password once the old one is given; every other session of the account ends."""
@@ -166,7 +163,7 @@ class Accounts:
             self.limiter.hit(FAILED_PER_ADDRESS, "address", address)
             raise HallError("bad_credentials", "the current password is wrong")
         hashed = await self._hash(new)
-        await self._save(self.store.change_password(account.id, hashed, session_hash(keep)))
+        await self._save(self.store.change_password(account.id, hashed, token_hash(keep)))
 
     @staticmethod
     async def _save(write: Awaitable[None]) -> None:

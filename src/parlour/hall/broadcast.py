@@ -2,7 +2,9 @@
 
 A room publishes "room X changed"; each subscriber (one per WebSocket connection) then asks the
 room for its own seat's snapshot, so per-seat filtering stays in the room and the transport only
-carries. The fan-out between several server processes is another implementation of this interface,
+carries. A publish may carry the committed change itself (``payload``, JSON): the processes of a
+cluster apply it to their copies of the room without reading the store. The fan-out between
+several server processes is another implementation of this interface,
 :class:`parlour.hall.cluster.redis_broadcast.RedisBroadcast` (Redis publish/subscribe).
 """
 
@@ -23,8 +25,9 @@ class Broadcast(ABC):
     def unsubscribe(self, code: str, listener: Listener) -> None: ...
 
     @abstractmethod
-    def publish(self, code: str) -> None:
-        """Room ``code`` changed: every listener of it is called (they must not block)."""
+    def publish(self, code: str, payload: bytes | None = None) -> None:
+        """Room ``code`` changed (``payload``: what was committed, for the other processes of a
+        cluster): every listener of it is called (they must not block)."""
 
     def publish_here(self, code: str) -> None:
         """Only this process's listeners of ``code`` are called: a change it learnt from another
@@ -48,7 +51,7 @@ class LocalBroadcast(Broadcast):
             if not listeners:
                 del self._listeners[code]
 
-    def publish(self, code: str) -> None:
+    def publish(self, code: str, payload: bytes | None = None) -> None:
         for listener in self.listeners(code):
             listener()
 

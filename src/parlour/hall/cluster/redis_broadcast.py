@@ -3,12 +3,15 @@
     broadcast = RedisBroadcast("redis://127.0.0.1:6379/0", deliver=loop.call_soon_threadsafe)
     hall = Hall(store, games, clock, broadcast)
 
-A message says only "room X changed" (the listener asks for its own snapshot), so it can be
-repeated or merged without harm, and this is what makes Redis failures survivable: a publish that
-Redis could not take is retried until it can; a process whose subscription broke subscribes again
-and then calls each of its listeners once, since it may have missed changes while cut off. Every
-listener is also called once as soon as its room's subscription is in place in Redis, so a change
-made between a listener's first snapshot and its subscription is not missed.
+A message says "room X changed" (the listener asks for its own snapshot) and may carry what was
+committed (a payload), which ``heard(code, payload)``, when given, receives in the order it was
+published. A message without a payload means "look at the store": so messages can be merged into
+one without harm, and this is what makes Redis failures survivable: the publishes Redis could not
+take are retried until it can, merged into one plain message a room; a process whose subscription
+broke subscribes again and then hears of each of its rooms once without a payload, since it may have
+missed changes while cut off. Each room is also heard of once, without a payload, as soon as its
+subscription is in place in Redis, so a change made between a listener's first snapshot and its
+subscription is not missed.
 
 Listeners of this process are called at once by :meth:`RedisBroadcast.publish`, exactly as with
 :class:`~parlour.hall.broadcast.LocalBroadcast`; those called because of another process's message
@@ -18,11 +21,13 @@ go through ``deliver`` (by default called on the subscriber thread; the hall pas
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
 import uuid
 from collections.abc import Callable
+from functools import partial
 
 import redis
 
@@ -44,15 +49,19 @@ class RedisBroadcast(Broadcast):
     """Listeners in this process, told of changes published by any process on the same Redis."""
 
     def __init__(self, url: str, deliver: Callable[[Listener], object] = call_here,
-                 channel_prefix: str = CHANNEL_PREFIX) -> None:
+                 channel_prefix: str = CHANNEL_PREFIX,
+                 heard: Callable[[str, bytes | None], None] | None = None) -> None:
+        """``heard``: called (through ``deliver``) for each message from another process, with its
+        room and payload, instead of the room's listeners."""
         self._redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self._deliver = deliver
+        self._heard = heard
         self._prefix = channel_prefix
         self._origin = uuid.uuid4().hex.encode()  # our own messages come back to us: skip them
         self._local = LocalBroadcast()
         self._lock = threading.Lock()  # guards _local between the caller and the subscriber thread
         self._subscriptions_changed = threading.Event()
-        self._outbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[tuple[str, bytes | None] | None] = queue.SimpleQueue()
         self._closed = threading.Event()
         self._threads = [threading.Thread(target=self._listen, name="redis-broadcast-listen", daemon=True),
                          threading.Thread(target=self._send, name="redis-broadcast-send", daemon=True)]
@@ -71,14 +80,14 @@ class RedisBroadcast(Broadcast):
             self._local.unsubscribe(code, listener)
         self._subscriptions_changed.set()
 
-    def publish(self, code: str) -> None:
+    def publish(self, code: str, payload: bytes | None = None) -> None:
         for listener in self._listeners(code):
             listener()
-        self.tell_others(code)
+        self.tell_others(code, payload)
 
-    def tell_others(self, code: str) -> None:
+    def tell_others(self, code: str, payload: bytes | None = None) -> None:
         """Tell only the other processes that room ``code`` changed (in the background)."""
-        self._outbox.put(code)
+        self._outbox.put((code, payload))
 
     def close(self) -> None:
         self._closed.set()
@@ -105,7 +114,7 @@ class RedisBroadcast(Broadcast):
         publishes, and once whenever a subscription is (again) in place."""
         backoff = BACKOFF_FIRST
         while not self._closed.is_set():
-            pubsub = self._redis.pubsub()
+            pubsub = self._redis.pubsub()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             subscribed: set[bytes] = set()
             self._subscriptions_changed.set()
             try:
@@ -122,43 +131,54 @@ class RedisBroadcast(Broadcast):
                     if message is None:
                         continue
                     backoff = BACKOFF_FIRST
-                    if message["type"] == "subscribe" or (message["type"] == "message"
-                                                          and message["data"] != self._origin):
-                        for listener in self._listeners(self._code(message["channel"])):
-                            self._deliver(listener)
+                    if message["type"] == "subscribe":
+                        self._tell(self._code(message["channel"]), None)
+                    elif message["type"] == "message":
+                        origin, _, payload = message["data"].partition(b"\n")
+                        if origin != self._origin:
+                            self._tell(self._code(message["channel"]), payload or None)
             except REDIS_ERRORS as broken:
                 log.warning("Redis subscription lost (%s); subscribing again in %.2fs", broken, backoff)
                 self._closed.wait(backoff)
                 backoff = min(backoff * 2, BACKOFF_LAST)
             finally:
-                try:
+                with contextlib.suppress(*REDIS_ERRORS):
                     pubsub.close()
-                except REDIS_ERRORS:
-                    pass
+
+    def _tell(self, code: str, payload: bytes | None) -> None:
+        if self._heard is not None:
+            self._deliver(partial(self._heard, code, payload))
+            return
+        for listener in self._listeners(code):
+            self._deliver(listener)
 
     def _send(self) -> None:
-        """Publish each changed room, merging repeats; keep what Redis refused and try again."""
-        pending: dict[str, None] = {}  # an ordered set of room codes
+        """Publish each change in order; keep what Redis refused, merged into one plain message a
+        room (look at the store), and try again."""
+        pending: list[tuple[str, bytes | None]] = []
         backoff = BACKOFF_FIRST
         while True:
-            code = self._outbox.get() if not pending else self._next_or_none()
-            while code is not None:
-                pending[code] = None
-                code = self._next_or_none()
+            item = self._outbox.get() if not pending else self._next_or_none()
+            while item is not None:
+                pending.append(item)
+                item = self._next_or_none()
             if self._closed.is_set():
                 return
             try:
-                for code in list(pending):
-                    self._redis.publish(self._prefix + code, self._origin)
-                    del pending[code]
+                while pending:
+                    code, payload = pending[0]
+                    message = self._origin if payload is None else self._origin + b"\n" + payload
+                    self._redis.publish(self._prefix + code, message)
+                    del pending[0]
                 backoff = BACKOFF_FIRST
             except REDIS_ERRORS as broken:
+                pending = [(code, None) for code in dict.fromkeys(code for code, _ in pending)]
                 log.warning("Redis refused a publish (%s); %d room(s) to tell again in %.2fs",
                             broken, len(pending), backoff)
                 self._closed.wait(backoff)
                 backoff = min(backoff * 2, BACKOFF_LAST)
 
-    def _next_or_none(self) -> str | None:
+    def _next_or_none(self) -> tuple[str, bytes | None] | None:
         try:
             return self._outbox.get_nowait()
         except queue.Empty:

@@ -10,30 +10,30 @@ cannot see sends it nothing, and each state carries only the log lines this conn
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import contextlib
+from typing import Any, Literal
 
+from fastapi import APIRouter
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .accounts import Account
-from .limits import (
-    CLOSE_BEHIND,
-    CLOSE_FLOOD,
-    CLOSE_TOO_MANY_SOCKETS,
-    ID_MAX,
-    MAX_MESSAGE,
-    OUTBOX_MAX,
-    BadJson,
-    Guard,
-    RateLimited,
-    clip,
-    read_json,
-    reason,
-)
-from .rooms import Hall, HallError, Room
-from .table import chat_key
-from .wire import dumps
+from ..accounts import Account
+from ..errors import HallError
+from ..hall import Hall
+from ..quotas import Guard, RateLimited
+from ..room import Room
+from ..room.chat import chat_key
+from ..room.commands import Act, Say
+from ..text import clip, reason
+from ..wire import BadJson, dumps, read_json
+from .deps import GuardDep, HallDep, SocketAccount
+from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX
 
-CLOSE_UNKNOWN_ROOM = 4404
+# WebSocket close codes of the hall (4000-4999 are the application's own).
+CLOSE_UNKNOWN_ROOM = 4404  # no such room
+CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
+CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
+CLOSE_TOO_MANY_SOCKETS = 4430  # too many connections from one address
+
 _STATE = object()
 _CHAT = object()
 
@@ -52,6 +52,7 @@ class Connection:
         self.behind = False  # more than OUTBOX_MAX messages wait: the client does not read
         self.refused = 0  # messages refused for rate in a row
         self.state_queued = False
+        self.hall: Hall | None = None
         self.room: Room | None = None
         self.account: Account | None = None  # the player signed in on this connection, if any
         self.seat: int | None = None
@@ -162,7 +163,7 @@ class Connection:
         kind = message["type"]
         try:
             if kind == "hello":
-                self.hello(message)
+                await self.hello(message)
             elif kind == "act":
                 await self.act(message, message_id)
             elif kind == "chat":
@@ -175,7 +176,7 @@ class Connection:
         except HallError as refused:
             self.push(error(refused.code, str(refused), message_id))
 
-    def hello(self, message: dict[str, Any]) -> None:
+    async def hello(self, message: dict[str, Any]) -> None:
         assert self.room is not None
         if self.greeted:
             raise HallError("bad_message", "hello is said once per connection")
@@ -187,11 +188,12 @@ class Connection:
         self.legal = message.get("legal", True) is not False
         self.greeted, self.seat = True, seat
         self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
-        self.room.hall.broadcast.subscribe(self.room.code, self.changed)
+        assert self.hall is not None
+        self.hall.broadcast.subscribe(self.room.code, self.changed)
         self.changed()
         if message.get("chat") is True:  # the chat so far (its newest lines), then each new line
-            self.chat_next = next((line.n for line in self.room.chat.lines()), 0)
-            self.room.hall.broadcast.subscribe(chat_key(self.room.code), self.chatted)
+            self.chat_next = next((line.n for line in await self.room.chat.load()), 0)
+            self.hall.broadcast.subscribe(chat_key(self.room.code), self.chatted)
             self.chatted()
         self.room.connect(seat)
 
@@ -206,7 +208,9 @@ class Connection:
             self.guard.take("chat", self.key)
         except RateLimited as refused:
             raise HallError("rate_limited", f"{refused}; nothing was said") from None
-        await self.room.chat.say(self.seat, message.get("text"), name)
+        kind: Literal["player", "spectator"] = "player" if self.seat is not None else "spectator"
+        assert self.hall is not None
+        await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name))
 
     async def act(self, message: dict[str, Any], message_id: Any) -> None:
         assert self.room is not None
@@ -216,8 +220,17 @@ class Connection:
             raise HallError("not_a_player", "spectators watch; only a seat's player can act")
         if "action" not in message:
             raise HallError("bad_message", 'an act needs an "action"')
-        await self.room.act(self.seat, message.get("turn"), message["action"],
+        assert self.hall is not None
+        await self.hall.run(self.room, Act(self.seat, message.get("turn"), message["action"]),
                             on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
+
+
+router = APIRouter()
+
+
+@router.websocket("/ws/rooms/{code}")
+async def live(websocket: WebSocket, code: str, hall: HallDep, guard: GuardDep, account: SocketAccount) -> None:
+    await room_socket(websocket, hall, guard, code, account)
 
 
 async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None
@@ -241,7 +254,8 @@ async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str,
 async def serve_connection(connection: Connection, hall: Hall, code: str) -> None:
     websocket = connection.websocket
     try:
-        connection.room = hall.room(clip(code, 16))
+        connection.hall = hall
+        connection.room = await hall.room(clip(code, 16))
     except HallError as refused:
         await websocket.send_text(dumps(error(refused.code, str(refused))))
         await websocket.close(CLOSE_UNKNOWN_ROOM, "unknown room")
@@ -261,10 +275,8 @@ async def serve_connection(connection: Connection, hall: Hall, code: str) -> Non
             room.disconnect(connection.seat)
     if ended is not None:
         drop(connection.outbox)
-        try:
+        with contextlib.suppress(RuntimeError):  # it closed meanwhile
             await websocket.close(*ended)
-        except RuntimeError:
-            pass  # it closed meanwhile
 
 
 def drop(queue: asyncio.Queue[Any]) -> None:

@@ -1,4 +1,7 @@
-"""What crosses the wire on the REST side: the OpenAPI schema is built from these."""
+"""What crosses the wire on the REST side, every model of it: the OpenAPI schema is built from these.
+
+The lobby's and the rooms' first, then the players' (accounts, profiles, "My games", leaderboards).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
-from .limits import NAME_MAX, TEXT_MAX
+from ..accounts import PASSWORD_MAX
+from ..text import NAME_MAX, TEXT_MAX
 
 # A name as it enters (seats, bots, replay files); the hall trims it and checks it again.
 Name = Annotated[str, StringConstraints(max_length=NAME_MAX)]
@@ -152,3 +156,69 @@ class ReplayOut(ReplayIn):
 
 class ErrorOut(BaseModel):
     detail: str
+
+
+# -- the players' ------------------------------------------------------------------------------------
+class Credentials(Wire):
+    name: str = Field(max_length=200, description="1 to 32 characters, shown as text; unique whatever the case")
+    password: str = Field(max_length=PASSWORD_MAX * 4, description=f"8 to {PASSWORD_MAX} characters")
+
+
+class NewPassword(Wire):
+    password: str = Field(max_length=PASSWORD_MAX * 4, description="the current password")
+    new_password: str = Field(max_length=PASSWORD_MAX * 4, description=f"8 to {PASSWORD_MAX} characters")
+
+
+class AccountOut(BaseModel):
+    name: str
+    kind: str = Field(description="human, or bot for a built-in bot's account")
+
+
+class RatingOut(BaseModel):
+    game: str
+    rating: float = Field(description="OpenSkill's ordinal, mu - 3 sigma: 0 for a new player")
+    mu: float
+    sigma: float
+    games: int = Field(description="rated games")
+
+
+class PlayedOut(BaseModel):
+    game: str
+    played: int
+    won: int
+
+
+class GameEntry(BaseModel):
+    code: str
+    game: str
+    status: str
+    seat: int
+    players: list[str]
+    created: float
+    url: str
+    to_act: list[str] = Field(default_factory=list, description="in progress: whose turn it is")
+    your_turn: bool = False
+    rank: int | None = Field(None, description="finished: the place, 1 for a win (a forfeit is last)")
+    change: float | None = Field(None, description="finished and rated: how the rating moved")
+    replay_url: str | None = None
+
+
+class ProfileOut(BaseModel):
+    name: str
+    kind: str
+    ratings: list[RatingOut]
+    played: list[PlayedOut]
+    recent: list[GameEntry] = Field(description="finished games, newest first, with their replays")
+
+
+class MyGamesOut(BaseModel):
+    playing: list[GameEntry] = Field(description="games not over, newest first")
+    finished: list[GameEntry]
+
+
+class LeaderOut(BaseModel):
+    place: int
+    name: str
+    kind: str
+    rating: float
+    games: int

@@ -14,6 +14,7 @@ and replaced, and the move is reported as failed (the room then plays a random l
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -22,7 +23,7 @@ import threading
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..core import Action, View
+from ...core import Action, View
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,8 @@ class Thinkers:
             self._idle.put(worker)
         if not ok:
             raise ThinkerFailed(answer)
-        return answer
+        action: Action = answer
+        return action
 
     def _start(self) -> _Worker:
         with self._lock:
@@ -114,13 +116,11 @@ class Thinkers:
 
 def work(connection: Connection) -> None:
     """A worker's life: build each asked-for bot from the registry and answer with its choice."""
-    from .. import bots as bot_registry
-    from ..games import all_games
+    from ... import bots as bot_registry
+    from ...games import all_games
 
-    try:
+    with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
-    except OSError:
-        pass
     games = all_games()
     while True:
         try:

@@ -1,0 +1,316 @@
+"""The hall: every room by its code, where each command runs, and what the rooms share.
+
+    hall = Hall(SqlStore("sqlite:///var/parlour.sqlite3"), all_games(), SystemClock())
+    room, host, seat, token = await hall.create_room("patchwork", {}, [{"kind": "open"}] * 2)
+    answer = await hall.execute(room.code, Join(name="Ana"))
+
+Where a command runs is the :class:`Ownership`'s to say: in a single process every room is applied
+here (:class:`LocalOwnership`); in a cluster (hall/cluster/) a room is applied by the process that
+holds its lease, and a command asked of another process is forwarded there. The room itself never
+asks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, Protocol
+
+from ..core import Game, ParlourError, derive, fresh_seed
+from .accounts import Account
+from .broadcast import Broadcast, LocalBroadcast
+from .clock import Clock
+from .errors import HallError
+from .room import Room, RoomContext
+from .room.bots import BotPool
+from .room.commands import Acted, Answer, Command
+from .room.seats import human
+from .room.timer import MAX_TURN_TIMER, Deadlines
+from .store import ChatLine, RoomRecord, SeatHolder, Store, StoreError
+from .text import clean_name, distinct_name
+from .tokens import CODE_LENGTH, new_code, new_token, token_hash
+from .wire import loads
+
+log = logging.getLogger(__name__)
+
+TIMER_TICK = 0.1  # seconds between two looks at the turn timers
+KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (the store keeps it)
+KEEP_REPLICA = 60  # seconds a room another process applies stays in memory here once nobody watches it
+WAITING_TTL = 15 * 60  # seconds a waiting room stays listed with nobody connected to it
+SWEEP_EVERY = 60  # seconds between two looks for such rooms
+
+
+class Ownership(Protocol):
+    """Which process applies each room. The cluster's :class:`~parlour.hall.cluster.node.Node`
+    implements it with leases and forwarding."""
+
+    def adopt(self, room: Room) -> None:
+        """A room this process just created or read from the store."""
+
+    async def forward(self, room: Room, command: Command) -> Answer | None:
+        """None when this process applies ``room`` (taken now if nobody did); else the answer of the
+        process that does, once it applied ``command`` (a refusal raises :class:`HallError`)."""
+
+    def let_go(self, room: Room) -> None:
+        """The hall no longer keeps ``room`` in memory."""
+
+    async def start(self, hall: Hall) -> Broadcast | None:
+        """Starts with the hall; returns the broadcast the hall uses from then on (None: its own)."""
+
+    async def stop(self) -> None: ...
+
+
+class LocalOwnership:
+    """A single process: it applies every room."""
+
+    def adopt(self, room: Room) -> None:
+        room.leading = True
+
+    async def forward(self, room: Room, command: Command) -> Answer | None:
+        return None
+
+    def let_go(self, room: Room) -> None:
+        pass
+
+    async def start(self, hall: Hall) -> Broadcast | None:
+        return None
+
+    async def stop(self) -> None:
+        pass
+
+
+class Hall:
+    """Every room, with what they share: the store, the broadcast, the clock, the bots."""
+
+    def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
+                 broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
+                 bot_workers: int = 1, seed: int | None = None, ownership: Ownership | None = None) -> None:
+        """``ownership``: which process applies each room when several share them (hall/cluster/);
+        by default this one applies them all."""
+        self.store = store
+        self.ownership: Ownership = ownership or LocalOwnership()
+        self.clustered = ownership is not None
+        self.seed = seed  # None: every deal and bot seed is fresh; else all follow from it (new_seed)
+        self._dealt = 0  # the rooms created since this hall started, for new_seed
+        self.games = dict(games)
+        self.clock = clock
+        self.broadcast = broadcast or LocalBroadcast()
+        self.bots = BotPool(bot_time_limit, bot_threads, bot_workers)
+        self.deadlines = Deadlines()
+        self.rooms: dict[str, Room] = {}
+        self.abandoned: set[str] = set()  # waiting rooms let go of as abandoned (the store keeps them)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.context = RoomContext(clock=clock, store=store, broadcast=lambda: self.broadcast, spawn=self.spawn,
+                                   new_seed=self.new_seed, bots=self.bots, deadlines=self.deadlines,
+                                   execute=self.execute)
+
+    async def start(self) -> None:
+        """Rebuild every stored room whose game is not over by replaying its actions, wake its
+        bots, run the timers. Finished games are loaded when someone asks for one. One of several
+        processes: the ownership takes the rooms being played that no process holds; the others
+        are read from the store when someone asks for one."""
+        if self.clustered:
+            self.broadcast = await self.ownership.start(self) or self.broadcast
+            self.spawn(self._tick())
+            return
+        for record in self.store.load_blocking(finished=False):  # at start-up, before serving
+            room = self._restore(record)
+            if room is not None and room.status == "playing":
+                room.resume()
+        self.spawn(self._tick())
+
+    def _restore(self, record: RoomRecord) -> Room | None:
+        """The room of a stored record, rebuilt by replay, or None (logged) if it cannot be."""
+        game = self.games.get(record.game)
+        if game is None:
+            log.error("room %s plays %r, a game this hall does not have: left out", record.code, record.game)
+            return None
+        try:
+            room = Room(self.context, record, game, leading=False)
+        except Exception:  # e.g. the rules changed since: one broken room must not stop the hall
+            log.exception("room %s no longer replays: left out", record.code)
+            return None
+        self.ownership.adopt(room)
+        self.rooms[record.code] = room
+        return room
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.ownership.stop()
+        self.bots.close()
+
+    def new_seed(self, *labels: object) -> int:
+        """A seed for a new deal or bot: fresh entropy, or with the hall's ``seed`` one fixed by
+        it and ``labels``, so that a test hall deals the same rooms in the same order every run."""
+        return fresh_seed() if self.seed is None else derive(self.seed, *labels).getrandbits(63)
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick(self) -> None:
+        next_sweep = self.clock.now() + SWEEP_EVERY
+        while True:
+            await asyncio.sleep(TIMER_TICK)
+            now = self.clock.now()
+            for timer in self.deadlines.due(now):
+                timer.fire()
+            if now >= next_sweep:
+                self.sweep(now)
+                next_sweep = now + SWEEP_EVERY
+
+    def sweep(self, now: float) -> list[str]:
+        """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds and of the
+        waiting rooms that expired (:meth:`Room.expired`); they stay in the store, and come back
+        when asked for. Returns their codes."""
+        idle = [code for code, room in self.rooms.items() if room.expired(now, WAITING_TTL) or (
+                room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED) or (
+                not room.leading and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
+        for code in idle:
+            room = self.rooms.pop(code)
+            if room.expired(now, WAITING_TTL):
+                self.abandoned.add(code)
+            room.timer.stop()
+            self.ownership.let_go(room)
+        return idle
+
+    def on_remote_change(self, key: str, payload: bytes | None = None) -> None:
+        """Another process of the hall committed ``payload`` (JSON) to ``key`` (a room, or its
+        chat: ``CODE/chat``): the copy here applies it. Without a payload, or when it does not
+        follow on from the copy here, changes may have been missed (Redis was away): the copy
+        catches up from the store, read on a thread."""
+        code, _, chat = key.partition("/")
+        room = self.rooms.get(code)
+        if room is None or room.leading:
+            return
+        if chat:
+            if payload is not None and room.chat.take(ChatLine(**loads(payload))):
+                self.broadcast.publish_here(key)
+            else:
+                room.chat.forget()
+                self.spawn(self._chat_changed(room, key))
+        elif payload is None or not room.apply_change(loads(payload)):
+            room.refresh()
+
+    async def _chat_changed(self, room: Room, key: str) -> None:
+        await room.chat.load()
+        self.broadcast.publish_here(key)
+
+    # -- rooms --------------------------------------------------------------------------------
+    async def room(self, code: str) -> Room:
+        """The room ``code``, from memory or else (a finished game, one another process applies)
+        from the store, read on a thread."""
+        code = code.upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            if not room.leading and room.watchers == 0:  # nothing here keeps it current: look again
+                await room.sync_from_store()
+            return room
+        record = await self.store.room(code) if len(code) == CODE_LENGTH else None
+        room = self.rooms.get(code)  # restored meanwhile by another request
+        if room is None and record is not None:
+            room = self._restore(record)
+            if room is not None and not room.leading:
+                room.follow()  # the deadline as its owner set it
+        if room is None:
+            raise HallError("unknown_room", f"there is no room {code!r}")
+        return room
+
+    async def execute(self, code: str, command: Command, on_commit: Callable[[int], None] | None = None) -> Answer:
+        """Runs ``command`` for room ``code`` where the room is applied, here or in another
+        process, and returns its answer once committed (``on_commit`` runs with an action's turn
+        before anything else learns of it). Refusals raise :class:`HallError`."""
+        return await self.run(await self.room(code), command, on_commit)
+
+    async def run(self, room: Room, command: Command, on_commit: Callable[[int], None] | None = None) -> Answer:
+        command = room.prepare(command)
+        answer = await self.forward_to_owner(room, command, on_commit)
+        return answer if answer is not None else await room.handle(command, on_commit)
+
+    async def forward_to_owner(self, room: Room, command: Command,
+                               on_commit: Callable[[int], None] | None = None) -> Answer | None:
+        """None when this process applies ``room``; else the owner's answer to ``command``, once
+        the copy here shows the change."""
+        if room.leading:
+            return None
+        room.forwarding += 1  # the copy here waits: the ack goes out before the state it made
+        try:
+            answer = await self.ownership.forward(room, command)
+            if isinstance(answer, Acted) and on_commit is not None:
+                on_commit(answer.turn)
+        finally:
+            room.forwarding -= 1
+        if answer is not None and not room.leading:
+            await room.sync_from_store()
+        return answer
+
+    def game(self, game_id: str) -> Game[Any]:
+        game = self.games.get(game_id)
+        if game is None:
+            raise HallError("bad_request", f"there is no game {game_id!r} (the games: {', '.join(self.games)})")
+        return game
+
+    async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
+                          turn_timer: float | None = None, host_name: str | None = None,
+                          take_seat: int | None = None, reserved: Mapping[int, dict[str, Any]] | None = None,
+                          account: Account | None = None) -> tuple[Room, str, int | None, str | None]:
+        """A new room: (room, host token, the host's seat, its seat token); ``reserved``: open
+        seats kept for players of a last game (:attr:`Seat.reserved`); signed in (``account``),
+        the host's seat is the account's, under its name."""
+        game = self.game(game_id)
+        try:
+            game.check_players(len(seats))
+            resolved = game.resolve_options(options)
+        except ParlourError as error:
+            raise HallError("bad_request", str(error)) from None
+        if turn_timer is not None and not 0 < turn_timer <= MAX_TURN_TIMER:
+            raise HallError("bad_request", f"the turn timer must be between 0 and {MAX_TURN_TIMER} seconds")
+        records: list[dict[str, Any]] = []
+        for i, spec in enumerate(seats):
+            if spec.get("kind") == "bot":
+                self.bots.check(game, spec.get("bot", ""))
+                name = clean_name(spec["name"]) if spec.get("name") is not None else spec["bot"]
+                records.append({"kind": "bot", "name": name, "bot": spec["bot"], "token": None})
+            else:
+                records.append({"kind": "open", "name": None, "bot": None, "token": None})
+                if reserved and i in reserved:
+                    records[-1]["reserved"] = dict(reserved[i])
+        seat_token = None
+        if take_seat is not None:
+            if not 0 <= take_seat < len(seats) or records[take_seat]["kind"] != "open":
+                raise HallError("bad_request", f"seat {take_seat} is not an open seat of this room")
+            if account is not None:
+                host_name = account.name
+            if host_name is None:
+                raise HallError("bad_request", "to take a seat, give host_name")
+            seat_token = new_token()
+            records[take_seat] = human(clean_name(host_name), seat_token, account)
+        for i, seat_record in enumerate(records):
+            if seat_record["name"] is not None:
+                seat_record["name"] = distinct_name(seat_record["name"], [r["name"] for r in records[:i]])
+        host_token = new_token()
+        code = new_code()
+        while code in self.rooms or await self.store.room_exists(code):
+            code = new_code()
+        self._dealt += 1
+        record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved,
+                            seed=self.new_seed("room", self._dealt),
+                            status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
+                            seats=records, created=self.clock.now())
+        first_line = holder = None
+        if take_seat is not None:  # nobody knows the room's code yet: written by whoever made it
+            first_line = ChatLine(0, record.created, "system", None, None,
+                                  f"{records[take_seat]['name']} took seat {take_seat + 1}")
+            holder = SeatHolder(take_seat, account.id) if account is not None else None
+        try:
+            await self.store.create_room(record, holder=holder, first_line=first_line)
+        except StoreError as error:
+            raise HallError("store", str(error)) from None
+        room = Room(self.context, record, game, leading=False)
+        self.ownership.adopt(room)
+        self.rooms[code] = room
+        return room, host_token, take_seat, seat_token

@@ -1,0 +1,82 @@
+"""The live lobby: the rooms to join and the games to watch, newest first.
+
+    listing = await lobby(hall, "playing", game="palace")   # as GET /api/rooms gives it
+
+A waiting room that nobody has been connected to for ``WAITING_TTL`` seconds expires: the lobby
+stops listing it and the hall lets go of it (the store keeps it, and its link still works).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
+from typing import Any, Literal
+
+from .errors import HallError
+from .hall import WAITING_TTL, Hall
+from .room import Room
+
+LobbyStatus = Literal["waiting", "playing"]
+STORED_PAGE = 100  # rooms read from the store at a time for the lobby of several processes
+
+
+def listed(room: Room, status: LobbyStatus, now: float) -> bool:
+    if room.status != status:
+        return False
+    if status == "waiting":  # a room to join: a seat is open and someone may still fill it
+        return bool(room.seats.open_seats()) and not room.expired(now, WAITING_TTL)
+    return True
+
+
+async def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = None,
+                offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    """The rooms the lobby shows, newest first: ``waiting`` ones to join, or ``playing`` ones to
+    watch, with their players and how far along they are (``turn``: the moves a spectator saw);
+    ``limit`` rooms from ``offset`` on (all by default). Only the page's entries are built."""
+    if game is not None:
+        hall.game(game)  # an unknown game is refused in words
+    now = hall.clock.now()
+    page: list[Room] = []
+    skipped = 0
+    async with aclosing(_candidates(hall, status, game)) as rooms:
+        async for room in rooms:
+            if not listed(room, status, now) or (game is not None and room.game.id != game):
+                continue
+            if skipped < offset:
+                skipped += 1
+                continue
+            if limit is not None and len(page) >= limit:
+                break
+            page.append(room)
+    return [{"code": r.code, "game": r.game.id, "status": r.status, "seats": r.seats.to_json(now),
+             "created": r.created, "turn": r.audience(None).turn if r.status == "playing" else 0,
+             "watchers": r.watchers}
+            for r in page]
+
+
+async def _candidates(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncGenerator[Room, None]:
+    if not hall.clustered:
+        for room in sorted(hall.rooms.values(), key=lambda r: -r.created):
+            yield room
+        return
+    async with aclosing(_stored(hall, status, game)) as rooms:
+        async for room in rooms:
+            yield room
+
+
+async def _stored(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncGenerator[Room, None]:
+    """The rooms the store has with ``status`` (of ``game``), newest first, as this process has
+    them (one of several: the lobby is every process's rooms, not only those in memory here)."""
+    start = 0
+    while True:
+        codes = await hall.store.lobby_page(status, game, start, STORED_PAGE)
+        for code in codes:
+            if code in hall.abandoned and code not in hall.rooms:
+                continue  # abandoned, as this process saw it (the single process's lobby forgets it too)
+            try:
+                yield await hall.room(code)
+            except HallError:  # it no longer replays (logged)
+                continue
+        if len(codes) < STORED_PAGE:
+            return
+        start += STORED_PAGE

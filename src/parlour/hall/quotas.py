@@ -1,0 +1,163 @@
+"""The hall's rates and quotas: how often a client may do what, counted in memory.
+
+    guard = Guard(Limits())
+    guard.take("rooms", "203.0.113.7")   # raises RateLimited (retry_after seconds) past the quota
+
+The rates and quotas are :class:`Limits`, one value per hall, set by ``parlour serve --limit
+NAME=VALUE`` (docs/protocol.md lists them all). Rates are counted by the maintained ``limits``
+library (fixed windows in memory), per client address and per connection; they start again
+with the process.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
+
+from ..core import ParlourError
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The rates and quotas of one hall, in the ``limits`` library's notation ("10/minute",
+    several joined by ";"). Per client address unless the name says otherwise."""
+
+    rest: str = "20/second;600/minute"  # REST calls under /api
+    rooms: str = "10/minute;60/hour"  # rooms created
+    joins: str = "30/minute"  # seats taken
+    bot_rooms: int = 4  # unfinished rooms with a bot seat, made or given bots from one address
+    sockets: int = 32  # WebSocket connections open at once
+    messages: str = "200/second"  # WebSocket messages, all of an address's connections together
+    connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
+    chat: str = "5/10second;40/minute"  # chat lines said on one connection
+    flood: int = 100  # messages refused for rate on one connection before it is closed
+    exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
+
+    @classmethod
+    def lifted(cls) -> Limits:
+        """No quota per client address (a load test from one machine); the sizes, the
+        per-connection rate and the outgoing queues stay bounded."""
+        return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
+                   sockets=1_000_000, messages="1000000/second")
+
+    def with_settings(self, settings: list[str]) -> Limits:
+        """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for setting in settings:
+            name, _, value = setting.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in fields or not value:
+                raise ValueError(f"{setting!r}: a limit is NAME=VALUE, NAME one of {', '.join(fields)}")
+            if name == "exempt":
+                changes[name] = value
+            elif fields[name].type == "int":
+                if not value.isdigit():
+                    raise ValueError(f"{setting!r}: {name} is a whole number")
+                changes[name] = int(value)
+            else:
+                try:
+                    parse_many(value)
+                except ValueError:
+                    raise ValueError(f"{setting!r}: {name} is a rate such as 10/minute or 5/second;100/hour") from None
+                changes[name] = value
+        return dataclasses.replace(self, **changes)
+
+
+class RateLimited(ParlourError):
+    """A quota or rate ran out; ``retry_after`` is the seconds until it allows one more."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    @property
+    def retry_seconds(self) -> int:
+        """``Retry-After`` as HTTP has it: whole seconds, at least 1."""
+        return max(1, math.ceil(self.retry_after))
+
+
+# What each rate counts, in the words of a refusal.
+COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
+           "connection_messages": "messages on this connection", "chat": "chat lines"}
+PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
+
+
+class Guard:
+    """The hall's rates and quotas, counted in memory (they start again with the process)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._rates = {name: parse_many(getattr(limits, name)) for name in COUNTED}
+        self._limiter = FixedWindowRateLimiter(MemoryStorage())  # a moving window cost twice the CPU per message
+        self.exempt = frozenset(a.strip() for a in limits.exempt.split(",") if a.strip())
+        self.sockets: dict[str, int] = {}  # open WebSocket connections by address
+        self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
+
+    def take(self, name: str, key: str) -> None:
+        """Count one of ``name`` for ``key`` (an address, a connection), or :class:`RateLimited`."""
+        if key in self.exempt and name not in PER_CONNECTION:
+            return
+        for item in self._rates[name]:
+            if not self._limiter.hit(item, name, key):
+                retry = self._retry_after(item, name, key)
+                raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
+                                  f" try again in {max(1, math.ceil(retry))} s", retry)
+
+    def _retry_after(self, item: RateLimitItem, *keys: str) -> float:
+        reset = self._limiter.get_window_stats(item, *keys).reset_time
+        return max(0.0, reset - time.time())
+
+    # -- connections and bot rooms: counted while they last -------------------------------------
+    def open_socket(self, address: str) -> bool:
+        """One more connection from ``address``; False (and not counted) past the cap."""
+        count = self.sockets.get(address, 0)
+        if count >= self.limits.sockets and address not in self.exempt:
+            return False
+        self.sockets[address] = count + 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        count = self.sockets.get(address, 0) - 1
+        if count > 0:
+            self.sockets[address] = count
+        else:
+            self.sockets.pop(address, None)
+
+    def check_bot_room(self, address: str, code: str | None = None) -> None:
+        """:class:`RateLimited` if ``address`` already has its share of unfinished bot rooms
+        (``code``: a room of theirs that would become one, which counts once)."""
+        if address in self.exempt:
+            return
+        rooms = self._bot_rooms.get(address, {})
+        for other in [c for c, on in rooms.items() if not on()]:
+            del rooms[other]
+        if code not in rooms and len(rooms) >= self.limits.bot_rooms:
+            raise RateLimited(f"at most {self.limits.bot_rooms} unfinished rooms with bots per player:"
+                              " finish one or let it end first", 60.0)
+
+    def add_bot_room(self, address: str, code: str, still_on: Callable[[], bool]) -> None:
+        """Count room ``code`` among the unfinished bot rooms of ``address`` while ``still_on()``."""
+        self._bot_rooms.setdefault(address, {})[code] = still_on
+
+    def new_room(self, address: str, with_bots: bool) -> None:
+        """Count a new room made from ``address``: :class:`RateLimited` past the rate of new rooms,
+        or, for one ``with_bots``, past the address's share of unfinished bot rooms (checked first;
+        nothing is counted then). Once made, a room with bots is added with :meth:`add_bot_room`."""
+        if with_bots:
+            self.check_bot_room(address)
+        self.take("rooms", address)
+
+
+def describe(item: RateLimitItem) -> str:
+    """``10/minute`` as words: "10 per minute"."""
+    per = item.GRANULARITY.name if item.multiples == 1 else f"{item.multiples} {item.GRANULARITY.name}s"
+    return f"{item.amount} per {per}"

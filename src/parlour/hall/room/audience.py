@@ -1,0 +1,196 @@
+"""What each seat of a room has been shown, counted in its own turns.
+
+Every seat, and the spectators as one, is an :class:`Audience`. An action counts as a turn for an
+audience when the audience made it or when it changes what the audience sees: its view, who must
+act, the result, or a log line it may read. So an action hidden from a seat (one step of another
+player's secret choice while everyone chooses at once) reaches that seat as nothing at all: no
+message, no gap in its numbering of the turns, no line in its log. Each audience remembers which
+of the room's turns each of its own turns was, so that the room can judge a stale action.
+
+The JSON of a state message is assembled from parts encoded once: the room's status (the same for
+everyone), each audience's game part and its log lines, which are kept encoded and sent to each
+connection only from where that connection's copy of the log ends (:class:`Audiences`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ...core import Game, LogEntry
+from ..wire import dumps_bytes
+
+
+class Audience:
+    """One seat (``seat`` None: the spectators) and what it has been shown so far."""
+
+    __slots__ = ("seat", "turn", "room_turns", "game", "entries", "lines", "epoch", "revision")
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.turn = 0  # how many of the room's actions this audience has seen
+        self.room_turns = [0]  # room_turns[k]: the room's turn when this audience's turn became k
+        self.game: bytes | None = None  # {"view", "to_act", "result"} as JSON; None: to be made
+        self.entries: list[tuple[int, LogEntry]] = []  # the log lines it may read, at its own turns
+        self.lines: list[bytes] = []  # the same lines as JSON objects, the players' names put in
+        self.epoch = 0  # goes up when the lines are written again (a seat changed its name)
+        self.revision = 0  # goes up whenever its game part or its log changes
+
+    def show(self, game: bytes | None, entries: Iterable[LogEntry], write: LineWriter, room_turn: int | None,
+             actor: bool = False) -> bool:
+        """Take what the audience sees after a change; ``room_turn`` is the room's new turn when
+        the change was an action (``actor``: made by this seat). ``game`` None: the game part is
+        to be made when asked for, and the change counts as seen. Returns whether it saw it."""
+        readable = [entry for entry in entries if entry.visible_to(self.seat)]
+        changed = game is None or game != self.game or bool(readable)
+        seen = room_turn is not None and (actor or changed)
+        if seen:
+            self.turn += 1
+            self.room_turns.append(room_turn)  # type: ignore[arg-type]
+        if changed or seen:
+            self.revision += 1
+            self.game = game
+            for entry in readable:
+                self.entries.append((self.turn, entry))
+                self.lines.append(write(self.turn, entry))
+        return seen
+
+    def room_turn(self, turn: int) -> int | None:
+        """The room's turn that was this audience's ``turn``; None if it has not been reached."""
+        return self.room_turns[turn] if 0 <= turn <= self.turn else None
+
+    def rename(self, write: LineWriter) -> None:
+        """Write every line again with new names (a seat changed hands)."""
+        self.lines = [write(turn, entry) for turn, entry in self.entries]
+        self.epoch += 1
+        self.revision += 1
+
+
+class LineWriter:
+    """Log lines as JSON with the players' names put in; a line several audiences read at the
+    same turn of theirs is written once."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self._written: dict[tuple[int, int], bytes] = {}
+
+    def __call__(self, turn: int, entry: LogEntry) -> bytes:
+        key = (turn, id(entry))  # the entries outlive the writer, so their ids stay theirs
+        line = self._written.get(key)
+        if line is None:
+            line = self._written[key] = dumps_bytes({"turn": turn, "text": entry.render(self.names)})
+        return line
+
+
+# A step of the game as the audiences are shown it: (state, log entries, who acted, the room's turn).
+Step = tuple[Any, list[LogEntry], int, int]
+
+
+class Audiences:
+    """Every audience of a room (its seats and the spectators) and the state messages made for
+    them, each made once per change for all alike connections.
+
+    ``names()`` gives the seats' names, ``status()`` the room's status as shown (without
+    ``turn``, which each audience counts), ``deadline()`` the turn timer's deadline."""
+
+    def __init__(self, game: Game[Any], players: int, names: Callable[[], list[str]],
+                 status: Callable[[], dict[str, Any]], deadline: Callable[[], float | None]) -> None:
+        self.game = game
+        self.players = players
+        self._names_of = names
+        self._status = status
+        self._deadline = deadline
+        self._audiences: dict[int | None, Audience] | None = None  # built when first needed
+        self._names: list[str] = []
+        self._shared: tuple[bytes, float | None] | None = None  # the status and deadline as shown
+        self.shared_revision = 0  # goes up when the status or the deadline changes
+        self._texts: dict[tuple[int | None, bool, int], str] = {}  # state messages, until the next change
+
+    @property
+    def built(self) -> bool:
+        return self._audiences is not None
+
+    def __getitem__(self, seat: int | None) -> Audience:
+        assert self._audiences is not None, "the audiences are built first (track)"
+        return self._audiences[seat]
+
+    def track(self, start: Any, steps: Iterable[Step]) -> None:
+        """Builds every audience from the game's ``start`` state (None: not started) and its steps."""
+        self._audiences = {seat: Audience(seat) for seat in (*range(self.players), None)}
+        self.show(start)
+        for state, entries, actor, room_turn in steps:
+            self.show(state, entries, actor, room_turn)
+
+    def show(self, state: Any, entries: list[LogEntry] | None = None, actor: int | None = None,
+             room_turn: int | None = None) -> bool:
+        """Shows every audience ``state`` and the new log ``entries``; ``room_turn`` when an action
+        by ``actor`` made it. Returns whether every audience saw that action.
+
+        In a game without hidden information every audience sees every action, so what each one
+        sees is worked out only when a connection asks for it (:meth:`game_part`); otherwise it is
+        worked out now, to find who saw the action."""
+        assert self._audiences is not None
+        names = self._names_of()
+        write = LineWriter(names)
+        if names != self._names:  # a seat changed hands: every line is written again
+            self._names = names
+            for audience in self._audiences.values():
+                audience.rename(write)
+        hidden = self.game.hidden_information
+        common = self._common(state) if hidden else None
+        seen_by_all = True
+        for audience in self._audiences.values():
+            game = self.game_part(state, audience.seat, common) if hidden else None
+            mine = actor is not None and actor == audience.seat
+            seen_by_all = audience.show(game, entries or (), write, room_turn, mine) and seen_by_all
+        return seen_by_all
+
+    def _common(self, state: Any) -> tuple[list[int], dict[str, Any] | None]:
+        """Who must act and the result: the same for every audience."""
+        if state is None:
+            return [], None
+        outcome = self.game.result(state)
+        return sorted(self.game.to_act(state)), (outcome.to_json(self._names_of()) if outcome is not None else None)
+
+    def game_part(self, state: Any, seat: int | None,
+                  common: tuple[list[int], dict[str, Any] | None] | None = None) -> bytes:
+        """What ``seat`` sees of the game in ``state``: its view, who must act, the result."""
+        to_act, result = common or self._common(state)
+        view = None if state is None else self.game.view(state, seat)
+        return dumps_bytes({"view": view, "to_act": to_act, "result": result})
+
+    def state_text(self, seat: int | None, state: Any, moves: Callable[[], bytes], legal: bool = True,
+                   log_start: int = 0) -> str:
+        """The ``state`` message for ``seat`` (None: a spectator), holding only what it may see,
+        with its log lines from ``log_start`` on; ``moves()`` gives the seat's legal actions."""
+        key = (seat, legal, log_start)
+        text = self._texts.get(key)
+        if text is None:
+            audience = self[seat]
+            if audience.game is None:
+                audience.game = self.game_part(state, seat)
+            status, deadline = self.shared_parts()
+            text = self._texts[key] = (
+                b'{"type":"state","turn":%d,"room":%s,"deadline":%s,"legal":%s,"log_start":%d,"log":[%s],%s'
+                % (audience.turn, status, dumps_bytes(deadline), moves() if legal else b"null", log_start,
+                   b",".join(audience.lines[log_start:]), audience.game[1:])).decode()
+        return text
+
+    def shared_parts(self) -> tuple[bytes, float | None]:
+        """The status (without turn, which each audience counts) and the deadline, as shown."""
+        if self._shared is None:
+            self.refresh_shared()
+        assert self._shared is not None
+        return self._shared
+
+    def refresh_shared(self, status: bool = True) -> None:
+        """Takes the status (``status`` False: it cannot have changed) and the deadline anew; the
+        state messages made so far are dropped."""
+        if not status and self._shared is not None:
+            shared = (self._shared[0], self._deadline())
+        else:
+            shared = (dumps_bytes(self._status()), self._deadline())
+        if shared != self._shared:
+            self._shared = shared
+            self.shared_revision += 1
+        self._texts.clear()

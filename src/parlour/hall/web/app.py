@@ -1,0 +1,77 @@
+"""The web application: REST for the lobby, the pages and static files, one WebSocket per room.
+
+Everything it uses is passed in::
+
+    app = create_app(SqlStore("sqlite:///var/parlour.sqlite3"), all_games(), SystemClock())
+    uvicorn.run(app, host="127.0.0.1", port=8000)
+
+This module only wires the app: the lifespan, the middleware, the exception handlers and the
+routers, one module per resource (``rooms_api``, ``replays_api``, ``players_api``, ``pages``,
+``socket``, ``internal``). The rooms' authority lives in :mod:`parlour.hall.hall`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware import Middleware
+
+from ...core import Game
+from ..accounts import Accounts
+from ..broadcast import Broadcast
+from ..clock import Clock
+from ..hall import Hall, Ownership
+from ..quotas import Guard, Limits
+from ..store import Store
+from . import pages, players_api, replays_api, rooms_api, socket
+from .errors import HANDLERS
+from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
+
+
+def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
+               broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
+               on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
+               bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
+               seed: int | None = None, cluster: Ownership | None = None) -> FastAPI:
+    """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
+    ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
+    the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
+    ``password_hasher``: Argon2id's (hall/accounts.py) unless given; ``seed``: deal every room and
+    seed every bot from it (tests and demonstrations: whoever knows it knows every deal);
+    ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
+    docs/scaling.md)."""
+    hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
+                ownership=cluster)
+    guard = Guard(limits or Limits())
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await hall.start()
+        if on_ready is not None:
+            on_ready()
+        yield
+        await hall.stop()
+
+    app = FastAPI(title="Parlour hall", version="1",
+                  description="The lobby's REST API. Live play goes over the WebSocket"
+                              " `/ws/rooms/{code}`, documented in docs/protocol.md.",
+                  lifespan=lifespan, exception_handlers=HANDLERS,
+                  # outermost first; SameOrigin's refusal goes out before the security headers are added
+                  middleware=[Middleware(SameOrigin), Middleware(SecurityHeaders), Middleware(RateLimit, guard=guard),
+                              Middleware(BodyLimits)])
+    app.state.hall = hall
+    app.state.guard = guard
+    app.state.accounts = Accounts(store, clock, password_hasher)
+    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router):
+        app.include_router(router)
+    if cluster is not None:
+        from . import internal  # the cluster's modules need Redis's client, an optional dependency
+
+        app.include_router(internal.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
+    return app

@@ -1,0 +1,44 @@
+"""The cluster's forwarding endpoint (docs/scaling.md): ``POST /internal/cluster/rooms/{code}/{command}``,
+a command for a room this process applies, asked by another process of the hall (with the shared
+secret), as :mod:`~parlour.hall.room.commands` writes it; :class:`~parlour.hall.cluster.node.Node`
+is the asking side. Not in the OpenAPI schema; the app includes it only when the hall is one of a
+cluster.
+
+The answer says what the room answered: ``{"refused": {code, message}}``, ``{"moved": true}`` if
+the room is not (or no longer) applied here, or the command's answer.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ..cluster.node import INTERNAL, SECRET_HEADER, Node
+from ..errors import HallError
+from ..rematch import rematch_here
+from ..room.commands import Answer, OfferRematch, answer_to_json, command_from_json
+from .deps import HallDep
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.post(INTERNAL + "/{code}/{name}")
+async def forwarded(code: str, name: str, request: Request, hall: HallDep) -> JSONResponse:
+    node = hall.ownership
+    given = request.headers.get(SECRET_HEADER, "")
+    if not isinstance(node, Node) or not hmac.compare_digest(given.encode(), node.secret.encode()):
+        return JSONResponse({"detail": "not a hall process of this cluster"}, status_code=403)
+    room = hall.rooms.get(code)
+    try:
+        command = command_from_json(name, await request.json())
+        if room is None or not room.leading:
+            return JSONResponse({"moved": True})
+        if isinstance(command, OfferRematch):
+            answer: Answer = await rematch_here(hall, room, command.token)
+        else:
+            answer = await room.handle(command)
+        return JSONResponse(answer_to_json(answer))
+    except HallError as refused:
+        return JSONResponse({"refused": {"code": refused.code, "message": str(refused)}})

@@ -1,0 +1,125 @@
+"""Players on the web: the REST endpoints of accounts, sessions, profiles, "My games" and
+leaderboards (OpenAPI tag ``players``). Their pages are in :mod:`.pages`, the Origin check on
+requests that carry a session in :mod:`.middleware`.
+
+Everything here is optional for a visitor: a guest never needs an account, and every other page
+and endpoint works the same without one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, Response
+
+from ..accounts import SESSION_COOKIE, SESSION_DAYS, Account
+from ..errors import HallError
+from ..hall import Hall
+from ..store import PlayedGame
+from .deps import AccountsDep, ClientAddress, HallDep, SignedIn
+from .errors import responses
+from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut
+
+RECENT = 20  # games in a profile's and in "My games"' finished list
+LEADERBOARD_MAX = 200
+ERRORS = responses(401, 403, 404, 409, 422, 429)
+
+router = APIRouter()
+
+
+def with_session(response: Response, request: Request, token: str) -> None:
+    response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_DAYS * 86400, path="/", httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https")
+
+
+@router.post("/api/accounts", response_model=AccountOut, status_code=201, responses=ERRORS, tags=["players"])
+async def sign_up(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
+                  address: ClientAddress) -> dict[str, Any]:
+    """A new account, signed in at once (the answer sets the session cookie)."""
+    account = await accounts.sign_up(body.name, body.password, address)
+    with_session(response, request, await accounts.new_session(account))
+    return {"name": account.name, "kind": account.kind}
+
+
+@router.post("/api/session", response_model=AccountOut, responses=ERRORS, tags=["players"])
+async def sign_in(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
+                  address: ClientAddress) -> dict[str, Any]:
+    """Sign in: the answer sets the session cookie (HttpOnly). A wrong name and a wrong password
+    get the same answer; too many failures for a name or from an address are refused for a while."""
+    account, token = await accounts.sign_in(body.name, body.password, address)
+    with_session(response, request, token)
+    return {"name": account.name, "kind": account.kind}
+
+
+@router.delete("/api/session", status_code=204, tags=["players"])
+async def sign_out(request: Request, accounts: AccountsDep) -> Response:
+    """Sign out: the session ends in the store and the cookie is cleared."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        await accounts.sign_out(token)
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return response
+
+
+@router.get("/api/me", response_model=AccountOut, responses=ERRORS, tags=["players"])
+def who_am_i(account: SignedIn) -> dict[str, Any]:
+    """The signed-in player (401 for a guest)."""
+    return {"name": account.name, "kind": account.kind}
+
+
+@router.put("/api/me/password", status_code=204, responses=ERRORS, tags=["players"])
+async def change_password(body: NewPassword, request: Request, account: SignedIn, accounts: AccountsDep,
+                          address: ClientAddress) -> Response:
+    """A new password, given the current one; every other session of the account ends."""
+    await accounts.change_password(account, body.password, body.new_password, address,
+                                   request.cookies.get(SESSION_COOKIE, ""))
+    return Response(status_code=204)
+
+
+@router.get("/api/me/games", response_model=MyGamesOut, responses=ERRORS, tags=["players"])
+async def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
+    """My games: those in progress (whose turn it is) and the last finished ones."""
+    playing = [entry(hall, row, account) for row in await hall.store.games_of(account.id, finished=False)]
+    finished = await hall.store.games_of(account.id, finished=True, limit=RECENT)
+    return {"playing": playing, "finished": [entry(hall, row) for row in finished]}
+
+
+@router.get("/api/players/{name}", response_model=ProfileOut, responses=ERRORS, tags=["players"])
+async def profile(name: str, hall: HallDep, accounts: AccountsDep) -> dict[str, Any]:
+    """A player's profile: ratings per game, games played and won, recent games with replays.
+    Built-in bots have profiles too (``bot:greedy``)."""
+    found = await accounts.by_name(name)
+    if found is None:
+        raise HallError("unknown_player", f"there is no player {name[:40]!r}")
+    account = found[0]
+    store = hall.store
+    return {"name": account.name, "kind": account.kind,
+            "ratings": [asdict(rating) for rating in await store.ratings_of(account.id)],
+            "played": [asdict(played) for played in await store.played_by(account.id)],
+            "recent": [entry(hall, row) for row in await store.games_of(account.id, finished=True, limit=RECENT)]}
+
+
+@router.get("/api/games/{game}/leaderboard", response_model=list[LeaderOut], responses=ERRORS, tags=["players"])
+async def leaderboard(game: str, hall: HallDep, limit: int = Query(50, ge=1, le=LEADERBOARD_MAX)
+                      ) -> list[dict[str, Any]]:
+    """Players ranked by their rating in ``game``, bots included, best first."""
+    if game not in hall.games:
+        raise HallError("unknown_game", f"there is no game {game[:40]!r} (the games: {', '.join(hall.games)})")
+    return [asdict(leader) for leader in await hall.store.leaderboard(game, limit)]
+
+
+def entry(hall: Hall, row: PlayedGame, viewer: Account | None = None) -> dict[str, Any]:
+    """A game as listed; in progress, with whose turn it is (from the live room)."""
+    names = [seat.get("name") or f"seat {i + 1}" for i, seat in enumerate(row.seats)]
+    out = {"code": row.code, "game": row.game, "status": row.status, "seat": row.seat, "players": names,
+           "created": row.created, "url": f"/r/{row.code}", "rank": row.rank, "change": row.change}
+    if row.status == "over":
+        out["replay_url"] = f"/r/{row.code}/replay"
+    room = hall.rooms.get(row.code)
+    if viewer is not None and room is not None and room.status == "playing":
+        acting = sorted(room.to_act())
+        out["to_act"] = [room.names()[seat] for seat in acting]
+        out["your_turn"] = room.seat_of(viewer) in acting
+    return out

@@ -1,0 +1,134 @@
+"""The lobby's REST API (OpenAPI tags ``lobby`` and ``rooms``): the games, the rooms listed, a
+room made, joined, given a bot, started, played again.
+
+Live play goes over the WebSocket (:mod:`.socket`); the rooms' authority is :mod:`parlour.hall.hall`,
+and this module only translates HTTP to it and back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from ... import bots as bot_registry
+from .. import lobby as lobby_listing
+from ..quotas import Guard
+from ..rematch import offer_rematch
+from ..room import Room
+from ..room import commands as do
+from .deps import ClientAddress, CurrentAccount, GuardDep, HallDep, HostToken, KeptSeatToken, SeatToken
+from .errors import responses
+from .schemas import CreateRoom, GameOut, GiveToBot, Join, Joined, LobbyRoomOut, RoomCreated, RoomOut
+
+BOT_ROOM_WAIT = 600  # seconds an untouched waiting room with bots still counts as its creator's
+ROOMS_PAGE = 50  # rooms in one page of GET /api/rooms, unless asked for fewer
+ROOMS_PAGE_MAX = 200  # the most rooms one page may ask for
+ERRORS = responses(403, 404, 409, 413, 422, 429)
+
+router = APIRouter()
+
+
+def bots_busy(room: Room) -> bool:
+    """Whether a room's bots count against its creator's share: they play, or may soon (a
+    waiting room touched in the last ten minutes)."""
+    return room.status == "playing" or (room.status == "waiting" and
+                                        room.context.clock.now() - room.touched < BOT_ROOM_WAIT)
+
+
+def count_bot_room(guard: Guard, address: str, room: Room) -> None:
+    """``room`` has bots now: it counts among ``address``'s unfinished bot rooms while they are busy."""
+    guard.add_bot_room(address, room.code, lambda: bots_busy(room))
+
+
+@router.get("/api/games", response_model=list[GameOut], tags=["lobby"])
+def list_games(hall: HallDep) -> list[dict[str, Any]]:
+    """The catalogue: each game with its seat counts, options and bots."""
+    return [dict(game.describe(), bots=bot_registry.names(game),
+                 bot_notes={name: bot_registry.about(game, name) for name in bot_registry.names(game)},
+                 rules_url=f"/games/{game.id}/rules",
+                 renderer_url=f"/games/{game.id}/static/renderer.js") for game in hall.games.values()]
+
+
+@router.post("/api/rooms", response_model=RoomCreated, status_code=201, responses=ERRORS, tags=["rooms"])
+async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address: ClientAddress,
+                      account: CurrentAccount) -> dict[str, Any]:
+    """A new room. The answer's host token manages it; take_seat also seats the creator (signed
+    in: under the account's name, and the seat follows the account)."""
+    with_bots = any(s.kind == "bot" for s in body.seats)
+    guard.new_room(address, with_bots)
+    room, host_token, seat, seat_token = await hall.create_room(
+        body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
+        body.host_name, body.take_seat, account=account)
+    if with_bots:
+        count_bot_room(guard, address, room)
+    return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
+
+
+@router.get("/api/rooms", response_model=list[LobbyRoomOut], responses=ERRORS, tags=["rooms"])
+async def lobby_rooms(hall: HallDep,
+                      status: lobby_listing.LobbyStatus = Query("waiting", description="waiting: rooms with a seat"
+                                                                " to take; playing: games in progress to watch"),
+                      game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
+                      limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
+                      offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
+                      ) -> list[dict[str, Any]]:
+    """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
+    or being played."""
+    return await lobby_listing.lobby(hall, status, game, offset, limit)
+
+
+@router.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
+async def room_status(code: str, hall: HallDep) -> dict[str, Any]:
+    return (await hall.room(code)).status_json()
+
+
+@router.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
+async def join(code: str, body: Join, hall: HallDep, guard: GuardDep, address: ClientAddress,
+               token: KeptSeatToken, account: CurrentAccount) -> dict[str, Any]:
+    """Take a seat by name; keep the seat token, it is the only way back into the seat. Signed
+    in, the seat is the account's (under its name) and opening the room from any browser
+    where the player is signed in puts them back in it."""
+    guard.take("joins", address)
+    joined = await hall.execute(code, do.Join(body.name, body.seat, token, account))
+    assert isinstance(joined, do.Joined)
+    return {"seat": joined.seat, "seat_token": joined.token}
+
+
+@router.post("/api/rooms/{code}/rematch", response_model=RoomCreated, status_code=201, responses=ERRORS,
+             tags=["rooms"])
+async def rematch(code: str, hall: HallDep, guard: GuardDep, address: ClientAddress, token: SeatToken
+                  ) -> dict[str, Any]:
+    """Once the game is over, a player offers to play again: a new room with the same game,
+    options, bots and turn timer, the seats turned by one, the caller seated (and its host),
+    every other player's seat kept for them for a while (they join with their seat token).
+    It counts as a new room (and a room with bots, if it has some) against the caller's quotas."""
+    old = await hall.room(code)
+    old.seat_for_token(token)
+    with_bots = any(s.kind == "bot" for s in old.seats.seats)
+    guard.new_room(address, with_bots)
+    made, room = await offer_rematch(hall, old.code, token)
+    if with_bots:
+        count_bot_room(guard, address, room)
+    return {"code": made.code, "host_token": made.host_token, "seat": made.seat, "seat_token": made.seat_token}
+
+
+@router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
+async def give_to_bot(code: str, seat: int, body: GiveToBot, hall: HallDep, guard: GuardDep,
+                      address: ClientAddress, token: HostToken) -> dict[str, Any]:
+    """The host gives an empty seat, or one whose player is gone, to a bot."""
+    room = await hall.room(code)
+    room.check_host(token)
+    guard.check_bot_room(address, room.code)
+    await hall.run(room, do.GiveToBot(seat, body.bot, body.name))
+    count_bot_room(guard, address, room)
+    return room.status_json()
+
+
+@router.post("/api/rooms/{code}/start", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
+async def start(code: str, hall: HallDep, token: HostToken) -> dict[str, Any]:
+    """The host starts the game once no seat is open."""
+    room = await hall.room(code)
+    room.check_host(token)
+    await hall.run(room, do.Start())
+    return room.status_json()
