@@ -129,6 +129,7 @@ def render(view: View, seat: int | None, names: list[str]) -> RenderableType:
         table.add_column(column)
     for s, c in enumerate(view["cities"]):
         table.add_row(names[s], *(str(c[k]) for k in ("culture", "wealth", "happiness", "bonus", "overall")))
+
     def earned(winners: list[int] | None) -> str:
         return ")" if winners is None else f", earned by {', '.join(names[w] for w in winners) or 'nobody'})"
 
