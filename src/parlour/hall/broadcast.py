@@ -18,6 +18,9 @@ Listener = Callable[[], None]
 
 
 class Broadcast(ABC):
+    # whether a publish's payload goes anywhere (to other processes); if not, nobody need make it
+    carries_payloads = False
+
     @abstractmethod
     def subscribe(self, code: str, listener: Listener) -> None: ...
 

@@ -65,6 +65,8 @@ class Fanout(Broadcast):
     loop, which applies it to the copy here (or catches the copy up from the store) and then
     calls :meth:`publish_here`."""
 
+    carries_payloads = True
+
     def __init__(self, redis_url: str, heard: Callable[[str, bytes | None], None],
                  loop: asyncio.AbstractEventLoop) -> None:
         self.here = LocalBroadcast()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
 from typing import Literal
 
 from ..errors import HallError
@@ -90,7 +89,8 @@ class Chat:
             return line
         lines.append(line)
         del lines[:-CHAT_HISTORY]
-        self.context.broadcast().publish(chat_key(self.code), dumps_bytes(asdict(line)))
+        broadcast = self.context.broadcast()
+        broadcast.publish(chat_key(self.code), dumps_bytes(line.to_json()) if broadcast.carries_payloads else None)
         return line
 
     def take(self, line: ChatLine) -> bool:

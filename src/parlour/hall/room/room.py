@@ -19,7 +19,6 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Callable
-from dataclasses import asdict
 from typing import Any
 
 from ...core import Game, IllegalAction, LogEntry
@@ -41,6 +40,9 @@ from .seats import SeatBook
 from .timer import TurnTimer
 
 log = logging.getLogger(__name__)
+
+# What a change committed, for the other processes of a cluster: made only if anyone takes it.
+Change = Callable[[], dict[str, Any]]
 
 
 class Room:
@@ -220,7 +222,7 @@ class Room:
             taken = SeatHolder(seat, command.account.id) if command.account is not None else None
             await self._save(seats=seats, taken=taken)
             self.seats.set(seat, seats[seat])
-        self._changed(change={"seats": seats})
+        self._changed(change=lambda: {"seats": seats})
         await self.chat.tell(f"{seats[seat]['name']} took seat {seat + 1}")
         return seat, token
 
@@ -230,7 +232,7 @@ class Room:
             seats = self.seats.given_to_bot(command, self.status)
             await self._save(seats=seats, left=leaving(command.seat, current.account, self.status))
             self.seats.set(command.seat, seats[command.seat])
-        self._changed(change={"seats": seats})
+        self._changed(change=lambda: {"seats": seats})
         await self.chat.tell(f"a bot ({command.bot}) took over {current.name}'s seat" if current.kind == "human"
                              else f"{seats[command.seat]['name']} (bot) took seat {command.seat + 1}")
 
@@ -242,7 +244,7 @@ class Room:
             await self._save(status="playing")
             self.status = "playing"
             self.play.begin()
-        self._changed(change={"status": "playing"})
+        self._changed(change=lambda: {"status": "playing"})
         await self.chat.tell("the game started")
 
     async def offered_rematch(self, code: str) -> None:
@@ -250,7 +252,7 @@ class Room:
         async with self.lock:
             await self._save(rematch=code)
             self.rematch = code
-        self._changed(game=False, change={"rematch": code})
+        self._changed(game=False, change=lambda: {"rematch": code})
 
     async def _save(self, **changes: Any) -> None:
         """Changes the room in the store (``seats``, ``status``, ``rematch``; ``also``: more
@@ -300,7 +302,8 @@ class Room:
             turn = self.audience(seat).turn
             if on_commit is not None:
                 on_commit(turn)
-        self._changed(action_seen_by_all=seen_by_all, change={"action": asdict(record)})
+        self._changed(action_seen_by_all=seen_by_all, change=lambda: {"action": {
+            "turn": record.turn, "seat": record.seat, "action": record.action, "by": record.by, "at": record.at}})
         return turn
 
     def _check_turn(self, seat: int, turn: Any) -> None:
@@ -334,7 +337,7 @@ class Room:
         self._changed()
 
     def _changed(self, action_seen_by_all: bool | None = None, game: bool = True, here_only: bool = False,
-                 change: dict[str, Any] | None = None) -> None:
+                 change: Change | None = None) -> None:
         """After any change; ``action_seen_by_all`` after an action: whether every audience saw it;
         ``game`` False when only the status changed; ``here_only`` when the change is not one to
         tell the other processes of the hall (a connection came or went here; a change they made);
@@ -357,7 +360,8 @@ class Room:
         if here_only:
             broadcast.publish_here(self.code)
         else:
-            broadcast.publish(self.code, None if change is None else dumps_bytes(change))
+            payload = dumps_bytes(change()) if change is not None and broadcast.carries_payloads else None
+            broadcast.publish(self.code, payload)
 
     def _arm_timer(self, restart: bool) -> None:
         humans = self.seats.humans(self.to_act())
