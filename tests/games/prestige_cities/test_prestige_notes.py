@@ -19,9 +19,12 @@ from prestige_states import (
 from contract import assert_refused
 from parlour.core import BadOptions
 from parlour.games.prestige_cities.engine import (
+    BLIGHT,
     CARDS,
     CHOOSE,
+    CULTURE,
     DECK_SIZE,
+    INDUSTRY,
     PARKS,
     RESIDENTIAL,
     START_CITY,
@@ -29,6 +32,7 @@ from parlour.games.prestige_cities.engine import (
     deal_cards,
     deck2_measure,
     deck4_measure,
+    mask_of,
     wealth_score,
 )
 
@@ -226,14 +230,94 @@ def test_deck1_extra_blocks_are_placed_in_view_of_all():
     assert GAME.view(state, 1)["queues"][0][0][0] == "build"
 
 
-def test_deck1_extra_blocks_are_the_cards_add_two_not_a_choice():
-    """The Deck 1 cards say "add 2 contiguous ... blocks": their blocks are placed in full, with no stop
-    (Deck 3's conversions say "up to", and may stop)."""
+def test_deck1_extra_blocks_may_be_declined_or_stopped_after_some():
+    """Deck 1 cards "may also give the player the opportunity to add additional blocks" (the word that makes
+    Deck 3's changes optional too): from rules edition 3 a player may decline them all, or stop after one;
+    edition 2 kept them compulsory, as the games played under it were played."""
     nine = city("IIIIIIII", "I")
-    state = era_state("war", dice=(1, 1, 1, 1, 1), cities=[nine, START_CITY], options={"deck1": "titan_of_industry"})
-    state = run(run(state, 0, build("industry", 1, 1)), 1, build("industry", 4, 4))
-    assert {a["type"] for a in GAME.legal_actions(state, 0)} == {"build"}
-    assert_refused(GAME, state, 0, {"type": "stop"}, "cannot stop now", "build 2 more Culture")
+
+    def won(edition: int):
+        state = era_state("war", dice=(1, 1, 1, 1, 1), cities=[nine, START_CITY],
+                          options={"deck1": "titan_of_industry", "edition": edition})
+        return run(run(state, 0, build("industry", 1, 1)), 1, build("industry", 4, 4))
+
+    state = won(3)
+    assert state.winners[0] == (0,) and {a["type"] for a in GAME.legal_actions(state, 0)} == {"build", "stop"}
+    assert GAME.view(state, 0)["task"]["text"] == "build up to 2 more Culture, connected to each other, or stop"
+    round_ = state.round
+    declined = run(state, 0, {"type": "stop"})
+    assert declined.round == round_ + 1 and not declined.cities[0][CULTURE] and declined.bonus[0] == 5
+    one = run(state, 0, build("culture", 5, 5))
+    assert {"type": "stop"} in GAME.legal_actions(one, 0)
+    assert GAME.view(one, 0)["task"]["text"] == "build up to 1 more Culture, connected to the group, or stop"
+    assert_refused(GAME, one, 0, build("culture", 7, 7), "does not touch")  # still connected to each other
+    log: list = []
+    one = run(one, 0, {"type": "stop"}, log=log)
+    assert one.round == round_ + 1 and one.cities[0][CULTURE] == bit(5, 5)
+    assert "added no more Culture blocks of the bonus card" in log[0].text
+    assert GAME.view(state, 0)["bonus_cards"][0]["text"].endswith("and up to 2 connected Culture blocks.")
+    old = won(2)
+    assert GAME.view(old, 0)["bonus_cards"][0]["text"].endswith("and add 2 connected Culture blocks.")
+    assert {a["type"] for a in GAME.legal_actions(old, 0)} == {"build"}
+    assert_refused(GAME, old, 0, {"type": "stop"}, "cannot stop now", "build 2 more Culture")
+
+
+def test_deck1_stopping_short_still_counts_toward_blight():
+    """A Deck 1 card's blocks count toward Blight from growth as the die's do, as many as were placed."""
+    homes = city("RRRRRRR")  # seven homes: three more earn Cheap Labor's two Industry
+    for placed, blight in ((1, True), (0, False)):
+        state = era_state("baby_boom", dice=(1, 1, 3, 1, 1), cities=[homes, START_CITY],
+                          options={"blight": True, "deck1": "cheap_labor"})
+        state = run(state, 0, *(build("residential", 4, c) for c in range(3)))
+        state = run(state, 1, *(build("residential", 4, c) for c in range(3)))
+        assert state.winners[0] == (0,)
+        round_ = state.round
+        state = run(state, 0, *(build("industry", 5, c) for c in range(placed)), {"type": "stop"})
+        if blight:  # three homes and one Industry: four this round
+            assert state.round == round_ and GAME.view(state, 0)["task"]["kind"] == "blight"
+            assert squares_of_legal(state, 0) == {(3, 0), (3, 1), (3, 2), (4, 3), (5, 1), (5, 2), (6, 0)}
+        else:
+            assert state.round == round_ + 1 and not state.cities[0][BLIGHT]
+
+
+def test_deck1_objective_is_fulfilled_as_soon_as_it_is_reached():
+    """"Bonus cards from deck 1 award points as soon as a player or players reach some objective": a city
+    that reaches 10 Industry and then must turn one of them into Blight in the same era (growth Blight with
+    only Industry next to the new blocks) earns the card (rules edition 3; edition 2 checked the count
+    when the era resolved, and gave nothing)."""
+    walled = city("....I", "IIII", "", "", "", ".....I")  # six Industry, four of them around a hole of four
+    for edition, earned in ((3, True), (2, False)):
+        state = era_state("war", dice=(4, 1, 1, 1, 1), cities=[walled, START_CITY],
+                          options={"blight": True, "deck1": "titan_of_industry", "edition": edition})
+        state = run(state, 0, *(build("industry", 0, c) for c in range(4)))
+        assert squares_of_legal(state, 0) == {(1, 0), (1, 1), (1, 2), (1, 3), (0, 4)}  # only Industry next to them
+        state = run(state, 0, act("blight", 1, 0))
+        assert state.cities[0][INDUSTRY].bit_count() == 9
+        state = run(state, 1, *(build("industry", 4, c) for c in range(4)), act("blight", 3, 0))
+        assert state.winners[0] == ((0,) if earned else None)
+        assert state.bonus[0] == (5 if earned else 0)
+        if earned:
+            assert GAME.view(state, 0)["task"]["block"] == "culture"
+
+
+def test_a_blight_with_only_blight_around_the_blocks_turns_one_of_them():
+    """"If there are no empty blocks adjacent to the blocks you just placed, then convert an occupied block
+    adjacent to the blocks you just placed": when every square next to them is Blight already, the only
+    occupied blocks next to the blocks just placed are those blocks themselves, and one of them becomes the
+    Blight (rules edition 3; edition 2 added none)."""
+    ringed = city("....B", "BBBB")
+    for edition in (3, 2):
+        state = era_state("baby_boom", dice=(1, 1, 4, 1, 1), cities=[ringed, START_CITY],
+                          options={"blight": True, "edition": edition})
+        state = run(state, 0, *(build("residential", 0, c) for c in range(4)))
+        if edition == 2:
+            assert not state.queues[0]
+            continue
+        assert GAME.view(state, 0)["task"]["kind"] == "blight"
+        assert squares_of_legal(state, 0) == {(0, c) for c in range(4)}
+        state = run(state, 0, act("blight", 0, 2))
+        assert state.cities[0][BLIGHT] == mask_of([(0, 2), (0, 4)] + [(1, c) for c in range(4)])
+        assert state.cities[0][RESIDENTIAL] == mask_of([(0, 0), (0, 1), (0, 3)]) and not state.queues[0]
 
 
 def test_touch_and_adjacent_are_orthogonal():
@@ -335,3 +419,12 @@ def test_rails_to_trails_is_three():
     state = run(state, 0, act("convert", 4, 4), act("convert", 4, 5), act("convert", 4, 6))
     assert GAME.is_over(state) and state.cities[0][PARKS].bit_count() == 3
     assert_refused(GAME, state, 0, act("convert", 4, 7), "over")
+
+
+def test_rules_edition_three_by_default_and_stored_games_keep_theirs():
+    """Option `edition`: 3 for a new game; a game stored with an edition keeps it, and one stored before
+    the option existed replays by edition 1."""
+    assert GAME.resolve_options({})["edition"] == 3 and GAME.start(2, {}, 1).config.edition == 3
+    assert GAME.stored_options({"edition": 2})["edition"] == 2
+    assert GAME.stored_options({})["edition"] == 1
+    assert GAME.state_from_json(GAME.state_to_json(GAME.start(2, {"edition": 2}, 1))).config.edition == 2

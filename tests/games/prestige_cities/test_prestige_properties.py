@@ -29,7 +29,7 @@ from parlour.games.prestige_cities.engine import (
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 players = st.integers(min_value=1, max_value=6)
 options = st.fixed_dictionaries({"blight": st.booleans(), "ocean": st.booleans(), "mountains": st.booleans(),
-                                 "pregame": st.booleans()})
+                                 "pregame": st.booleans(), "edition": st.sampled_from((1, 2, 3))})
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -51,6 +51,12 @@ def assert_invariants(state) -> None:
             assert view["scores"][seat] == overall_score(city, state.bonus[seat], state.config.ocean)
     assert (state.phase == OVER) == GAME.is_over(state) == (GAME.result(state) is not None)
     assert all(b >= 0 for b in state.bonus)
+    reached = {seat for seat, r in enumerate(state.reached) if r}
+    assert not reached or state.config.edition >= 3, "only edition 3 notes a Deck 1 objective reached"
+    if state.phase == CHOOSE:
+        assert not reached or state.winners[0] is None, "reached while the card is open"
+    else:
+        assert reached <= set(state.winners[0] or ()), "whoever reached it during the era shares the card"
 
 
 @SETTINGS

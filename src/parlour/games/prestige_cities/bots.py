@@ -84,7 +84,11 @@ class GreedyBot(Bot):
         if kind == "pick":
             return self._pick(me, task, legal, ocean)
         # a group under way, a Golden Age block, a bonus card's blocks: the best next block now
-        return max(legal, key=lambda a: (self._gain(me, a, ocean), -a["row"], -a["col"]))
+        builds = [a for a in legal if a["type"] == "build"]
+        best = max(builds, key=lambda a: (self._gain(me, a, ocean), -a["row"], -a["col"]))
+        if len(builds) < len(legal) and self._gain(me, best, ocean) <= self._worth(me, ocean):
+            return {"type": "stop"}  # a bonus card's blocks may be declined: only those that pay
+        return best
 
     def _gain(self, city: City, action: Action, ocean: bool) -> float:
         block = BLOCK_INDEX[action["block"]]

@@ -1,10 +1,9 @@
 """Prestige Cities: everybody builds their own 8x9 city at once from the same era card and dice.
 
-A city is six bitboards, one per block type (Industry, Commerce, Residential, Culture, Parks,
-Blight): square (row, col) is bit ``row * 8 + col``. Mountains (an expansion) are terrain common to
-every city, kept apart from the blocks, so a Residential block built over a mountain is a bit of
-both. A placement of several blocks is a short sequence of ``build`` actions, one square each: the
-first names the die (the block type), the rest grow one connected group (docs/rules).
+The rules: eras, options, the state of a game and what each action does. A city is six bitboards
+(board.py); a placement of several blocks is a short sequence of ``build`` actions, one square each:
+the first names the die (the block type), the rest grow one connected group (docs/rules). What a seat
+must still do is a queue of tasks (tasks.py); scores are in scoring.py, the bonus cards in cards.py.
 
 >>> game = PrestigeCities(); state = game.start(2, {}, seed=1)
 >>> sorted(game.to_act(state)), state.era
@@ -13,12 +12,10 @@ first names the die (the block type), the rest grow one connected group (docs/ru
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from importlib import resources
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any
 
 from ...core import (
     Action,
@@ -34,192 +31,111 @@ from ...core import (
     require_action,
     require_int,
 )
+from .board import (
+    BLIGHT,
+    BLOCK_INDEX,
+    BLOCK_NAMES,
+    BLOCKS,
+    COLS,
+    COMMERCE,
+    CULTURE,
+    DATA,
+    DIE_BLOCKS,
+    DIE_COLORS,
+    EDGE,
+    FULL,
+    INDUSTRY,
+    INNER,
+    LETTERS,
+    MOUNTAINS,
+    PARKS,
+    RESIDENTIAL,
+    ROWS,
+    SHORE,
+    SQUARES,
+    START_CITY,
+    City,
+    _c0,
+    _c1,
+    _nth_square,
+    _r0,
+    _r1,
+    available,
+    bit,
+    built,
+    city_from_rows,
+    city_rows,
+    components,
+    empty_squares,
+    groups_of_at_least,
+    largest,
+    mask_of,
+    neighbours,
+    squares_of,
+    where,
+)
+from .cards import (
+    CARD_DECK,
+    CARDS,
+    FULL_REWARD,
+    GOAL,
+    SHARED_REWARD,
+    best_seats,
+    deal_cards,
+    deck2_measure,
+    deck4_measure,
+    least_numerous,
+)
+from .scoring import (
+    category_scores,
+    culture_score,
+    happiness_score,
+    number,
+    overall_score,
+    rank_key,
+    wealth_score,
+)
+from .tasks import (
+    BLIGHT_TASK,
+    BUILD,
+    CONVERT,
+    GOLDEN,
+    MASK_FIELDS,
+    PICK,
+    REMOVE,
+    TASK_TYPES,
+    AddBlight,
+    Build,
+    Convert,
+    Golden,
+    Pick,
+    Queue,
+    Remove,
+    Task,
+    describe_task,
+    describe_task_json,
+    offer_words,
+    step_words,
+    task_from_json,
+    task_to_json,
+)
+
+__all__ = [  # the game's names, as importable from here as before the split into modules
+    "AddBlight", "AFTER", "AS_SOON_AS", "available", "BASE_ERAS", "bit", "BLIGHT", "BLIGHT_ERAS", "BLIGHT_TASK",
+    "block_choices", "BLOCK_INDEX", "BLOCK_NAMES", "BLOCKS", "bonus_build", "BUILD", "Build", "built", "CARD_DECK",
+    "CARDS", "catastrophe_targets", "CATASTROPHES", "category_scores", "CHOOSE", "City", "city_from_rows",
+    "city_rows", "COLS", "COMMERCE", "components", "Config", "CONVERT", "Convert", "CULTURE", "culture_score",
+    "DATA", "deal_cards", "deck2_measure", "deck4_measure", "DECK_SIZE", "describe_task", "describe_task_json",
+    "DIE_BLOCKS", "DIE_COLORS", "DIE_MOST", "EDGE", "EDITION", "empty_squares", "ERA_DICE", "era_queue", "ERAS",
+    "FINAL", "FULL", "FULL_REWARD", "GOAL", "GOLDEN", "Golden", "groups_of_at_least", "happiness_score",
+    "INDUSTRY", "INNER", "largest", "least_numerous", "LETTERS", "MASK_FIELDS", "mask_of", "may_stop", "ME_OFFERS",
+    "MOUNTAINS", "neighbours", "number", "OPTIONS", "OVER", "overall_score", "PARKS", "PICK", "Pick", "PREGAME",
+    "PREGAME_DICE", "PrestigeCities", "Queue", "Removal", "REMOVE", "Remove", "RESIDENTIAL", "ROWS", "score_order",
+    "SHARED_REWARD", "SHORE", "SQUARES", "squares_of", "START_CITY", "State", "Task", "task_from_json",
+    "task_squares", "task_to_json", "TASK_TYPES", "usable_dice", "wealth_score",
+]
 
 # --- data -------------------------------------------------------------------------------------
-
-DATA = json.loads(resources.files(__package__).joinpath("prestige_cities.json").read_text())
-ROWS: int = DATA["board"]["rows"]
-COLS: int = DATA["board"]["cols"]
-SQUARES = ROWS * COLS
-FULL = (1 << SQUARES) - 1
-# industry, commerce, residential, culture, parks, blight
-BLOCKS: tuple[str, ...] = tuple(b["id"] for b in DATA["blocks"])
-INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS, BLIGHT = range(6)
-DIE_BLOCKS = (INDUSTRY, COMMERCE, RESIDENTIAL, CULTURE, PARKS)  # one die each
-BLOCK_INDEX = {name: i for i, name in enumerate(BLOCKS)}
-BLOCK_NAMES: tuple[str, ...] = tuple(b["name"] for b in DATA["blocks"])
-DIE_COLORS: tuple[str, ...] = tuple(b["die"] for b in DATA["blocks"])
-LETTERS: tuple[str, ...] = tuple(b["letter"] for b in DATA["blocks"])
-DECK_SIZE: int = DATA["deck_size"]
-GOAL: int = DATA["deck1_goal"]
-FULL_REWARD: int = DATA["reward"]["full"]
-SHARED_REWARD: int = DATA["reward"]["shared"]
-
-
-def bit(row: int, col: int) -> int:
-    return 1 << (row * COLS + col)
-
-
-def mask_of(squares: Iterable[Iterable[int]]) -> int:
-    return sum(bit(r, c) for r, c in squares)
-
-
-def squares_of(mask: int) -> list[tuple[int, int]]:
-    """The (row, col) of every square of ``mask``, in reading order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
-        out.append((i // COLS, i % COLS))
-        mask ^= low
-    return out
-
-
-_r0, _r1 = DATA["board"]["inner_rows"]
-_c0, _c1 = DATA["board"]["inner_cols"]
-INNER = mask_of((r, c) for r in range(_r0, _r1 + 1) for c in range(_c0, _c1 + 1))
-EDGE = mask_of((r, c) for r in range(ROWS) for c in range(COLS) if r in (0, ROWS - 1) or c in (0, COLS - 1))
-SHORE = mask_of((ROWS - 1, c) for c in range(COLS))  # the bottom row touches the ocean (docs/rules)
-MOUNTAINS = mask_of(DATA["mountains"])
-_COL0 = mask_of((r, 0) for r in range(ROWS))
-_COL_LAST = mask_of((r, COLS - 1) for r in range(ROWS))
-_NOT_COL0 = FULL & ~_COL0
-_NOT_COL_LAST = FULL & ~_COL_LAST
-
-
-def neighbours(mask: int) -> int:
-    """Squares orthogonally next to a square of ``mask`` (they may be in ``mask`` themselves)."""
-    return ((((mask << 1) & _NOT_COL0) | ((mask >> 1) & _NOT_COL_LAST) | (mask << COLS) | (mask >> COLS))
-            & FULL)
-
-
-_KNOWN: dict[int, tuple[int, ...]] = {}  # the groups of masks met lately (emptied when it grows large)
-
-
-def components(mask: int, parent: int = 0) -> tuple[int, ...]:
-    """The orthogonally connected groups of ``mask``, largest first.
-
-    ``parent``, a mask much like ``mask`` (a city's open squares the era before, say), saves work
-    when its groups are known already: only those that lost squares are searched again, and squares
-    that ``parent`` lacks join the groups they touch.
-    """
-    known = _KNOWN.get(mask)
-    if known is not None:
-        return known
-    above = _KNOWN.get(parent) if parent else None
-    if above is None:
-        groups = _flood(mask)
-    else:
-        groups = []
-        for group in above:
-            left = group & mask
-            if left == group:
-                groups.append(group)
-            elif left:
-                groups += _split(left, group & ~mask)
-        added = mask & ~parent
-        if added:
-            groups = _joined(groups, added)
-    groups.sort(key=int.bit_count, reverse=True)
-    if len(_KNOWN) >= 1 << 15:
-        _KNOWN.clear()
-    known = _KNOWN[mask] = tuple(groups)
-    return known
-
-
-def _flood(mask: int) -> list[int]:
-    """The connected groups of ``mask``, each grown from its first square."""
-    groups = []
-    while mask:
-        group = mask & -mask
-        while True:
-            grown = (group | neighbours(group)) & mask
-            if grown == group:
-                break
-            group = grown
-        groups.append(group)
-        mask &= ~group
-    return groups
-
-
-def _split(left: int, taken: int) -> list[int]:
-    """The connected groups of ``left``, what is left of one connected group once ``taken`` is gone.
-
-    Each of them holds a square next to ``taken`` (the group was connected). So a group grown from
-    one such square that reaches all the others is the whole of what is left: a few steps around
-    ``taken`` usually show it, without searching every square again."""
-    edge = neighbours(taken) & left
-    groups = []
-    while edge:
-        group = edge & -edge
-        while True:
-            grown = (group | neighbours(group)) & left
-            if not edge & ~grown:
-                groups.append(left)
-                return groups
-            if grown == group:
-                break
-            group = grown
-        groups.append(group)
-        left &= ~group
-        edge &= ~group
-    return groups + _flood(left)  # nothing is left when ``taken`` touched the group
-
-
-def _joined(groups: list[int], added: int) -> list[int]:
-    """The connected groups once the squares ``added`` join the separate connected ``groups``."""
-    for piece in _flood(added):
-        reach = neighbours(piece)
-        kept = []
-        for group in groups:
-            if group & reach:
-                piece |= group
-            else:
-                kept.append(group)
-        kept.append(piece)
-        groups = kept
-    return groups
-
-
-def largest(mask: int, parent: int = 0) -> int:
-    """The size of the largest connected group of ``mask`` (0 if empty); ``parent`` as for
-    :func:`components`."""
-    return components(mask, parent)[0].bit_count() if mask else 0
-
-
-@lru_cache(maxsize=1 << 15)
-def groups_of_at_least(mask: int, size: int) -> int:
-    """The squares of ``mask`` lying in a connected group of ``size`` squares or more."""
-    if size <= 1:
-        return mask
-    out = 0
-    for group in components(mask):
-        if group.bit_count() < size:
-            break
-        out |= group
-    return out
-
-
-# Each row of the city is one byte of a mask: the columns of its squares, for every byte.
-_ROW = (1 << COLS) - 1
-_ROW_COLUMNS = tuple(tuple(c for c in range(COLS) if byte >> c & 1) for byte in range(_ROW + 1))
-
-
-def _nth_square(mask: int, k: int) -> int:
-    """The index of the ``k``-th square of ``mask`` (from 0, in reading order), a row at a time."""
-    if k < 3:  # near the start: drop the first squares
-        while k:
-            mask &= mask - 1
-            k -= 1
-        return (mask & -mask).bit_length() - 1
-    shift = ((mask & -mask).bit_length() - 1) // COLS * COLS
-    while True:
-        columns = _ROW_COLUMNS[(mask >> shift) & _ROW]
-        if k < len(columns):
-            return shift + columns[k]
-        k -= len(columns)
-        shift += COLS
-
 
 ERAS = {e["id"]: e for e in DATA["eras"]}
 PREGAME = DATA["pregame"]
@@ -233,161 +149,32 @@ CATASTROPHES = {"industrial_disaster": INDUSTRY, "great_fire": RESIDENTIAL}
 ME_OFFERS = tuple((b, 2) for b in DIE_BLOCKS)  # The "Me" Generation: five dice showing 2 (docs/rules)
 DIE_MOST = 5  # the most blocks a usable die asks for: a 6 is never usable
 
-CARDS = {int(deck): {c["id"]: c for c in cards} for deck, cards in DATA["cards"].items()}
-CARD_DECK = {cid: deck for deck, cards in CARDS.items() for cid in cards}
-
-START_CITY = (mask_of(DATA["start"]["industry"]), 0, mask_of(DATA["start"]["residential"]), 0, 0, 0)
-
-# Task kinds: what a seat must still do, first things first. Each task is a named tuple whose first
-# field is its kind, so its JSON (a list, squares as [row, col] lists) and its value stay those of the
-# plain tuples of before.
-PICK: Final = "pick"
-BUILD: Final = "build"
-GOLDEN: Final = "golden"
-REMOVE: Final = "remove"
-BLIGHT_TASK: Final = "blight"
-CONVERT: Final = "convert"
-CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"
-
-
-class Pick(NamedTuple):
-    """Choose a die by building its first block: ``offers`` are (block, blocks to place)."""
-
-    kind: Literal["pick"]
-    offers: tuple[tuple[int, int], ...]
-
-
-class Build(NamedTuple):
-    """Grow one connected group of ``block``: ``left`` blocks still to build, the first of them on a
-    square of ``start``; ``group`` the squares built so far; ``by_die`` false for a Deck 1 card's."""
-
-    kind: Literal["build"]
-    block: int
-    left: int
-    start: int
-    group: int
-    by_die: bool
-
-
-class Golden(NamedTuple):
-    """The Golden Age: one block of each type of ``blocks`` still to build, anywhere."""
-
-    kind: Literal["golden"]
-    blocks: tuple[int, ...]
-
-
-class Remove(NamedTuple):
-    """Remove ``left`` more blocks of ``block``, one connected group, from the city of ``target``;
-    ``whole``: no group is as large as the die, so the first block picks a group to remove whole."""
-
-    kind: Literal["remove"]
-    target: int
-    block: int
-    left: int
-    group: int
-    whole: bool
-
-
-class AddBlight(NamedTuple):
-    """Add one Blight: ``near``, next to ``squares`` (anywhere free when there are none); otherwise
-    on one of ``squares``."""
-
-    kind: Literal["blight"]
-    near: bool
-    squares: int
-
-
-class Convert(NamedTuple):
-    """Convert up to ``left`` more blocks of ``frm`` to ``to`` (touching ``group`` if ``connected``),
-    or stop."""
-
-    kind: Literal["convert"]
-    frm: int
-    to: int
-    left: int
-    connected: bool
-    group: int
-
-
-Task = Pick | Build | Golden | Remove | AddBlight | Convert
-Queue = tuple[Task, ...]
+CHOOSE, AFTER, FINAL, OVER = "choose", "after", "final", "over"  # the phases of a round
 Removal = tuple[int, int, int]  # (target seat, block, squares): a catastrophe's choice, carried out at the end
+DECK_SIZE: int = DATA["deck_size"]  # eras in a deck
 
 
-# The rules edition: 2 counts every Residential and Industrial block a city gains in a round toward
-# Blight; 1 is how Parlour ruled before (the die's blocks only, docs/rules/prestige_cities.md), kept so
-# that games played then replay as they were played.
-EDITION = 2
+# The rules edition (option ``edition``, docs/rules/prestige_cities.md). Each keeps the games played
+# under it replaying as they were played:
+# 1: how Parlour ruled before November 2026 (the die's blocks alone count toward Blight);
+# 2: every Residential and Industrial block a city gains in a round counts toward Blight;
+# 3: Deck 1's extra blocks may be declined, a Deck 1 objective is fulfilled as soon as it is reached,
+#    and a Blight owed next to blocks with only Blight around them turns one of those blocks.
+EDITION = 3
+AS_SOON_AS = 3  # the edition from which the three rulings above hold
 
 
 class Config:
     """The options a game was started with, read once."""
 
-    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain", "edition")
+    __slots__ = ("blight", "ocean", "mountains", "pregame", "cards", "terrain", "edition", "goal")
 
     def __init__(self, blight: bool, ocean: bool, mountains: bool, pregame: bool, cards: tuple[str, ...],
                  edition: int = EDITION):
         self.blight, self.ocean, self.mountains, self.pregame, self.cards = blight, ocean, mountains, pregame, cards
         self.edition = edition
         self.terrain = MOUNTAINS if mountains else 0  # the mountain squares, if any
-
-
-# --- scoring ------------------------------------------------------------------------------------
-
-City = tuple[int, ...]  # six masks: one per block type, Industry to Blight
-
-
-def built(city: City) -> int:
-    return city[0] | city[1] | city[2] | city[3] | city[4] | city[5]
-
-
-def empty_squares(city: City, terrain: int) -> int:
-    """Squares with no block and no mountain."""
-    return FULL & ~(built(city) | terrain)
-
-
-def available(city: City, block: int, terrain: int) -> int:
-    """Where a block of ``block`` may go: empty squares, and for Residential unbuilt mountains too."""
-    free = FULL & ~(city[0] | city[1] | city[2] | city[3] | city[4] | city[5])
-    return free if block == RESIDENTIAL else free & ~terrain
-
-
-def culture_score(city: City) -> int:
-    return (city[CULTURE] & INNER).bit_count()
-
-
-def wealth_score(city: City, ocean: bool = False) -> float:
-    """Average of Industry and Commerce, +1 per Commerce in the Inner District (+1 per Industry on
-    the shore with the Ocean)."""
-    wealth = (city[INDUSTRY].bit_count() + city[COMMERCE].bit_count()) / 2 + (city[COMMERCE] & INNER).bit_count()
-    if ocean:
-        wealth += (city[INDUSTRY] & SHORE).bit_count()
-    return wealth
-
-
-def happiness_score(city: City, ocean: bool = False) -> int:
-    homes = city[RESIDENTIAL]
-    happy = ((homes & neighbours(city[PARKS])).bit_count() + (homes & neighbours(city[CULTURE])).bit_count()
-             - (homes & neighbours(city[INDUSTRY])).bit_count() - (homes & neighbours(city[BLIGHT])).bit_count())
-    if ocean:
-        happy += (homes & SHORE).bit_count()
-    return happy
-
-
-def category_scores(city: City, ocean: bool = False) -> tuple[int, float, int]:
-    """(culture, wealth, happiness)."""
-    return culture_score(city), wealth_score(city, ocean), happiness_score(city, ocean)
-
-
-def overall_score(city: City, bonus: int, ocean: bool = False) -> float:
-    """The two lowest of culture, wealth and happiness, plus bonus points."""
-    c, w, h = category_scores(city, ocean)
-    return c + w + h - max(c, w, h) + bonus
-
-
-def number(x: float) -> int | float:
-    """``x`` for JSON: a whole number as an int."""
-    return int(x) if x == int(x) else x
+        self.goal = BLOCK_INDEX[CARDS[1][cards[0]]["goal"]]  # the block the Deck 1 card counts
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -401,7 +188,7 @@ class State(FieldsState):
 
     FIELDS = ("seed", "players", "config", "round", "deck_rounds", "era", "dice", "deck", "drawn", "set_aside",
               "decks", "winners", "cities", "start", "bonus", "phase", "queues", "targets", "removals",
-              "groups", "emptied")
+              "groups", "emptied", "reached")
     # Derived data kept to save work, never part of the state's value: see copy().
     __slots__ = FIELDS + ("memo", "acting", "rooms")
 
@@ -426,6 +213,7 @@ class State(FieldsState):
     removals: tuple[Removal | None, ...]  # each seat's catastrophe choice
     groups: tuple[int, ...]  # each seat's squares built this round
     emptied: tuple[int, ...]  # each city's squares emptied by this era's catastrophe
+    reached: tuple[bool, ...]  # each seat reached the open Deck 1 objective during this era (edition 3)
     memo: dict[int, tuple[Task, int]] | None  # {seat * 8 + block (7: none): (task, squares)}: task_squares
     acting: tuple[tuple[Queue, ...], frozenset[int]] | None  # (queues, seats): what to_act found for them
     rooms: tuple[int, ...] | None  # each city's free squares when the era was revealed: a hint for components()
@@ -434,12 +222,14 @@ class State(FieldsState):
                  dice: tuple[int, ...], deck: tuple[str, ...], drawn: int, set_aside: tuple[str, ...], decks: int,
                  winners: tuple[tuple[int, ...] | None, ...], cities: tuple[City, ...], start: tuple[City, ...],
                  bonus: tuple[int, ...], phase: str, queues: tuple[Queue, ...], targets: tuple[int, ...],
-                 removals: tuple[Removal | None, ...], groups: tuple[int, ...], emptied: tuple[int, ...]) -> None:
+                 removals: tuple[Removal | None, ...], groups: tuple[int, ...], emptied: tuple[int, ...],
+                 reached: tuple[bool, ...]) -> None:
         self.seed, self.players, self.config, self.round, self.deck_rounds = seed, players, config, round, deck_rounds
         self.era, self.dice, self.deck, self.drawn = era, dice, deck, drawn
         self.set_aside, self.decks = set_aside, decks
         self.winners, self.cities, self.start, self.bonus, self.phase = winners, cities, start, bonus, phase
         self.queues, self.targets, self.removals, self.groups, self.emptied = queues, targets, removals, groups, emptied
+        self.reached = reached
         self.memo = None
         self.acting = None
         self.rooms = None
@@ -471,6 +261,7 @@ class State(FieldsState):
         new.removals = self.removals
         new.groups = self.groups
         new.emptied = self.emptied
+        new.reached = self.reached
         return new
 
     def _key(self) -> tuple[Any, ...]:
@@ -497,14 +288,8 @@ def _city_with(city: City, block: int, mask: int) -> City:
 def score_order(state: State, cities: tuple[City, ...] | None = None) -> list[int]:
     """Seats from the top of the score table down: overall score, then the ranking tie-breaks."""
     cities = state.cities if cities is None else cities
-    keys = [_rank_key(cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
+    keys = [rank_key(cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
     return sorted(range(state.players), key=lambda s: (tuple(-k for k in keys[s]), s))
-
-
-def _rank_key(city: City, bonus: int, ocean: bool) -> tuple[float, ...]:
-    """Overall, then population (Residential), bonus, happiness, culture, wealth: higher first."""
-    c, w, h = category_scores(city, ocean)
-    return (c + w + h - max(c, w, h) + bonus, city[RESIDENTIAL].bit_count(), bonus, h, c, w)
 
 
 def catastrophe_targets(state: State, cities: tuple[City, ...]) -> tuple[int, ...]:
@@ -648,7 +433,9 @@ def _task_squares(state: State, seat: int, task: Task, block: int | None) -> int
 
 
 def _blight_squares(city: City, terrain: int, task: AddBlight, edition: int) -> int:
-    """Where the Blight of ``task`` may go in ``city``."""
+    """Where the Blight of ``task`` may go in ``city``: a free square next to the blocks just placed;
+    when there is none, "an occupied block adjacent to the blocks you just placed"; from edition 3,
+    when every square next to them is Blight already, one of those blocks themselves (docs/rules)."""
     _, near, squares = task
     if not near:
         return squares & ~city[BLIGHT]
@@ -658,7 +445,24 @@ def _blight_squares(city: City, terrain: int, task: AddBlight, edition: int) -> 
     free = neighbours(squares) & empty & ~squares
     if free:
         return free
-    return neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
+    occupied = neighbours(squares) & (built(city) | terrain) & ~squares & ~city[BLIGHT]
+    if occupied or edition < AS_SOON_AS:
+        return occupied
+    return squares & ~city[BLIGHT]
+
+
+def may_stop(task: Task, config: Config) -> bool:
+    """Whether ``task`` may end with a ``stop``: a Deck 3 conversion ("up to"), and from edition 3 a
+    Deck 1 card's extra blocks (the card gives "the opportunity to add" them)."""
+    return isinstance(task, Convert) or (isinstance(task, Build) and not task.by_die and config.edition >= AS_SOON_AS)
+
+
+def _reach(s: State, seat: int, city: City) -> None:
+    """Edition 3: note that ``seat`` has reached the open Deck 1 objective ("as soon as"), should a
+    Blight of the same era take one of those blocks back before the era resolves."""
+    if (s.config.edition >= AS_SOON_AS and s.winners[0] is None and not s.reached[seat]
+            and city[s.config.goal].bit_count() >= GOAL):
+        s.reached = _set(s.reached, seat, True)
 
 
 def _has_step(state: State, seat: int, task: Task) -> bool:
@@ -691,27 +495,11 @@ OPTIONS = (
            " Culture 4, Parks 1."),
     _card_option(1, "first to 10 blocks of a type"), _card_option(2, "after round 12"),
     _card_option(3, "first to complete the city"), _card_option(4, "at the end"),
-    Option("edition", "Rules edition", "int", EDITION, "2: every Residential and Industrial block of a round counts"
-           " toward Blight, a bonus card's too; 1: the die's alone, as Parlour ruled before November 2026"
-           " (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1),
+    Option("edition", "Rules edition", "int", EDITION, "3: a Deck 1 card's extra blocks may be declined and its"
+           " objective counts as soon as it is reached; 2: before that (the extra blocks compulsory, the objective"
+           " checked at the end of the era); 1: as 2, but only the die's blocks count toward Blight, as Parlour"
+           " ruled before November 2026 (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1),
 )
-
-
-def deal_cards(seed: int, blight: bool, chosen: Mapping[str, str]) -> tuple[str, ...]:
-    """One card per deck; no two share a group letter (a later deck is redealt); chosen ones kept."""
-    rng = derive(seed, "bonus cards")
-    groups = {CARDS[d][chosen[f"deck{d}"]]["group"] for d in CARDS if chosen[f"deck{d}"] != "random"} - {None}
-    dealt = []
-    for deck in sorted(CARDS):
-        name = chosen[f"deck{deck}"]
-        if name == "random":
-            fits = [c for c, card in CARDS[deck].items()
-                    if card["group"] not in groups and (blight or not card.get("blight"))]
-            name = rng.choice(sorted(fits))
-            if CARDS[deck][name]["group"]:
-                groups.add(CARDS[deck][name]["group"])
-        dealt.append(name)
-    return tuple(dealt)
 
 
 # --- the rules ---------------------------------------------------------------------------------
@@ -731,10 +519,6 @@ def _block_field(action: Mapping[str, Any]) -> int:
     if name not in BLOCK_INDEX or name == "blight":
         raise IllegalAction(f"'block' must be one of {', '.join(BLOCKS[:5])}, not {name!r}")
     return BLOCK_INDEX[name]
-
-
-def _where(row: int, col: int) -> str:
-    return f"row {row}, column {col}"
 
 
 class PrestigeCities(Game[State]):
@@ -771,7 +555,7 @@ class PrestigeCities(Game[State]):
                       deck=tuple(eras[:DECK_SIZE]), drawn=0, set_aside=tuple(sorted(eras[DECK_SIZE:])), decks=1,
                       winners=(None, None, None, None), cities=cities, start=cities, bonus=(0,) * players,
                       phase=AFTER, queues=((),) * players, targets=(), removals=(None,) * players,
-                      groups=(0,) * players, emptied=(0,) * players)
+                      groups=(0,) * players, emptied=(0,) * players, reached=(False,) * players)
         return self._advance(state, None)
 
     # -- era flow ----------------------------------------------------------------------------------
@@ -793,6 +577,7 @@ class PrestigeCities(Game[State]):
         s.groups = (0,) * s.players
         s.removals = (None,) * s.players
         s.emptied = (0,) * s.players
+        s.reached = (False,) * s.players
         s.targets = catastrophe_targets(s, s.cities) if s.era in CATASTROPHES else ()
         s.queues = tuple(era_queue(s, seat) for seat in range(s.players))
         if ERAS[s.era]["kind"] not in ("catastrophe", "golden"):  # eras whose queues measured the free squares
@@ -892,8 +677,9 @@ class PrestigeCities(Game[State]):
         if s.winners[0] is not None:
             return
         card = CARDS[1][s.cards[0]]
-        goal = BLOCK_INDEX[card["goal"]]
-        winners = [seat for seat in range(s.players) if s.cities[seat][goal].bit_count() >= GOAL]
+        goal = s.config.goal
+        # edition 3: "as soon as" a city reaches the objective, even if a Blight took one back since
+        winners = [seat for seat in range(s.players) if s.reached[seat] or s.cities[seat][goal].bit_count() >= GOAL]
         if not winners:
             return
         self._award(s, 1, winners, log)
@@ -908,7 +694,7 @@ class PrestigeCities(Game[State]):
     def _deck2(self, s: State, log: list[LogEntry] | None) -> None:
         card = s.cards[1]
         measures = [deck2_measure(card, city) for city in s.cities]
-        self._award(s, 2, _best(measures, lowest=card == "measured_growth"), log)
+        self._award(s, 2, best_seats(measures, lowest=card == "measured_growth"), log)
 
     def _deck3(self, s: State, full: tuple[int, ...], log: list[LogEntry] | None) -> None:
         card = CARDS[3][s.cards[2]]
@@ -926,7 +712,7 @@ class PrestigeCities(Game[State]):
     def _deck4(self, s: State, log: list[LogEntry] | None) -> None:
         card = s.cards[3]
         measures = [deck4_measure(card, city, s.config.blight) for city in s.cities]
-        self._award(s, 4, _best(measures), log)
+        self._award(s, 4, best_seats(measures), log)
 
     # -- whose turn, what may be done --------------------------------------------------------------
     def to_act(self, state: State) -> frozenset[int]:
@@ -954,7 +740,7 @@ class PrestigeCities(Game[State]):
             kind = task.kind
             for row, col in squares_of(task_squares(state, seat, task)):
                 actions.append({"type": kind, "row": row, "col": col})
-        if isinstance(task, Convert):
+        if may_stop(task, state.config):
             actions.append({"type": "stop"})
         return actions
 
@@ -974,7 +760,12 @@ class PrestigeCities(Game[State]):
         if isinstance(task, Build):  # the usual case: one more block of one type
             known = state.memo.get(seat * 8 + task.block) if state.memo is not None else None
             mask = known[1] if known is not None and known[0] is task else task_squares(state, seat, task, task.block)
-            if task.group:
+            if not task.by_die and may_stop(task, state.config):  # a Deck 1 card's blocks: the stop comes last
+                k = rng.randrange(mask.bit_count() + 1)
+                if k == mask.bit_count():
+                    return {"type": "stop"}
+                i = _nth_square(mask, k)
+            elif task.group:
                 i = _nth_square(mask, int(rng.random() * mask.bit_count()))
             else:
                 i = _nth_square(mask, rng.randrange(mask.bit_count()))
@@ -990,7 +781,7 @@ class PrestigeCities(Game[State]):
                 k -= n
             raise AssertionError(k)  # k was drawn below the sum of the counts
         mask = task_squares(state, seat, task)
-        k = rng.randrange(mask.bit_count() + isinstance(task, Convert))
+        k = rng.randrange(mask.bit_count() + may_stop(task, state.config))
         if k == mask.bit_count():
             return {"type": "stop"}
         i = _nth_square(mask, k)
@@ -1024,13 +815,13 @@ class PrestigeCities(Game[State]):
         expected = BUILD if step in (PICK, GOLDEN) else step
         if kind != expected:
             if kind == "stop":
-                if not isinstance(task, Convert):
-                    raise IllegalAction(f"you cannot stop now: {describe_task(task)}")
+                if not may_stop(task, state.config):
+                    raise IllegalAction(f"you cannot stop now: {describe_task(task, may_stop(task, state.config))}")
                 return task, None, 0
             if kind not in ("build", "remove", "blight", "convert"):
                 raise IllegalAction(f"unknown action type {kind!r}: the actions are 'build', 'remove',"
                                     " 'blight', 'convert' and 'stop'")
-            raise IllegalAction(f"you cannot {kind} now: {describe_task(task)}")
+            raise IllegalAction(f"you cannot {kind} now: {describe_task(task, may_stop(task, state.config))}")
         row, col = action.get("row"), action.get("col")
         if type(row) is int and type(col) is int and 0 <= row < ROWS and 0 <= col < COLS:
             square = 1 << (row * COLS + col)
@@ -1053,43 +844,43 @@ class PrestigeCities(Game[State]):
                  square: int) -> str:
         city = state.cities[seat]
         terrain = state.config.terrain
-        where = _where(row, col)
+        at = where(row, col)
         if isinstance(task, (Pick, Build, Golden)):
             assert block is not None  # a build names its block
             if isinstance(task, Pick) and not any(b == block for b, _ in task.offers):
                 return (f"you cannot build {BLOCK_NAMES[block]} this round: the dice you may use are"
-                        f" {_offer_words(task.offers)}")
+                        f" {offer_words(task.offers)}")
             if isinstance(task, Golden) and block not in task.blocks:
                 return (f"you have already built your {BLOCK_NAMES[block]} block this Golden Age; still to build:"
                         f" {', '.join(BLOCK_NAMES[b] for b in task.blocks)}")
             if not available(city, block, terrain) & square:
                 if terrain & square and not built(city) & square:
-                    return f"{where} is a mountain: only Residential may be built over it"
-                return f"{where} is already built on"
+                    return f"{at} is a mountain: only Residential may be built over it"
+                return f"{at} is already built on"
             if isinstance(task, Build) and task.group:
-                return f"{where} does not touch the blocks you are placing this round: they must all be connected"
+                return f"{at} does not touch the blocks you are placing this round: they must all be connected"
             if isinstance(task, Build) and task.start != FULL:
-                return f"{where} does not touch a Residential block, as the first of these blocks must"
+                return f"{at} does not touch a Residential block, as the first of these blocks must"
             need = task.left if isinstance(task, Build) else dict(task.offers)[block] if isinstance(task, Pick) else 1
-            return (f"{where} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
+            return (f"{at} lies in an open area too small for {need} connected {BLOCK_NAMES[block]} blocks;"
                     f" you must place the die in full where you can")
         if isinstance(task, Remove):
             _, target, b, left, group, _whole = task
             if group & square:
-                return f"you already chose to remove {where}"
+                return f"you already chose to remove {at}"
             if not state.cities[target][b] & square:
-                return f"{where} of player {target + 1}'s city holds no {BLOCK_NAMES[b]} block"
+                return f"{at} of player {target + 1}'s city holds no {BLOCK_NAMES[b]} block"
             if group:
-                return f"{where} does not touch the blocks you are removing: they must be one connected group"
-            return f"{where} is in a group of {BLOCK_NAMES[b]} smaller than the {left} you must remove"
+                return f"{at} does not touch the blocks you are removing: they must be one connected group"
+            return f"{at} is in a group of {BLOCK_NAMES[b]} smaller than the {left} you must remove"
         if isinstance(task, AddBlight):
             if not task.near:
-                return f"the Blight goes on one of the squares just emptied, and {where} is not one of them"
-            return f"{where} is not a free square next to the blocks you just placed"
+                return f"the Blight goes on one of the squares just emptied, and {at} is not one of them"
+            return f"{at} is not a free square next to the blocks you just placed"
         frm = task.frm
         if not city[frm] & square:
-            return f"{where} holds no {BLOCK_NAMES[frm]} block"
-        return f"{where} does not touch the blocks you are converting: they must be connected"
+            return f"{at} holds no {BLOCK_NAMES[frm]} block"
+        return f"{at} does not touch the blocks you are converting: they must be connected"
 
     # -- applying ----------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
@@ -1123,7 +914,7 @@ class PrestigeCities(Game[State]):
             city, rest = self._convert(city, task, square, rest)
         if log is not None:
             private = None if s.phase != CHOOSE else frozenset((seat,))
-            log.append(LogEntry(_step_words(seat, task, block, square), private))
+            log.append(LogEntry(step_words(seat, task, block, square), private))
         cities = s.cities
         s.cities = cities[:seat] + (city,) + cities[seat + 1:]
         head = rest[0] if rest else None
@@ -1134,12 +925,17 @@ class PrestigeCities(Game[State]):
         s.queues = queues[:seat] + (rest,) + queues[seat + 1:]
 
     def _build(self, s: State, seat: int, city: City, task: Build, square: int, rest: Queue) -> tuple[City, Queue]:
-        """One block of a connected group: the die's or a Deck 1 card's."""
+        """One block of a connected group, the die's or a Deck 1 card's; no square: the card's stop."""
         _, b, left, start, group, by_die = task
-        city = city[:b] + (city[b] | square,) + city[b + 1:]
-        group |= square
-        groups = s.groups  # every block the seat built this round (the die's group first)
-        s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
+        if square:
+            city = city[:b] + (city[b] | square,) + city[b + 1:]
+            group |= square
+            groups = s.groups  # every block the seat built this round (the die's group first)
+            s.groups = groups[:seat] + (groups[seat] | square,) + groups[seat + 1:]
+            if b == s.config.goal:
+                _reach(s, seat, city)
+        else:
+            left = 1  # the group ends here, as it stands
         if left > 1:
             grow = Build(BUILD, b, left - 1, start, group, by_die)
             # where the group may grow next, as task_squares would find it, known here cheaply
@@ -1157,6 +953,8 @@ class PrestigeCities(Game[State]):
         """One block of the Golden Age."""
         city = _city_with(city, block, city[block] | square)
         s.groups = _set(s.groups, seat, s.groups[seat] | square)
+        if block == s.config.goal:
+            _reach(s, seat, city)
         left = tuple(b for b in task.blocks if b != block)
         if left:
             rest = (Golden(GOLDEN, left),) + rest
@@ -1214,7 +1012,7 @@ class PrestigeCities(Game[State]):
     def result(self, state: State) -> Result | None:
         if state.phase != OVER:
             return None
-        keys = [_rank_key(state.cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
+        keys = [rank_key(state.cities[s], state.bonus[s], state.config.ocean) for s in range(state.players)]
         ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
         scores = tuple(float(k[0]) for k in keys)
         tied = len({k[0] for k in keys}) < len(keys)
@@ -1262,14 +1060,15 @@ class PrestigeCities(Game[State]):
             "cities": cities,
             "scores": [c["overall"] for c in cities],
             "to_act": sorted(self.to_act(state)),
-            "task": describe_task_json(queue[0]) if queue else None,
+            "task": describe_task_json(queue[0], may_stop(queue[0], config)) if queue else None,
             "queue": [task_to_json(t) for t in queue],
             "queues": [[task_to_json(t) for t in q] for q in state.queues] if public_queues else None,
             "group": [list(sq) for sq in squares_of(state.groups[seat])] if seat is not None else [],
             "removal": _removal_json(state, seat) if seat is not None else None,
+            "deck1_reached": state.reached[seat] if seat is not None else False,
             "emptied": [[list(sq) for sq in squares_of(e)] for e in state.emptied] if not secret else None,
             "bonus_cards": [{"deck": d + 1, "id": cid, "name": CARDS[d + 1][cid]["name"],
-                             "text": CARDS[d + 1][cid]["text"],
+                             "text": _card_text(d + 1, cid, config),
                              "winners": None if winners is None else list(winners)}
                             for d, (cid, winners) in enumerate(zip(state.cards, state.winners, strict=True))],
             "board": {"rows": ROWS, "cols": COLS, "inner_rows": [_r0, _r1], "inner_cols": [_c0, _c1],
@@ -1308,7 +1107,8 @@ class PrestigeCities(Game[State]):
                       phase=view["phase"], queues=tuple(queues), targets=tuple(view["targets"] or ()),
                       removals=tuple(removals), groups=tuple(mask_of(view["group"]) if s == seat else 0
                                                              for s in range(players)),
-                      emptied=tuple(mask_of(e) for e in emptied) if emptied is not None else (0,) * players)
+                      emptied=tuple(mask_of(e) for e in emptied) if emptied is not None else (0,) * players,
+                      reached=tuple(view.get("deck1_reached", False) if s == seat else False for s in range(players)))
         if not secret:
             return state
         # the era began from the cities the others show; my own city and tasks are as my view says
@@ -1345,7 +1145,7 @@ class PrestigeCities(Game[State]):
                 "bonus": list(state.bonus), "phase": state.phase,
                 "queues": [[task_to_json(t) for t in q] for q in state.queues], "targets": list(state.targets),
                 "removals": [None if r is None else list(r) for r in state.removals],
-                "groups": list(state.groups), "emptied": list(state.emptied)}
+                "groups": list(state.groups), "emptied": list(state.emptied), "reached": list(state.reached)}
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         c = data["config"]
@@ -1360,177 +1160,17 @@ class PrestigeCities(Game[State]):
                      phase=data["phase"], queues=tuple(tuple(task_from_json(t) for t in q) for q in data["queues"]),
                      targets=tuple(data["targets"]),
                      removals=tuple(None if r is None else (r[0], r[1], r[2]) for r in data["removals"]),
-                     groups=tuple(data["groups"]), emptied=tuple(data["emptied"]))
+                     groups=tuple(data["groups"]), emptied=tuple(data["emptied"]),
+                     reached=tuple(data.get("reached", (False,) * data["players"])))  # none in a state from before
 
 
-# --- bonus card measures ------------------------------------------------------------------------
+# --- JSON ---------------------------------------------------------------------------------------
 
-def _best(measures: Sequence[float], lowest: bool = False) -> list[int]:
-    """The seats with the best measure; a "most" card needs at least 1 (docs/rules)."""
-    best = min(measures) if lowest else max(measures)
-    if not lowest and best <= 0:
-        return []
-    return [s for s, m in enumerate(measures) if m == best]
-
-
-def deck2_measure(card: str, city: City) -> int:
-    if card == "downtown_developer":
-        return (built(city) & INNER).bit_count()
-    if card == "race_to_the_exurbs":
-        return (built(city) & EDGE).bit_count()
-    if card == "monument_builder":
-        return city[PARKS].bit_count()
-    if card == "measured_growth":
-        return built(city).bit_count()
-    if card == "retail_entrepreneur":
-        return (city[COMMERCE] & neighbours(city[RESIDENTIAL])).bit_count()
-    if card == "industrial_powerhouse":
-        return city[INDUSTRY].bit_count()
-    raise AssertionError(card)
-
-
-def least_numerous(city: City) -> list[int]:
-    """The types (of the five) the city has fewest blocks of."""
-    fewest = min(city[b].bit_count() for b in DIE_BLOCKS)
-    return [b for b in DIE_BLOCKS if city[b].bit_count() == fewest]
-
-
-def deck4_measure(card: str, city: City, blight: bool) -> int:
-    if card == "champs_central":
-        return largest(city[PARKS] & INNER)
-    if card == "mixed_use_builder":
-        return min(city[b].bit_count() for b in DIE_BLOCKS)
-    if card == "global_hub_of_finance":
-        return largest(city[COMMERCE])
-    if card == "district_developer":
-        return max(len(components(city[b])) for b in least_numerous(city))
-    if card == "suburban_lifestyle_dream":
-        homes = city[RESIDENTIAL] & EDGE
-        if blight:
-            homes &= ~neighbours(city[BLIGHT])
-        return homes.bit_count()
-    if card == "culture_for_the_masses":
-        return (city[CULTURE] & ~INNER).bit_count()
-    raise AssertionError(card)
-
-
-# --- text and JSON ------------------------------------------------------------------------------
-
-def city_rows(city: City, terrain: int = 0) -> list[str]:
-    """The city as 9 rows of letters: I C R U P B for blocks, M for a bare mountain, '.' empty."""
-    rows = []
-    for r in range(ROWS):
-        row = []
-        for c in range(COLS):
-            sq = bit(r, c)
-            letter = "M" if terrain & sq else "."
-            for b in range(6):
-                if city[b] & sq:
-                    letter = LETTERS[b]
-                    break
-            row.append(letter)
-        rows.append("".join(row))
-    return rows
-
-
-def city_from_rows(rows: list[str]) -> City:
-    masks = [0] * 6
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch in LETTERS:
-                masks[LETTERS.index(ch)] |= bit(r, c)
-    return tuple(masks)
-
-
-def _offer_words(offers: tuple[tuple[int, int], ...]) -> str:
-    return ", ".join(f"{n} {BLOCK_NAMES[b]}" for b, n in offers)
-
-
-def describe_task(task: Task) -> str:
-    """What the task asks, in words."""
-    if isinstance(task, Pick):
-        return f"choose a die and build its first block ({_offer_words(task.offers)})"
-    if isinstance(task, Build):
-        return f"build {task.left} more {BLOCK_NAMES[task.block]}, connected to the group"
-    if isinstance(task, Golden):
-        return f"build one block of each of {', '.join(BLOCK_NAMES[b] for b in task.blocks)}, anywhere"
-    if isinstance(task, Remove):
-        if task.whole:
-            return (f"no group of {BLOCK_NAMES[task.block]} in player {task.target + 1}'s city is as large as the"
-                    f" die: choose one of its groups (at most {task.left} block{'s' if task.left != 1 else ''})"
-                    " and remove it whole")
-        return (f"remove {task.left} more {BLOCK_NAMES[task.block]} from player {task.target + 1}'s city, one"
-                " connected group")
-    if isinstance(task, AddBlight):
-        return ("add a Blight next to the blocks you just placed" if task.near
-                else "add a Blight on one of the squares just emptied")
-    return (f"convert up to {task.left} more {BLOCK_NAMES[task.frm]} to {BLOCK_NAMES[task.to]}"
-            + (", connected" if task.connected else "") + ", or stop")
-
-
-def _step_words(seat: int, task: Task, block: int | None, square: int) -> str:
-    """The log line of one step of ``task`` by ``seat`` (a PICK's step is its BUILD's)."""
-    me = f"{{p{seat}}}"
-    where = _where(*squares_of(square)[0]) if square else ""
-    if isinstance(task, (Pick, Build, Golden)):
-        return f"{me} built {BLOCK_NAMES[task.block if isinstance(task, Build) else block or 0]} at {where}."
-    if isinstance(task, Remove):
-        return f"{me} chose to remove {BLOCK_NAMES[task.block]} at {where} of {{p{task.target}}}'s city."
-    if isinstance(task, AddBlight):
-        return f"{me} added Blight at {where}."
-    if not square:
-        return f"{me} stopped converting."
-    return f"{me} converted {BLOCK_NAMES[task.frm]} at {where} to {BLOCK_NAMES[task.to]}."
-
-
-# Where a task holds a set of squares (a bitboard of up to 72 bits): in JSON it is a list of
-# [row, col], since no JSON reader outside Python is bound to read integers beyond 2**53 exactly.
-MASK_FIELDS = {BUILD: (3, 4), REMOVE: (4,), BLIGHT_TASK: (2,), CONVERT: (5,)}
-
-
-def task_to_json(task: Task) -> list[Any]:
-    if isinstance(task, Pick):
-        return [PICK, [list(o) for o in task.offers]]
-    if isinstance(task, Golden):
-        return [GOLDEN, list(task.blocks)]
-    masks = MASK_FIELDS[task.kind]
-    fields: tuple[Any, ...] = task
-    return [[list(sq) for sq in squares_of(field)] if i in masks else field for i, field in enumerate(fields)]
-
-
-TASK_TYPES: dict[str, Any] = {BUILD: Build, REMOVE: Remove, BLIGHT_TASK: AddBlight, CONVERT: Convert}
-
-
-def task_from_json(data: list[Any]) -> Task:
-    """The task that :func:`task_to_json` wrote as ``data``."""
-    kind = data[0]
-    if kind == PICK:
-        return Pick(PICK, tuple((b, n) for b, n in data[1]))
-    if kind == GOLDEN:
-        return Golden(GOLDEN, tuple(data[1]))
-    masks = MASK_FIELDS[kind]
-    task: Task = TASK_TYPES[kind](*(mask_of(field) if i in masks else field for i, field in enumerate(data)))
-    return task
-
-
-def describe_task_json(task: Task) -> dict[str, Any]:
-    """The seat's current task for the renderer and JSON bots."""
-    out: dict[str, Any] = {"kind": task.kind, "text": describe_task(task)}
-    if isinstance(task, Pick):
-        out["choices"] = [{"block": BLOCKS[b], "count": n} for b, n in task.offers]
-    elif isinstance(task, Build):
-        out.update(block=BLOCKS[task.block], left=task.left, group=[list(sq) for sq in squares_of(task.group)])
-    elif isinstance(task, Golden):
-        out["blocks"] = [BLOCKS[b] for b in task.blocks]
-    elif isinstance(task, Remove):
-        out.update(target=task.target, block=BLOCKS[task.block], left=task.left,
-                   group=[list(sq) for sq in squares_of(task.group)], whole=task.whole)
-    elif isinstance(task, AddBlight):
-        out["near"] = task.near
-    else:
-        out.update(block=BLOCKS[task.frm], to=BLOCKS[task.to], left=task.left, connected=task.connected,
-                   group=[list(sq) for sq in squares_of(task.group)])
-    return out
+def _card_text(deck: int, card: str, config: Config) -> str:
+    """The card's text as this game's rules edition reads it: before edition 3 a Deck 1 card's extra
+    blocks had to be placed, so its text says "add 2" where the facts say "up to 2"."""
+    text: str = CARDS[deck][card]["text"]
+    return text.replace("and up to 2", "and add 2") if deck == 1 and config.edition < AS_SOON_AS else text
 
 
 def _removal_json(state: State, seat: int) -> dict[str, Any] | None:

@@ -28,7 +28,7 @@ Block letters: I Industry, C Commerce, R Residential, U Culture, P Parks (or the
 The first block of a round chooses the die: 'b i 0 0' takes the Industry die.
   remove 3 4              a catastrophe: remove the block on row 3, column 4 of your target's city
   blight 3 4 / convert 3 4   put the Blight there / change the block there (bonus cards)
-  stop                    stop changing blocks (a Deck 3 card says "up to")
+  stop                    no more blocks of a bonus card (both decks say "may" or "up to")
 When few moves are open they are listed under the board: type a move's number to make it.
   cards                   the bonus cards in full
 Scores: Culture = Culture blocks in the Inner District (its empty squares show ':');
@@ -84,7 +84,8 @@ def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     """One line for the numbered list of moves."""
     kind = action["type"]
     if kind == "stop":
-        return "stop changing blocks"
+        building = (view.get("task") or {}).get("kind") == "build"
+        return "add no more of the bonus card's blocks" if building else "stop changing blocks"
     where = f"row {action['row']}, column {action['col']}"
     if kind == "build":
         return f"build {action['block'].capitalize()} on {where}"

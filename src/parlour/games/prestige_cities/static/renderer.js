@@ -7,7 +7,8 @@
 // is sent as a short sequence of actions when it is confirmed; the frame shows refusals.
 //
 // Keys: 1-5 choose a die (or a Golden Age block), arrows move the cursor, Space adds the square
-// under it, Backspace or U takes the last one back, Enter confirms, Esc clears, S stops converting.
+// under it, Backspace or U takes the last one back, Enter confirms, Esc clears, S stops converting
+// or ends a bonus card's extra blocks (the blocks chosen so far are built, then no more).
 
 import { el, svg, replace, button, keys, plural, seatDot, matching } from "/static/ui.js";
 import { renderer, stylesheet, withNames, explain } from "/static/board.js";
@@ -282,16 +283,26 @@ export function mount(root, ctx) {
     draw();
   }
 
+  /** Whether the task may end early with a stop: a Deck 3 change, or a Deck 1 card's extra blocks. */
+  function stoppable() {
+    return (snap.legal || []).some((a) => a.type === "stop");
+  }
+
   function stop() {
     const t = task();
-    if (t && t.kind === "convert") send([{ type: "stop" }]);
+    if (!t || sending || !stoppable()) return;
+    if (t.kind === "convert") send([{ type: "stop" }]);
+    if (t.kind !== "build") return;
+    const built = pending.map((p) => ({ type: "build", block: p.block, row: p.row, col: p.col }));
+    send(pending.length < t.left ? built.concat([{ type: "stop" }]) : built);  // all of them: nothing to stop
   }
 
   function confirm() {
     const t = task();
     if (!t || !pending.length || sending) return;
     if (t.kind !== "golden" && pending.length < needed()) {
-      note = `place ${plural(needed() - pending.length, "more block")} first`;
+      note = `place ${plural(needed() - pending.length, "more block")} first`
+        + (t.kind === "build" && stoppable() ? `, or press No more blocks (S) to build only ${plural(pending.length, "block")}` : "");
       noteBad = true;
       draw();
       return;
@@ -384,6 +395,10 @@ export function mount(root, ctx) {
       if (!chosen) return "Choose a die (1-5), then click the squares of one connected group.";
       return `${NAMES[chosen]}: ${plural(needed() - pending.length, "block")} left to place${pending.length >= needed() ? " - press Enter to confirm" : ""}.`;
     }
+    if (t.kind === "build" && stoppable()) {
+      return `Bonus card: up to ${plural(t.left - pending.length, `more ${NAMES[t.block]} block`)}, touching each other`
+        + `${t.group.length ? " and the ones built" : ""}; or No more blocks (S) to stop${pending.length ? " after these" : " without any"}.`;
+    }
     if (t.kind === "build") return `${NAMES[t.block]}: ${plural(t.left - pending.length, "block")} left, touching the group.`;
     if (t.kind === "golden") return chosen ? `Click a free square for the ${NAMES[chosen]} block.` : "The Golden Age: choose a block (1-5), then its square; they need not touch.";
     if (t.kind === "remove" && t.whole && !pending.length) return `Catastrophe: no group of ${NAMES[t.block]} in ${ctx.names[t.target]}'s city is as large as the die; pick one of its groups to remove whole.`;
@@ -440,6 +455,10 @@ export function mount(root, ctx) {
         button("Clear", clear, { key: "Esc", kind: "ghost", disabled: !pending.length || sending })));
     }
     if (t && t.kind === "convert") parts.push(button("Stop converting", stop, { key: "S", class: "pc-stop" }));
+    if (t && t.kind === "build" && stoppable()) {
+      parts.push(explain(button("No more blocks", stop, { key: "S", class: "pc-stop", disabled: sending }),
+        "The bonus card's extra blocks are an offer: build the squares chosen so far (if any) and no more."));
+    }
     return parts;
   }
 
