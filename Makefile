@@ -16,7 +16,7 @@ run: $(STAMP)
 cluster: $(STAMP) postgresql redis nginx
 	$(VENV)/bin/parlour cluster --servers $(SERVERS) --dir var/cluster
 
-test: $(STAMP) chromium postgresql redis nginx
+test: check chromium postgresql redis nginx
 	$(PY) -m pytest
 
 # What the code declares, checked: ruff's rules, mypy's types and the import contracts (pyproject.toml).

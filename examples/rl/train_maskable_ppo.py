@@ -1,29 +1,43 @@
-"""Train a small agent for one of Parlour's games against the ``random`` bot, then show it beats
-``random`` more often than a random player does.
+"""Train a small agent for one of Parlour's games against a built-in bot, then compare it with a
+random player on the same deals.
 
 It uses sb3-contrib's MaskablePPO (Stable-Baselines3's PPO with action masks) on the Gymnasium
-environment of ``parlour.rl.gym``, on the CPU::
+environment of ``parlour.rl.gym``, on one core of the CPU::
 
     pip install torch==2.13.0            # the CPU build (docs/rl.md)
     pip install -e '.[rl-train]'
-    python examples/rl/train_maskable_ppo.py --game patchwork --steps 60000 --games 200
+    python examples/rl/train_maskable_ppo.py --game patchwork --steps 100000 --games 200
+    python examples/rl/train_maskable_ppo.py --game palace --opponent medium --steps 150000 --games 200
 
-The learner plays a random seat each game; the reward is +1 for a win, -1 for a loss, 0 for a tie.
+The learner plays a random seat each game. The game's reward is +1 for a win, -1 for a loss, 0
+for a tie; while training, potential-based shaping (``parlour.rl.shaping``: how far the seat is
+ahead, as its view shows it) adds a denser reward that leaves the result, and the best policy,
+as they were (``--no-shaping`` trains on the result alone).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
+import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv
 
-from parlour.rl import gym
+from parlour.rl import gym, shaping
+
+Chooser = Callable[[np.ndarray, np.ndarray], int]
 
 
-def evaluate(env: gym.ParlourGymEnv, choose, games: int, seed: int) -> dict[str, int]:
+def evaluate(env: gym.ParlourGymEnv, choose: Chooser, games: int, seed: int) -> dict[str, int]:
     """Wins, ties and losses of ``choose(observation, mask)`` over ``games`` games."""
     tally = {"wins": 0, "ties": 0, "losses": 0}
     for game in range(games):
@@ -37,32 +51,142 @@ def evaluate(env: gym.ParlourGymEnv, choose, games: int, seed: int) -> dict[str,
     return tally
 
 
+def one_hot_columns(rows: list[list[int]], width: int) -> np.ndarray:
+    """A tokens x ``width`` 0/1 matrix with a 1 in each token's listed columns."""
+    out = np.zeros((len(rows), width), dtype=np.float32)
+    for token, columns in enumerate(rows):
+        out[token, columns] = 1.0
+    return out
+
+
+def token_features(game_id: str) -> np.ndarray | None:
+    """What tokens share (docs/rl.md, "Actions: tokens"), one column per feature: a policy that
+    scores features as well as tokens learns from every token it tries something about its
+    siblings. None for a game with no features written here."""
+    if game_id == "patchwork":  # 0 skip; 1 + slot * 648 + orientation * 81 + y * 9 + x
+        rows = [[0]]
+        for u in range(4 * 648):
+            slot, orientation, square = u // 648, u % 648 // 81, u % 81
+            rows.append([1 + slot, 5 + orientation, 13 + square, 94 + slot * 8 + orientation])
+        return one_hot_columns(rows, 126)
+    if game_id == "palace":  # 0-719 (value * 9 + naturals) * 5 + jokers; 720-739 the other actions
+        rows = [[t // 45, 16 + t % 45 // 5, 25 + t % 5, 30 + t % 45 // 5 + t % 5] for t in range(720)]
+        rows += [[43 + k] for k in range(20)]
+        return one_hot_columns(rows, 63)
+    return None
+
+
+class FeaturedHead(torch.nn.Module):
+    """Action logits: one per token, plus the sum of the scores of the token's features."""
+
+    def __init__(self, latent: int, features: np.ndarray) -> None:
+        super().__init__()
+        self.tokens = torch.nn.Linear(latent, features.shape[0])
+        self.features = torch.nn.Linear(latent, features.shape[1])
+        self.register_buffer("by_token", torch.as_tensor(features.T.copy()))
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        logits: torch.Tensor = self.tokens(latent) + self.features(latent) @ self.by_token
+        return logits
+
+
+class FeaturedPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy with :class:`FeaturedHead` for its action logits."""
+
+    def __init__(self, *args: Any, token_features: np.ndarray, **kwargs: Any) -> None:
+        self.token_features = token_features
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule: Callable[[float], float]) -> None:
+        super()._build(lr_schedule)
+        self.action_net = FeaturedHead(self.mlp_extractor.latent_dim_pi, self.token_features)
+        self.action_net.apply(partial(self.init_weights, gain=0.01))
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),  # type: ignore[call-arg]
+                                              **self.optimizer_kwargs)  # (as sb3-contrib's own _build)
+
+
+class Progress(BaseCallback):
+    """Prints, every ``every`` steps, the CPU time so far and the results of the training games
+    since the last line (the game's own results, not the shaped rewards)."""
+
+    def __init__(self, every: int) -> None:
+        super().__init__()
+        self.every, self.next = every, every
+        self.results: list[float] = []
+        self.cpu = time.process_time()
+
+    def _on_step(self) -> bool:
+        for done, reward, info in zip(self.locals["dones"], self.locals["rewards"], self.locals["infos"]):
+            if done:  # the game's own reward (shaped rewards tell it in info["result"])
+                self.results.append(float(info.get("result", reward)))
+        if self.num_timesteps >= self.next:
+            self.next += self.every
+            wins = sum(r > 0 for r in self.results)
+            print(f"  {self.num_timesteps:>8,} steps, {time.process_time() - self.cpu:6.0f} s of CPU:"
+                  f" won {wins} of the last {len(self.results)} training games", flush=True)
+            self.results = []
+        return True
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--game", default="patchwork")
     parser.add_argument("--opponent", default="random")
-    parser.add_argument("--steps", type=int, default=60_000, help="learner's steps of training")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--steps", type=int, default=100_000, help="learner's steps of training")
     parser.add_argument("--games", type=int, default=200, help="games of each evaluation")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-shaping", action="store_true", help="train on the game's result alone")
+    parser.add_argument("--save", default=None, help="save the trained model to this file")
+    parser.add_argument("--envs", type=int, default=8, help="games played at once while training")
+    parser.add_argument("--rollout", type=int, default=512, help="steps between two updates")
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--width", type=int, default=128, help="units of each of the two hidden layers")
+    parser.add_argument("--gamma", type=float, default=0.9, help="the discount (the learner's and the shaping's)")
+    parser.add_argument("--entropy", type=float, default=0.0, help="the entropy bonus")
+    parser.add_argument("--no-features", action="store_true", help="one logit per token, nothing shared")
+    parser.add_argument("--progress", type=int, default=10_000, help="print progress every so many steps (0: never)")
     args = parser.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(1)  # one core
 
-    env = gym.make(args.game, opponent=args.opponent, seat="random")
-    env.reset(seed=args.seed)
-    model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=1024, batch_size=256, learning_rate=3e-4,
-                        gamma=1.0, policy_kwargs={"net_arch": [128, 128]}, device="cpu", verbose=0)
-    started = time.perf_counter()
-    model.learn(total_timesteps=args.steps)
-    trained_in = time.perf_counter() - started
+    potential = None if args.no_shaping else shaping.POTENTIALS.get(args.game)
+
+    def learner_env() -> gymnasium.Env:
+        env = gym.make(args.game, opponent=args.opponent, players=args.players, seat="random")
+        return env if potential is None else shaping.Shaped(env, potential, args.gamma)
+
+    # several games at once: the policy is asked about all of them in one call, which costs little
+    # more than asking about one
+    train_env = DummyVecEnv([learner_env] * args.envs)
+    features = None if args.no_features else token_features(args.game)
+    policy_kwargs: dict[str, object] = {"net_arch": [args.width, args.width]}
+    if features is not None:
+        policy_kwargs["token_features"] = features
+    model = MaskablePPO("MlpPolicy" if features is None else FeaturedPolicy, train_env, seed=args.seed,
+                        n_steps=args.rollout // args.envs, batch_size=args.batch, n_epochs=args.epochs,
+                        learning_rate=args.lr, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.entropy,
+                        policy_kwargs=policy_kwargs, device="cpu", verbose=0)
+    started, cpu = time.perf_counter(), time.process_time()
+    model.learn(total_timesteps=args.steps, callback=Progress(args.progress) if args.progress else None)
+    trained_in, trained_cpu = time.perf_counter() - started, time.process_time() - cpu
+    if args.save:
+        model.save(args.save)
 
     rng = np.random.default_rng(args.seed)
-    test_env = gym.make(args.game, opponent=args.opponent, seat="random")
-    random_tally = evaluate(test_env, lambda obs, mask: rng.choice(np.flatnonzero(mask)), args.games, 10_000)
-    trained_tally = evaluate(test_env, lambda obs, mask: model.predict(obs, action_masks=mask, deterministic=True)[0],
-                             args.games, 10_000)
+    test_env = gym.make(args.game, opponent=args.opponent, players=args.players, seat="random")
+    random_tally = evaluate(test_env, lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), args.games, 10_000)
+    started = time.perf_counter()
+    trained_tally = evaluate(
+        test_env, lambda obs, mask: int(model.predict(obs, action_masks=mask, deterministic=True)[0]),
+        args.games, 10_000)
+    played_in = time.perf_counter() - started
     print(f"{args.game}, against {args.opponent!r}, {args.games} games each (the same deals), seats drawn at random")
     print(f"  a random player: {random_tally}")
-    print(f"  MaskablePPO after {args.steps:,} steps ({trained_in:.0f} s of training): {trained_tally}")
+    print(f"  MaskablePPO after {args.steps:,} steps ({'no shaping' if potential is None else 'shaped'};"
+          f" {trained_in:.0f} s of training, {trained_cpu:.0f} s of CPU): {trained_tally}")
+    print(f"  ({played_in:.0f} s to play the trained games; load average {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

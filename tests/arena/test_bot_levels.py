@@ -50,7 +50,7 @@ def test_every_game_offers_the_three_levels_with_a_line_each(game):
         assert level in names
         assert len(bots.about(game, level)) > 20
         check_entrant(game, Entrant(level, f"builtin:{level}"))  # the arena accepts it
-    assert bots.levels(game)["medium"][0] in game.bots  # medium is the game's own heuristic
+    assert game.levels["medium"].bot in game.bots  # medium is the game's own heuristic
     assert len({bots.about(game, level) for level in bots.LEVELS}) == 3
 
 

@@ -21,14 +21,16 @@ def test_the_weights_make_the_winners_as_likely_as_they_were():
 
 def test_a_shared_win_is_half_a_win_to_each_and_a_position_nobody_still_in_won_is_left_out():
     assert fit([(AHEAD, (0.5, 0.5))] * 4)[0] == pytest.approx(0.0, abs=1e-9)
-    assert fit([(AHEAD, (1.0, 0.0))] * 3 + [(AHEAD, (0.0, 1.0)), (AHEAD, (0.0, 0.0))])[0] == pytest.approx(math.log(3), abs=1e-3)
+    three_to_one = [(AHEAD, (1.0, 0.0))] * 3 + [(AHEAD, (0.0, 1.0)), (AHEAD, (0.0, 0.0))]
+    assert fit(three_to_one)[0] == pytest.approx(math.log(3), abs=1e-3)
     with pytest.raises(ValueError, match="no position"):
         fit([(AHEAD, (0.0, 0.0))])
 
 
 def test_positions_of_different_sizes_are_fitted_together():
     three = [(2.0,), (1.0,), (0.0,)]
-    data = [(AHEAD, (1.0, 0.0))] * 3 + [(AHEAD, (0.0, 1.0))] + [(three, (1.0, 0.0, 0.0))] * 2 + [(three, (0.0, 0.0, 1.0))]
+    data = ([(AHEAD, (1.0, 0.0))] * 3 + [(AHEAD, (0.0, 1.0))]
+            + [(three, (1.0, 0.0, 0.0))] * 2 + [(three, (0.0, 0.0, 1.0))])
     w = fit(data)
     score = sum(sum(s * r[0] for r, s in zip(rows, shares))
                    - sum(math.exp(w[0] * r[0]) * r[0] for r in rows) / sum(math.exp(w[0] * r[0]) for r in rows)

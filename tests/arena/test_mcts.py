@@ -12,7 +12,7 @@ import pytest
 from parlour import bots
 from parlour.arena.match import Entrant, MatchTask, play_match
 from parlour.bots.mcts import MctsBot, seat_values
-from parlour.core import Game, IllegalAction, Result, derive, replay
+from parlour.core import Game, IllegalAction, Result, SearchHooks, derive, replay
 from parlour.games import all_games, get
 
 PATCHWORK = get("patchwork")
@@ -152,7 +152,7 @@ def test_mcts_plays_a_hidden_information_game_from_its_view(card, best):
     assert bot().choose(game.view(other, 0), 0, game.legal_actions(other, 0)) == {"type": best}
 
 
-class _EndHooks:
+class _EndHooks(SearchHooks[tuple]):
     """Search hooks for High card: the low card wins, and a playout may stop after one move."""
 
     def __init__(self, stop: bool) -> None:

@@ -115,7 +115,8 @@ def test_a_command_that_cannot_start_loses_before_the_first_move(tmp_path):
 
 
 def test_program_exchanges_lines_and_keeps_what_follows():
-    with Program([sys.executable, "-c", "import sys\nfor l in sys.stdin: print(l.strip()*2, flush=True); print('x')"]) as p:
+    doubles = "import sys\nfor l in sys.stdin: print(l.strip()*2, flush=True); print('x')"
+    with Program([sys.executable, "-c", doubles]) as p:
         assert p.exchange(b"ab\n", 5) == "abab"
         assert p.exchange(b"", 5) == "x"  # a second line already written is read next
         assert p.exchange(b"c\n", 5) == "cc"
@@ -137,9 +138,9 @@ def test_a_programs_start_up_is_not_counted_in_its_first_turn():
     thinks_slowly = "import sys, time\nsys.stdin.readline()\ntime.sleep(3)\nprint('late', flush=True)"
     with Program([sys.executable, "-c", thinks_slowly]) as p, pytest.raises(BotFailure, match="within 500 ms"):
         p.exchange(b"up\n", 0.5, start_up=20)
-    with Program([sys.executable, "-c", "import time\ntime.sleep(30)"]) as p:  # never reads: the allowance ends
-        with pytest.raises(BotFailure, match="within 100 ms"):
-            p.exchange(b"up\n", 0.1, start_up=0.2)
+    never_reads = [sys.executable, "-c", "import time\ntime.sleep(30)"]  # the allowance ends
+    with Program(never_reads) as p, pytest.raises(BotFailure, match="within 100 ms"):
+        p.exchange(b"up\n", 0.1, start_up=0.2)
 
 
 def test_a_leading_python_is_the_referees_interpreter(tmp_path, monkeypatch):

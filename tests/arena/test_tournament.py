@@ -124,8 +124,8 @@ def test_the_hall_shows_arena_replays_even_of_matches_ended_early(tmp_path):
             return 1_800_000_000.0
 
     normal = play_match(MatchTask(0, "patchwork", (Entrant("g", "builtin:greedy"), Entrant("r", "builtin:random")), 8))
-    early = play_match(MatchTask(1, "patchwork", (Entrant("g", "builtin:greedy"), Entrant("bad", f"{MISBEHAVE} illegal@3")),
-                                 8, time_scale=10))
+    bad = Entrant("bad", f"{MISBEHAVE} illegal@3")
+    early = play_match(MatchTask(1, "patchwork", (Entrant("g", "builtin:greedy"), bad), 8, time_scale=10))
     assert early.ended.startswith("illegal: bad (seat 2)")
     store = SqlStore(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
     try:
@@ -144,13 +144,14 @@ def test_replay_files_hold_resolved_options_and_old_files_replay_by_legacy_value
     """A replay file holds every option resolved; a file without an option predates it and replays by
     the option's legacy value (Palace's rules edition 1)."""
     from parlour.arena.match import MatchTask, play_match
+    from parlour.core import replays as core_replays
 
     record = play_match(MatchTask(0, "palace", (Entrant("a", "builtin:random"), Entrant("b", "builtin:random")), 3))
     assert record.replay["options"] == {"edition": 3}
-    states = list(replays.frames(get("palace"), record.replay))
-    assert states[-1][1].edition == 3 and get("palace").is_over(states[-1][1])
+    played = list(core_replays.states(get("palace"), record.replay))
+    assert played[-1][1].edition == 3 and get("palace").is_over(played[-1][1])
     old = dict(record.replay, options={}, actions=[])
-    assert next(replays.frames(get("palace"), old))[1].edition == 1
+    assert next(core_replays.states(get("palace"), old))[1].edition == 1
 
 
 def test_arena_tables_are_whole_on_a_pipe_and_come_as_csv_or_json(tmp_path, capsys, monkeypatch):
@@ -172,7 +173,8 @@ def test_arena_tables_are_whole_on_a_pipe_and_come_as_csv_or_json(tmp_path, caps
     assert {line.split(",")[0] for line in lines[1:]} == {"greedy", "random"} and "Patchwork" in captured.err
     assert main(["arena", "patchwork", *bots, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["games"] == 2 and data["options"] == {} and {row["bot"] for row in data["standings"]} == {"greedy", "random"}
+    assert data["games"] == 2 and data["options"] == {}
+    assert {row["bot"] for row in data["standings"]} == {"greedy", "random"}
     assert sum(row["wins"] + row["draws"] / 2 for row in data["standings"]) == 2
 
 
@@ -182,7 +184,7 @@ def test_arena_takes_game_options_checked_in_words(tmp_path, capsys):
     assert main(["arena", "palace", *bots, "--option", "edition=1", "--replays", str(tmp_path)]) == 0
     assert json.loads(capsys.readouterr().out)["options"] == {"edition": 1}
     assert replays.read(tmp_path / "palace-0000.json")["options"] == {"edition": 1}
-    for option, words in (("edition=4", "at most 3"), ("edition=two", "whole number"), ("colour=red", "no option 'colour'"),
-                          ("edition", "NAME=VALUE")):
+    for option, words in (("edition=4", "at most 3"), ("edition=two", "whole number"),
+                          ("colour=red", "no option 'colour'"), ("edition", "NAME=VALUE")):
         assert main(["arena", "palace", *bots, "--option", option]) == 2
         assert words in capsys.readouterr().err

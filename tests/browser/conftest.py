@@ -3,6 +3,7 @@ started on a free 127.0.0.1 port for the session. Screenshots go to test-output/
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import shutil
@@ -34,10 +35,8 @@ def free_port() -> int:
 
 def _die_with_parent() -> None:
     """The server ends when the test process does, however it ends (Linux)."""
-    try:
+    with contextlib.suppress(OSError):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
 
 
 @pytest.fixture(scope="session")

@@ -47,7 +47,7 @@ def test_three_player_game_against_two_bots(open_page, hall, screenshot):
     # line that names my choice to me alone.
     expect(page.locator("#log")).to_contain_text(f"Ana chose {name}")
     seen = {"effect": False, "scoring": False, "last": False}
-    for step in range(600):
+    for _ in range(600):
         if page.locator("#hld-result").count():
             break
         if page.locator("#hld-last").count():
@@ -111,7 +111,9 @@ def mounted(page, snapshot: dict, seat: int = 0) -> None:
         const root = document.createElement("div");
         document.body.replaceChildren(root);
         const view = mount(root, { seat, names: ["Ana", "Bo", "Cy"], game: {},
-                                   send: (action) => { window.sent.push(action); return Promise.resolve({ ok: true }); } });
+                                   send: (action) => {
+                                     window.sent.push(action); return Promise.resolve({ ok: true });
+                                   } });
         view.update(snapshot);
     }""", [snapshot, seat])
 

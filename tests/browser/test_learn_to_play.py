@@ -29,8 +29,8 @@ def test_rules_page_for_players(open_page, screenshot, game):
     figures = page.locator("#rules [data-piece]")
     assert figures.count() >= 1
     # every figure holds the piece the game's renderer drew
-    page.wait_for_function("() => [...document.querySelectorAll('#rules [data-piece]')].every((f) => f.firstElementChild"
-                           " && f.firstElementChild.tagName !== 'FIGCAPTION')")
+    page.wait_for_function("() => [...document.querySelectorAll('#rules [data-piece]')]"
+                           ".every((f) => f.firstElementChild && f.firstElementChild.tagName !== 'FIGCAPTION')")
     text = page.locator("#rules").inner_text()
     for word in BANNED:
         assert word not in text, word
@@ -41,7 +41,8 @@ def test_rules_page_for_players(open_page, screenshot, game):
     for size in (PHONE, {"width": 1280, "height": 800}):
         page.set_viewport_size(size)
         wide = page.evaluate("() => [...document.querySelectorAll('#rules *')]"
-                             ".filter((n) => n.getBoundingClientRect().right > innerWidth + 1 && !n.closest('.table-wrap, .pw-piece-track'))"
+                             ".filter((n) => n.getBoundingClientRect().right > innerWidth + 1"
+                             " && !n.closest('.table-wrap, .pw-piece-track'))"
                              ".map((n) => n.tagName + '.' + n.className)")
         assert not wide, wide  # nothing runs off the screen (wide tables scroll in their own box)
         assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
@@ -61,8 +62,9 @@ def seated(hall: str, browser, game: str, seats: list[dict], viewport: dict = PH
         "seats": [{"kind": "open"}] + seats}).json()
     context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE, base_url=hall)
     context.set_default_timeout(10_000)
+    remembered = {"seat": 0, "seat_token": room["seat_token"], "host_token": room["host_token"], "name": "Ana"}
     context.add_init_script(f"localStorage.setItem({json.dumps('parlour.room.' + room['code'])}, "
-                            f"{json.dumps(json.dumps({'seat': 0, 'seat_token': room['seat_token'], 'host_token': room['host_token'], 'name': 'Ana'}))})")
+                            f"{json.dumps(json.dumps(remembered))})")
     httpx.post(f"{hall}/api/rooms/{room['code']}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
     page = context.new_page()
     errors: list[str] = []
@@ -133,7 +135,8 @@ def walk_through(page, game: str) -> None:
 
 
 def test_empire_extras_and_accusation_on_a_laptop_s_first_screen(hall, browser, screenshot):
-    context, page, errors = seated(hall, browser, "empire", [{"kind": "bot", "bot": "detective"}], {"width": 1280, "height": 800})
+    context, page, errors = seated(hall, browser, "empire", [{"kind": "bot", "bot": "detective"}],
+                                   {"width": 1280, "height": 800})
     try:
         expect(page.locator(".em-action-row")).to_have_count(3)
         for row in page.locator(".em-action-row").all():  # main, extras, accuse

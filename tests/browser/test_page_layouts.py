@@ -35,7 +35,8 @@ def seated_room(hall: str, page, game: str, bots: list[str], start: bool = True,
     names = names or ["Ana"] + [None] * len(bots)
     room = httpx.post(f"{hall}/api/rooms", json={
         "game": game, "options": {}, "host_name": names[0], "take_seat": 0,
-        "seats": [{"kind": "open"}] + [{"kind": "bot", "bot": bot, "name": name} for bot, name in zip(bots, names[1:])]}).json()
+        "seats": [{"kind": "open"}] + [{"kind": "bot", "bot": bot, "name": name}
+                                       for bot, name in zip(bots, names[1:])]}).json()
     page.goto("/")
     page.evaluate("([key, value]) => localStorage.setItem(key, value)",
                   [f"parlour.room.{room['code']}", json.dumps({"seat": room["seat"], "seat_token": room["seat_token"],
@@ -86,7 +87,8 @@ def code_cut_off(page) -> bool:
     """Whether the room's code in the top bar is cut (its text wider than its box, or out of the bar)."""
     return page.evaluate("""() => {
         const code = document.querySelector('.topbar-code'), bar = document.querySelector('.topbar');
-        return code.scrollWidth > code.clientWidth + 1 || code.getBoundingClientRect().right > bar.getBoundingClientRect().right;
+        return code.scrollWidth > code.clientWidth + 1
+          || code.getBoundingClientRect().right > bar.getBoundingClientRect().right;
     }""")
 
 
@@ -163,7 +165,8 @@ def test_on_a_phone_the_first_tap_shows_the_patch_and_the_second_sews_it(browser
         expect(offer).to_have_class(re.compile("picked"))
         page.touchscreen.tap(*quilt_centre(page))
         # shown where the finger was, and neither being sent (busy) nor sent (no patch in hand)
-        assert page.evaluate("() => [!!document.querySelector('.pw-busy'), !!document.querySelector('.pw-offer.picked'),"
+        assert page.evaluate("() => [!!document.querySelector('.pw-busy'),"
+                             " !!document.querySelector('.pw-offer.picked'),"
                              " !!document.querySelector('.pw-side-me .pw-ghost')]") == [False, True, True]
         expect(page.locator("#board")).to_contain_text("tap it again")  # a finger has no Enter key
         page.touchscreen.tap(*quilt_centre(page))  # the same square of the quilt, wherever the page put it

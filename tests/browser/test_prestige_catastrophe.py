@@ -71,14 +71,16 @@ def solo_room_at_a_whole_group_removal(hall: str) -> tuple[dict, tuple[int, int]
 
 def test_the_first_block_picks_the_smaller_group_to_remove_whole(open_page, hall, screenshot):
     room, (row, col), largest = solo_room_at_a_whole_group_removal(hall)
-    remembered = json.dumps({"seat": 0, "seat_token": room["seat_token"], "host_token": room["host_token"], "name": "Ana"})
+    remembered = json.dumps({"seat": 0, "seat_token": room["seat_token"], "host_token": room["host_token"],
+                             "name": "Ana"})
     page = open_page("/")
     for size in (PHONE, None):
         if size:
             page.set_viewport_size(size)
         else:
             page.set_viewport_size({"width": 1280, "height": 800})
-        page.evaluate("([key, value]) => localStorage.setItem(key, value)", [f"parlour.room.{room['code']}", remembered])
+        page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                      [f"parlour.room.{room['code']}", remembered])
         page.goto(f"/r/{room['code']}")
         expect(page.locator(".pc-board-title")).to_contain_text("catastrophe target")
         expect(page.locator("#pc-hint")).to_contain_text("pick one of its groups to remove whole")

@@ -47,8 +47,8 @@ def play_my_part(page, use_keys: bool, seen: dict) -> bool:
         page.keyboard.press("s")
         return True
     confirm = page.locator(".pc-confirm")
-    if not seen["refused"] and page.locator(".pc-cell.pc-residential").count() and not page.locator(".pc-pending").count() \
-            and "catastrophe" not in title:
+    if (not seen["refused"] and page.locator(".pc-cell.pc-residential").count()
+            and not page.locator(".pc-pending").count() and "catastrophe" not in title):
         before = page.locator(".pc-pending").count()
         page.locator(".pc-cell.pc-residential").first.click()  # a built square: refused on the spot
         expect(page.locator("#pc-hint")).to_have_class("pc-hint pc-hint-bad")
@@ -129,7 +129,8 @@ def test_two_people_and_a_bot_play_eras_with_a_catastrophe(open_page, screenshot
     # the scores table is live and shared: both people see the same overall scores
     expect(ana.locator("#pc-scores .pc-overall")).to_have_count(3)
     if not ana.locator(".pc-city-live").count() and not ben.locator(".pc-city-live").count():
-        assert ana.locator("#pc-scores .pc-overall").all_inner_texts() == ben.locator("#pc-scores .pc-overall").all_inner_texts()
+        overall = "#pc-scores .pc-overall"
+        assert ana.locator(overall).all_inner_texts() == ben.locator(overall).all_inner_texts()
     # a click on a player opens their city (one not already on Ana's main board)
     other, name = (1, "Ben") if "greedy" in ana.locator(".pc-board-title").inner_text() else (2, "greedy")
     ana.locator(f'#pc-scores tr[data-seat="{other}"]').click()

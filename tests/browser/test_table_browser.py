@@ -58,7 +58,8 @@ def skip_until_my_turn_again(page) -> None:
         page.wait_for_function("""(n) => {
             const lines = [...document.querySelectorAll('#log li:not(.log-empty)')].slice(n);
             return document.querySelector('#turn-status .my-turn') && lines.length
-              && (lines.some((line) => !line.textContent.includes('Ana')) || document.querySelector('.pw-special-offer'));
+              && (lines.some((line) => !line.textContent.includes('Ana'))
+                  || document.querySelector('.pw-special-offer'));
         }""", arg=start)
         if not page.locator(".pw-special-offer").count():
             return
@@ -153,7 +154,8 @@ END_BY_ACCUSING = """async ([code, token]) => new Promise((done) => {
     ws.onopen = () => ws.send(JSON.stringify({type: "hello", token}));
     ws.onmessage = (event) => {
       const msg = JSON.parse(event.data);
-      if (msg.type === "state") ws.send(JSON.stringify({type: "act", id: "end", turn: msg.turn, action: {type: "accuse", role: 1}}));
+      const accuse = {type: "act", id: "end", turn: msg.turn, action: {type: "accuse", role: 1}};
+      if (msg.type === "state") ws.send(JSON.stringify(accuse));
       if (msg.id === "end") { ws.close(); done(msg.type); }
     };
 })"""

@@ -65,8 +65,8 @@ def test_game_options_from_the_command_line(capsys, monkeypatch):
     with_blight = play_one(("prestige_cities", ("random",), 4, 0, options))
     assert with_blight != play_one(("prestige_cities", ("random",), 4, 0, {**options, "blight": False}))
     for option, words in (("blight=maybe", "true or false"), ("edition=0", "at least 1"),
-                          ("deck1=nothing", "must be one of random, "), ("sea=true", "has no option 'sea'; its options: blight"
-                                                                         " (true or false, default false)"),
+                          ("deck1=nothing", "must be one of random, "),
+                          ("sea=true", "has no option 'sea'; its options: blight (true or false, default false)"),
                           ("=true", "NAME=VALUE")):
         assert main(argv + ["--option", option]) == 2
         assert words in capsys.readouterr().err

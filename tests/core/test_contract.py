@@ -3,8 +3,20 @@ import random
 import pytest
 
 from contract import json_safe
-from parlour.core import BadOptions, LogEntry, Option, Result, UnknownGame, derive, with_names
-from parlour.games import all_games, get
+from parlour.core import (
+    BadOptions,
+    Bot,
+    GameEntry,
+    Level,
+    LogEntry,
+    Option,
+    Result,
+    SearchHooks,
+    UnknownGame,
+    derive,
+    with_names,
+)
+from parlour.games import all_games, entry, get
 
 
 def test_derived_generators_repeat_and_differ_by_label():
@@ -82,3 +94,38 @@ def test_views_and_legal_actions_read_the_same_in_any_json_reader(game_id):
         assert json_safe(game.legal_actions(state, seat)), game_id
         state = game.apply(state, seat, game.random_action(state, seat, rng))
 
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_every_entry_says_where_its_game_keeps_what_it_provides(game_id):
+    """docs/adding-a-game.md: each package's ENTRY names its game, its assets folder with the rules
+    for players, the rules document and the renderer, and its terminal renderer; and the game
+    declares its bots, its three levels and its search hooks on itself."""
+    found = entry(game_id)
+    assert found.id == game_id and found.game is get(game_id)
+    for name in ("rules.html", "spec.html", "static/renderer.js"):
+        assert (found.assets / name).is_file(), name
+    terminal = found.terminal_module()
+    assert terminal is not None and callable(terminal.render) and callable(terminal.parse_move)
+    protocol = found.protocol_module()
+    assert protocol is None or callable(protocol.make_protocol)
+    assert found.encoding == f"parlour.rl.encodings.{game_id}"
+    game = found.game
+    assert set(game.levels) == {"easy", "medium", "hard"}
+    assert all(isinstance(level, Level) and level.about for level in game.levels.values())
+    assert all(isinstance(cls, type) and issubclass(cls, Bot) for cls in game.bots.values())
+    assert game.search is None or isinstance(game.search, SearchHooks)
+    assert game.time_limits_ms["turn"] > 0 and game.time_limits_ms["first_turn"] >= game.time_limits_ms["turn"]
+
+
+def test_an_unknown_entry_is_refused_in_words_and_an_entry_without_companions_has_none():
+    with pytest.raises(UnknownGame, match="there is no game 'chess' \\(the games: patchwork, "):
+        entry("chess")
+    bare = GameEntry(get("patchwork"), assets=entry("patchwork").assets)
+    assert bare.terminal_module() is None and bare.protocol_module() is None and bare.encoding is None
+
+
+def test_a_game_made_without_its_package_has_no_bots_levels_or_hooks():
+    bare = type(get("patchwork"))()
+    assert dict(bare.bots) == {} and dict(bare.levels) == {} and bare.search is None
+    assert get("patchwork").bots and get("patchwork").search is not None  # the package's own are untouched

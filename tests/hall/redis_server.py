@@ -68,7 +68,7 @@ class RedisServer:
             except redis.ConnectionError:
                 if time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"redis-server did not answer on port {self.port}")
+                    raise RuntimeError(f"redis-server did not answer on port {self.port}") from None
                 time.sleep(0.02)
 
     def stop(self) -> None:

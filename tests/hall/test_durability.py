@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, started_room
 from websockets.sync.client import connect
 
-from parlour.cli.bench_hall import free_port, start_server
+from parlour.cli.processes import free_port, start_server
 from parlour.hall import create_app
 from parlour.hall.store import SqlStore, actions_table, rooms_table
 
@@ -100,7 +100,8 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
                       for name in ("Ana", "Bo")]
             httpx.post(f"{base}/api/rooms/{created['code']}/start", headers=host(created["host_token"]))
             rooms.append((created["code"], tokens))
-        players = [Player(f"ws://127.0.0.1:{port}/ws/rooms/{code}", token) for code, tokens in rooms for token in tokens]
+        players = [Player(f"ws://127.0.0.1:{port}/ws/rooms/{code}", token)
+                   for code, tokens in rooms for token in tokens]
         for player in players:
             player.start()
         deadline = time.monotonic() + 20
@@ -123,7 +124,8 @@ def test_sigkill_mid_game_loses_no_acknowledged_action_and_play_continues(tmp_pa
                 assert actions[turn] == action, f"room {code} lost acknowledged turn {turn}"
             turns[code] = status["turn"]
         # play continues where it stopped
-        players = [Player(f"ws://127.0.0.1:{port}/ws/rooms/{code}", token) for code, tokens in rooms for token in tokens]
+        players = [Player(f"ws://127.0.0.1:{port}/ws/rooms/{code}", token)
+                   for code, tokens in rooms for token in tokens]
         for player in players:
             player.start()
         deadline = time.monotonic() + 30

@@ -21,8 +21,9 @@ import httpx
 import pytest
 
 from parlour.cli import main
-from parlour.cli.bench_hall import descendants, drive, free_port, processes
+from parlour.cli.bench_hall import drive
 from parlour.cli.cluster import why_not
+from parlour.cli.processes import descendants, free_port, processes
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(why_not() is not None, reason=f"no cluster here: {why_not()}")]
 
@@ -153,8 +154,9 @@ def test_a_cluster_of_two_halls_plays_through_nginx_and_stops_leaving_nothing(fo
         assert f'"WebSocket /ws/rooms/{code}"' in "".join(logs)
 
         names = [command_name(pid) for pid in tree]
-        assert {"postgres", "redis-server", "nginx"} <= set(names) and names.count(
-            Path(sys.executable).name[:15]) >= 3, f"expected PostgreSQL, Redis, nginx and two halls under the command: {names}"
+        halls = names.count(Path(sys.executable).name[:15])
+        expected = f"expected PostgreSQL, Redis, nginx and two halls under the command: {names}"
+        assert {"postgres", "redis-server", "nginx"} <= set(names) and halls >= 3, expected
         assert cluster.stop(signal.SIGINT) == 0, cluster.output()
         assert "stopping nginx, the halls, Redis and PostgreSQL" in cluster.output()
         assert left_running(tree) == [], f"left running after Ctrl-C: {left_running(tree)}"

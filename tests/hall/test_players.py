@@ -168,7 +168,8 @@ def test_change_password_needs_the_current_one_and_ends_the_other_sessions(clien
     assert wrong.status_code == 401 and "current password is wrong" in wrong.json()["detail"]
     short = client.put("/api/me/password", json={"password": PASSWORD, "new_password": "tiny"})
     assert short.status_code == 422 and "at least 8" in short.json()["detail"]
-    assert client.put("/api/me/password", json={"password": PASSWORD, "new_password": "a new secret"}).status_code == 204
+    changed = client.put("/api/me/password", json={"password": PASSWORD, "new_password": "a new secret"})
+    assert changed.status_code == 204
     assert client.get("/api/me").status_code == 200  # this session goes on
     kept = client.cookies[SESSION_COOKIE]
     client.cookies.set(SESSION_COOKIE, first)  # the other one ended
@@ -232,7 +233,8 @@ def test_my_games_lists_games_in_progress_with_whose_turn_and_finished_ones(clie
     mine = client.get("/api/me/games").json()
     assert [g["code"] for g in mine["playing"]] == [first["code"]] and mine["finished"] == []
     playing = mine["playing"][0]
-    assert playing["to_act"] == ["Ana", "Bo"] and playing["your_turn"] is True and playing["url"] == f"/r/{first['code']}"
+    assert playing["to_act"] == ["Ana", "Bo"] and playing["your_turn"] is True
+    assert playing["url"] == f"/r/{first['code']}"
     play_secrets((seat_socket(client, first["code"]), 9),  # Ana's seat, by her session
                  (seat_socket(client, first["code"], bo), 0))
     mine = client.get("/api/me/games").json()

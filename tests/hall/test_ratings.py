@@ -54,7 +54,7 @@ def settle_at_once(store: SqlStore, first: str, second: str) -> None:
 def games_rated(store: SqlStore) -> dict[str, int]:
     query = sa.select(accounts_table.c.name, ratings_table.c.games).join(
         ratings_table, ratings_table.c.account == accounts_table.c.id)
-    return store.read(lambda connection: dict(connection.execute(query).tuples().all()))
+    return store.read(lambda connection: dict(connection.execute(query).all()))
 
 
 def test_two_games_of_new_players_settled_at_once_both_count(store):
@@ -72,5 +72,5 @@ def test_two_games_of_rated_players_settled_at_once_both_count(store):
         [greedy], [random] = model().rate([[greedy], [random]], ranks=ranks)
     query = sa.select(accounts_table.c.name, ratings_table.c.mu).join(
         ratings_table, ratings_table.c.account == accounts_table.c.id)
-    stored = store.read(lambda connection: dict(connection.execute(query).tuples().all()))
+    stored = store.read(lambda connection: dict(connection.execute(query).all()))
     assert stored == {"bot:greedy": pytest.approx(greedy.mu), "bot:random": pytest.approx(random.mu)}

@@ -175,7 +175,8 @@ def test_a_room_page_written_in_lower_case_is_sent_to_its_code_in_capitals(clien
     assert odd.status_code == 308 and odd.headers["location"] == "/r/%C3%89VIL%3F.COM"
 
 
-BANNED = ("TODO", "WIP", "{%", "{{", "http://", "https://", "www.", "SKIP command", "PLAY command", "stdin", "CodinGame")
+BANNED = ("TODO", "WIP", "{%", "{{", "http://", "https://", "www.", "SKIP command", "PLAY command", "stdin",
+          "CodinGame")
 
 
 def test_rules_pages_are_written_for_players(client):
@@ -183,7 +184,8 @@ def test_rules_pages_are_written_for_players(client):
         rules = client.get(game["rules_url"])
         assert rules.status_code == 200 and "text/html" in rules.headers["content-type"]
         assert f"<title>{game['name']} rules — Parlour</title>" in rules.text, game["id"]
-        assert f'data-game="{game["id"]}"' in rules.text and '<script type="module" src="/static/rules.js">' in rules.text
+        assert f'data-game="{game["id"]}"' in rules.text
+        assert '<script type="module" src="/static/rules.js">' in rules.text
         text = rules.text[rules.text.index('<article class="rules"'):rules.text.index("</article>")]
         for word in BANNED:
             assert word not in text, (game["id"], word)

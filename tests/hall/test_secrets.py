@@ -101,7 +101,8 @@ def test_a_move_hidden_from_a_seat_reaches_it_as_nothing(client):
         assert bo.act({"type": "pick", "number": 5}, turn=0) == {"type": "ack", "id": "a", "turn": 1}
         ana.sync()
         assert ana.act({"type": "pick", "number": 2})["turn"] == 5
-        bo_after, watcher_after = bo.until(lambda s: s["view"]["round"] == 1), watcher.until(lambda s: s["view"]["round"] == 1)
+        bo_after = bo.until(lambda s: s["view"]["round"] == 1)
+        watcher_after = watcher.until(lambda s: s["view"]["round"] == 1)
         ana_after = ana.sync()
     assert bo_after["turn"] == watcher_after["turn"] == 2
     assert [line["turn"] for line in bo_after["log"]] == [1, 1, 2, 2]

@@ -20,7 +20,7 @@ from test_postgres import empty_database
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from parlour.cli.bench_hall import free_port, start_server
+from parlour.cli.processes import free_port, start_server
 from parlour.games import all_games
 from parlour.hall.room.replay import frames
 from parlour.hall.store import SqlStore, room_leases_table
@@ -335,7 +335,8 @@ def test_a_paused_owner_that_lost_its_room_cannot_commit_the_move_it_was_sent(ha
     at_owner = clients[owner]
     while True:  # until the owner's player is to act, in the newest state (the other one moves meanwhile)
         turns = len(stored(halls, code).actions)
-        state = at_owner.until(lambda state: state["turn"] == turns)  # patchwork hides nothing: turns are the room's
+        # patchwork hides nothing: the turns a seat saw are the room's
+        state = at_owner.until(lambda state, turns=turns: state["turn"] == turns)
         if state["legal"]:
             break
         game.step()

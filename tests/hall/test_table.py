@@ -144,7 +144,8 @@ def test_a_rematch_keeps_the_bots_and_a_kept_seat_is_anyones_once_its_time_is_up
         assert player.act({"type": "accuse", "role": 1})["type"] == "ack"
     again = client.post(f"/api/rooms/{code}/rematch", headers=host(ana["seat_token"])).json()
     seats = client.get(f"/api/rooms/{again['code']}").json()["seats"]
-    assert [(s["kind"], s["name"], s["bot"]) for s in seats] == [("bot", "detective", "detective"), ("human", "Ana", None)]
+    assert [(s["kind"], s["name"], s["bot"]) for s in seats] == [("bot", "detective", "detective"),
+                                                                 ("human", "Ana", None)]
     assert again["seat"] == 1
 
     code, tokens, _ = started_room(client, "empire")

@@ -3,10 +3,12 @@ encoders (which are written for speed) to be checked against."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
-def palace_tensor_plainly(view: dict, seat: int) -> np.ndarray:
+def palace_tensor_plainly(view: dict[str, Any], seat: int) -> np.ndarray:
     from parlour.games.palace.cards import FACE_BY_CODE, FACES, VALUE_BY_NAME
     from parlour.rl.encodings.palace import LAYOUT, PAIRS, PLAYER, VALUES
 
@@ -14,7 +16,7 @@ def palace_tensor_plainly(view: dict, seat: int) -> np.ndarray:
     players = view["players"]
     n = len(players)
 
-    def count(block: str, codes: list, offset: int = 0) -> None:
+    def count(block: str, codes: list[str], offset: int = 0) -> None:
         for card in codes:
             out[LAYOUT[block].start + offset + FACE_BY_CODE[card]] += 1
 
@@ -42,9 +44,9 @@ def palace_tensor_plainly(view: dict, seat: int) -> np.ndarray:
     return out
 
 
-def dinosaurs_tensor_plainly(view: dict, seat: int, chosen: tuple = ()) -> np.ndarray:
-    from parlour.games.dinosaurs.engine import GOAL, PHASES
-    from parlour.rl.encodings.dinosaurs import ACTIONS, AREA_TYPES, CARD_KEY, DINOSAUR_KEYS, LAYOUT, N_CARDS, PLAYER
+def dinosaurs_tensor_plainly(view: dict[str, Any], seat: int, chosen: tuple[int, ...] = ()) -> np.ndarray:
+    from parlour.games.dinosaurs.engine import PHASES
+    from parlour.rl.encodings.dinosaurs import ACTIONS, LAYOUT
 
     out = np.zeros(LAYOUT.size, dtype=np.float32)
 
@@ -63,24 +65,7 @@ def dinosaurs_tensor_plainly(view: dict, seat: int, chosen: tuple = ()) -> np.nd
     if view["disaster"] is not None:
         one("disaster", view["disaster"])
     for r in range(n):
-        i = (seat + r) % n
-        p = players[i]
-        keys = [CARD_KEY[c] for c in p["area"]]
-        start = LAYOUT["players"].start + r * PLAYER
-        out[start:start + PLAYER] = (1.0, i in view["to_act"], p["eliminated"], p["escape"] / GOAL, p["hand_size"] / 10,
-                                     p["face_down"], p["answered"], p["bonus"] / 10, (p["score"] or 0) / 20,
-                                     (p["final_score"] or 0) / 20, p["trait"], *(keys.count(t) / 4 for t in AREA_TYPES),
-                                     len(p["sudden_death"]) / 5)
-        if p["dinosaur"] is not None:
-            one("dinosaurs", r * len(DINOSAUR_KEYS) + DINOSAUR_KEYS.index(p["dinosaur"]))
-        for kind in p["deadly"]:
-            one("deadly", r * len(AREA_TYPES) + AREA_TYPES.index(kind))
-        if p["card"] is not None:
-            one("front", r * N_CARDS + p["card"])
-        for card in p["area"]:
-            one("areas", card)
-        for card in p["sudden_death"]:
-            one("sudden_death", card)
+        _dinosaurs_player_plainly(out, view, (seat + r) % n, r)
     for card in view["discard"]:
         one("discard", card)
     for instant in view["instants"]:
@@ -105,3 +90,30 @@ def dinosaurs_tensor_plainly(view: dict, seat: int, chosen: tuple = ()) -> np.nd
     for token in chosen:
         one("chosen", ACTIONS.actions[token]["card"])
     return out
+
+
+def _dinosaurs_player_plainly(out: np.ndarray, view: dict[str, Any], i: int, r: int) -> None:
+    """Player ``i``'s part of the Dinosaurs tensor, ``r`` seats from the observing seat."""
+    from parlour.games.dinosaurs.engine import GOAL
+    from parlour.rl.encodings.dinosaurs import AREA_TYPES, CARD_KEY, DINOSAUR_KEYS, LAYOUT, N_CARDS, PLAYER
+
+    def one(block: str, k: int) -> None:
+        out[LAYOUT[block].start + k] += 1
+
+    p = view["players"][i]
+    keys = [CARD_KEY[c] for c in p["area"]]
+    start = LAYOUT["players"].start + r * PLAYER
+    out[start:start + PLAYER] = (1.0, i in view["to_act"], p["eliminated"], p["escape"] / GOAL, p["hand_size"] / 10,
+                                 p["face_down"], p["answered"], p["bonus"] / 10, (p["score"] or 0) / 20,
+                                 (p["final_score"] or 0) / 20, p["trait"], *(keys.count(t) / 4 for t in AREA_TYPES),
+                                 len(p["sudden_death"]) / 5)
+    if p["dinosaur"] is not None:
+        one("dinosaurs", r * len(DINOSAUR_KEYS) + DINOSAUR_KEYS.index(p["dinosaur"]))
+    for kind in p["deadly"]:
+        one("deadly", r * len(AREA_TYPES) + AREA_TYPES.index(kind))
+    if p["card"] is not None:
+        one("front", r * N_CARDS + p["card"])
+    for card in p["area"]:
+        one("areas", card)
+    for card in p["sudden_death"]:
+        one("sudden_death", card)

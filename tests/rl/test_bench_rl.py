@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from parlour.cli import main
 
 
-def test_bench_rl_reports_steps_and_the_wrapper_s_share(capsys, monkeypatch):
+def test_bench_rl_reports_steps_and_the_wrapper_s_share(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "200")
     assert main(["bench", "rl", "dinosaurs", "--games", "2", "--runs", "1", "--players", "3"]) == 0
     out = capsys.readouterr().out

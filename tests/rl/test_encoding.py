@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from rlkit import CONFIGS, GAMES, config_id, random_tokens
+from rlkit import CONFIGS, GAMES, Config, config_id, random_tokens
 
 from parlour.rl.encoding import Choices, EncodingError
 from parlour.rl.encodings import encoding
@@ -40,7 +40,7 @@ def assert_round_trip(table: Table, seat: int) -> int:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_every_legal_action_has_its_own_tokens_and_back(config: tuple) -> None:
+def test_every_legal_action_has_its_own_tokens_and_back(config: Config) -> None:
     game_id, players, options = config
     decisions = 0
     for seed in range(GAMES_PER_CONFIG):
@@ -59,8 +59,7 @@ def test_fire_spray_discards_several_cards_token_by_token() -> None:
     several = 0
     for seed in range(12):
         table = Table("dinosaurs", 3, seed=seed)
-        while not table.is_over():
-            seat = table.seat()
+        while (seat := table.seat()) is not None:
             choices = table.choices(seat)
             longest = max(choices.by_tokens, key=len)
             if len(longest) == 1:
@@ -82,6 +81,7 @@ def test_fire_spray_discards_several_cards_token_by_token() -> None:
 def test_a_token_the_mask_refuses_is_refused_in_words(game_id: str) -> None:
     table = Table(game_id, seed=3)
     seat = table.seat()
+    assert seat is not None
     before = table.state
     refused = int(np.flatnonzero(table.mask(seat) == 0)[0])
     with pytest.raises(EncodingError, match="not legal"):
@@ -126,8 +126,10 @@ def test_patchwork_s_choices_from_the_engine_s_placements_are_those_of_its_listi
 def test_dinosaurs_actions_naming_a_player_have_the_catalogue_s_token_for_that_player_from_the_seat() -> None:
     """Their quick look-up (``by_player``) gives what the catalogue's own look-up gives for the same
     action with its player counted from the seat."""
-    from parlour.rl.encoding import action_key
+    from parlour.rl.encoding import CatalogueCodec, action_key
+    from parlour.rl.encodings.dinosaurs import ACTIONS as catalogue
 
+    assert isinstance(catalogue, CatalogueCodec)
     checked = 0
     for players in (2, 3, 4):
         table = Table("dinosaurs", players, seed=players)
@@ -137,6 +139,6 @@ def test_dinosaurs_actions_naming_a_player_have_the_catalogue_s_token_for_that_p
                 for action in table.game.legal_actions(table.state, seat):
                     if "player" in action:
                         turned = {**action, "player": (action["player"] - seat) % players}
-                        assert table.codec.encode(view, action) == (table.codec.index[action_key(turned)],)
+                        assert table.codec.encode(view, action) == (catalogue.index[action_key(turned)],)
                         checked += 1
     assert checked > 100

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import gymnasium
 import pytest
-from rlkit import GAMES
+from rlkit import CONFIGS, GAMES, Config, config_id
 
 from parlour import bots
 from parlour.games import get
@@ -13,11 +14,19 @@ from parlour.rl.encoding import EncodingError
 env_checker = pytest.importorskip("gymnasium.utils.env_checker")
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")  # Gymnasium's remark on unbounded boxes
-@pytest.mark.parametrize("game_id", GAMES)
-def test_gymnasium_check_env(game_id: str) -> None:
-    # check_env steps with unmasked random tokens: illegal="lose" takes them
-    env_checker.check_env(gym.make(game_id, opponent="random", illegal="lose"), skip_render_check=True)
+GYM_CONFIGS = [(g, p, o) for g, p, o in CONFIGS if p > 1]  # one seat learns, bots play the others
+
+
+@pytest.mark.filterwarnings("error")  # and without a warning
+@pytest.mark.parametrize("config", GYM_CONFIGS, ids=config_id)
+def test_gymnasium_check_env_with_its_defaults_on_the_registered_environment(config: Config) -> None:
+    """``gymnasium.make("parlour/<game>-v0")``: what Gymnasium's tools, which step with unmasked
+    samples, find registered (illegal="lose")."""
+    game_id, players, options = config
+    for render_mode in (None, "ansi", "human"):
+        env = gymnasium.make(f"parlour/{game_id}-v0", players=players, options=options, render_mode=render_mode)
+        env_checker.check_env(env.unwrapped)
+        env.close()
 
 
 def play(env: gym.ParlourGymEnv, seed: int) -> float:
@@ -81,8 +90,16 @@ def test_bad_arguments_are_refused_in_words() -> None:
 
 
 def test_registered_with_gymnasium() -> None:
-    import gymnasium
+    env = gymnasium.make("parlour/dinosaurs-v0", opponent="survivor", players=3).unwrapped
+    assert isinstance(env, gym.ParlourGymEnv) and env.table.players == 3 and env.illegal == "lose"
+    other = gymnasium.make("parlour/empire-v0", illegal="raise").unwrapped
+    assert isinstance(other, gym.ParlourGymEnv) and other.illegal == "raise"
 
-    gym.register()
-    env = gymnasium.make("parlour/dinosaurs-v0", opponent="survivor", players=3)
-    assert env.unwrapped.table.players == 3
+
+def test_human_rendering_prints_and_returns_none(capsys: pytest.CaptureFixture[str]) -> None:
+    env = gym.make("palace", render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert "scores:" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="render_mode must be one of"):
+        gym.make("palace", render_mode="rgb_array")

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 from plain import dinosaurs_tensor_plainly, palace_tensor_plainly
-from rlkit import CONFIGS, GAMES, config_id, random_tokens
+from rlkit import CONFIGS, GAMES, Config, config_id, random_tokens
 
 from parlour.games import get
 from parlour.rl.table import Table
@@ -18,21 +18,41 @@ HIDDEN = [c for c in CONFIGS if get(c[0]).hidden_information]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_observations_have_the_game_s_one_shape(config: tuple) -> None:
+def test_observations_have_the_game_s_one_shape(config: Config) -> None:
     game_id, players, options = config
     table = Table(game_id, players, options, seed=7)
-    size = table.encoder.layout.size
+    layout = table.encoder.layout
     seen = set()
     for _ in random_tokens(table, 7, 300):
         for other in range(players):
             obs = table.observe(other)
-            assert obs.shape == (size,) and obs.dtype == np.float32 and np.isfinite(obs).all()
+            assert obs.shape == (layout.size,) and obs.dtype == np.float32 and np.isfinite(obs).all()
+            # within the bounds the spaces declare, which nothing had to be clipped to
+            assert (layout.low <= obs).all() and (obs <= layout.high).all()
+            chosen = table.prefix if other == table.prefix_seat else ()
+            assert obs.tobytes() == table.encoder.encode(table.view(other), other, chosen).tobytes()
             seen.add(obs.tobytes())
     assert len(seen) > 1  # the tensor follows the game
 
 
+def test_a_value_beyond_its_block_s_bounds_is_clipped_to_them() -> None:
+    from parlour.rl.encoding import Layout
+
+    layout = Layout([("flags", 2, "0/1"), ("score", 1, "score / 20", (-1.0, 2.0)), ("lead", 1, "", (-1.0, 2.0)),
+                     ("cards", 1, "cards / 20", (0.0, 3.0, "exact"))])
+    assert layout.low.tolist() == [0, 0, -1, -1, 0] and layout.high.tolist() == [1, 1, 2, 2, 3]
+    assert [c[0] for c in layout.clipped] == [slice(2, 4)]  # one clip for the two blocks side by side
+    tensor = np.array([1.0, 0.0, -3.0, 2.5, 2.5], dtype=np.float32)
+    assert layout.bound(tensor).tolist() == [1.0, 0.0, -1.0, 2.0, 2.5]
+    exact = Layout([("cards", 1, "cards / 20", (0.0, 3.0, "exact"))])  # the game keeps it within: no pass
+    assert not exact.clipped and exact.bound(np.array([4.0], dtype=np.float32)).tolist() == [4.0]
+    for bad in ((1.0, 1.0), (0.0, 1.0, "roughly")):
+        with pytest.raises(ValueError, match="are not"):
+            Layout([("score", 1, "score", bad)])
+
+
 @pytest.mark.parametrize("config", HIDDEN, ids=config_id)
-def test_resampling_what_a_seat_cannot_know_leaves_its_observation_alone(config: tuple) -> None:
+def test_resampling_what_a_seat_cannot_know_leaves_its_observation_alone(config: Config) -> None:
     """The game's ``sample`` deals anew what ``seat`` cannot see; the seat's observation tensor and
     its legal tokens are the same in the resampled state."""
     game_id, players, options = config
@@ -110,7 +130,7 @@ def test_palace_s_tensor_is_the_plain_one(players: int) -> None:
 
 
 @pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] == "dinosaurs"], ids=config_id)
-def test_dinosaurs_tensor_is_the_plain_one(config: tuple) -> None:
+def test_dinosaurs_tensor_is_the_plain_one(config: Config) -> None:
     """As for Palace: every seat's tensor, at every token of random games (Fire Spray's discards
     token by token among them), is the one written plainly."""
     game_id, players, options = config

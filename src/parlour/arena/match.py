@@ -18,10 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, derive
+from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, derive, replays
 
-REPLAY_FORMAT = "parlour-replay/1"
-DEFAULT_TIME_LIMITS_MS = {"first_turn": 1000, "turn": 100}  # for games whose documents set none
 MAX_MOVES = 100_000  # a longer match is a bug in the game, not a long game
 BUILTIN = "builtin:"
 JSON = "json:"
@@ -94,15 +92,16 @@ class MatchRecord:
 
 def time_limits(game: Game[Any], scale: float) -> tuple[float, float]:
     """(first turn, later turns) in seconds: the game's own limits times ``scale``."""
-    limits = getattr(game, "time_limits_ms", None) or DEFAULT_TIME_LIMITS_MS
+    limits = game.time_limits_ms
     return limits["first_turn"] * scale / 1000, limits["turn"] * scale / 1000
 
 
 def native_protocol(game: Game[Any]) -> Any | None:
-    """The ``protocol`` module of the game's package, if the game has its own protocol."""
-    from ..games import companion
+    """The module of the game's own protocol for programs, if it has one (its registry entry says)."""
+    from ..games import entries
 
-    return companion(game, "protocol")
+    found = entries().get(game.id)
+    return found.protocol_module() if found is not None else None
 
 
 def check_entrant(game: Game[Any], entrant: Entrant) -> None:
@@ -162,9 +161,10 @@ class _Seat:
 
     def choose(self, view: dict[str, Any], seat: int, legal: list[Action] | None) -> Action:
         """The bot's action; the seconds it thought (or failed) are added to ``thought``."""
-        from ..bots.program import BotFailure
+        from ..bots.program import BotFailure, ProgramBot
 
         if self.program is not None:
+            assert isinstance(self.bot, ProgramBot)  # a program's seat: its protocol may need no legal actions
             waited = self.program.waited
             try:
                 return self.bot.choose(view, seat, legal)
@@ -179,7 +179,8 @@ class _Seat:
         self.turns += 1
         began, began_cpu = time.perf_counter(), time.process_time()
         try:
-            return self.bot.choose(view, seat, legal)  # type: ignore[arg-type]
+            assert legal is not None  # an in-process bot is always told them (needs_legal)
+            return self.bot.choose(view, seat, legal)
         except Exception as error:  # a built-in bot's bug loses its match, not the tournament
             raise BotFailure("crash", f"raised {type(error).__name__}: {error}") from None
         finally:
@@ -216,7 +217,7 @@ def play_match(task: MatchTask) -> MatchRecord:
     actions: list[list[Any]] = []
     think: list[list[float]] = [[] for _ in range(players)]
     seats: list[_Seat] = []
-    ended, forfeit, result = "normal", None, None
+    ended, forfeit = "normal", None
     overhead = overhead_cpu = 0.0
     try:
         for seat in range(players):
@@ -249,13 +250,9 @@ def play_match(task: MatchTask) -> MatchRecord:
     finally:
         for s in seats:
             s.close()
-    if forfeit is not None:
-        result = forfeit_result(players, forfeit, ended)
-    else:
-        result = game.result(state)
-    replay = {"format": REPLAY_FORMAT, "game": game.id, "players": players, "options": game.resolve_options(task.options),
-              "seed": task.seed, "names": list(names), "actions": actions, "result": result.to_json(names),
-              "ended": ended}
+    result = forfeit_result(players, forfeit, ended) if forfeit is not None else game.result(state)
+    replay = replays.record(game, players, game.resolve_options(task.options), task.seed, names, actions, result,
+                            ended)
     late = [s.late_turns() for s in seats] + [0] * (players - len(seats))
     return MatchRecord(task.number, names, replay, ended, forfeit, len(actions), think, overhead, overhead_cpu,
                        late)

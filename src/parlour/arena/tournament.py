@@ -33,7 +33,7 @@ def schedule(game: str, entrants: list[Entrant], players: int, games: int, seed:
     duplicated = sorted({n for n in names if names.count(n) > 1})
     if duplicated:
         raise ParlourError(f"each --bot needs its own name; {', '.join(duplicated)} is given twice")
-    tasks = []
+    tasks: list[MatchTask] = []
     for table in itertools.combinations(entrants, players):
         for k in range(games):
             turn = k % players

@@ -4,36 +4,9 @@ The search starts from ``game.sample(view, seat, rng)``: for open-information ga
 there is, for hidden-information games a fresh guess at what the seat cannot see on every
 iteration (determinized UCT over one tree of actions), so the bot never reads the true state.
 
-A game may offer hooks that make the search much stronger, as ``game.search`` (duck-typed, every
-method optional):
-
-- ``candidates(state, seat, depth) -> list[Action]``: the actions worth searching at a node,
-  best first (default: every legal action, in a random order). Children are added in this
-  order as the node is visited more (progressive widening), so a good order matters.
-- ``rollout(state, seat, rng) -> Action``: the playout policy (default: ``game.random_action``).
-- ``evaluate(state) -> list[float]``: each seat's chance of winning from a non-final state, in
-  [0, 1]; with it, playouts stop after ``rollout_depth`` moves and the leaf is evaluated.
-- ``playout_end(start, state) -> bool``: with ``evaluate``, a playout from ``start`` also stops
-  (and its leaf is evaluated) as soon as this says so, e.g. at the end of a round (default: only
-  ``rollout_depth`` stops it).
-- ``result_values(result) -> list[float]``: each seat's value of a finished game (default: its
-  share of the others it beat, ``seat_values``); a game where only first place counts gives
-  the winners everything: ``winner_values``.
-- ``rollout_depth`` (int, default unbounded; or a function of the root state giving one) and
-  ``exploration`` (the UCT constant, default 0.7).
-- ``time_share``: the share of the time limit spent searching (default 0.6).
-- ``tree_depth`` (int, default unbounded): how many levels of moves the tree grows. 1 is flat
-  Monte Carlo instead of a tree: the first ``width`` root candidates (default 6) are each played
-  out on the same guess at the hidden state with the same random numbers, guess after guess, and
-  the best average wins, the first candidate keeping ``first_bonus`` (default 0) of an edge;
-  with fewer than ``min_rounds`` guesses played (default 1; a busy machine) the first candidate.
-  Comparing candidates on the same guesses and dice makes a few dozen playouts tell them apart,
-  and no move in the search is chosen knowing the guessed cards.
-- ``playout_bot`` (a bot class, or a name of the game's registry such as ``"medium"``): without ``rollout``,
-  playouts are played by that bot for every seat, each from its seat's view of the guessed state;
-  without ``candidates``, a node's first candidate is that bot's choice, the rest in a random order.
-- ``sample(view, seat, rng) -> state``: the belief, a guess at the hidden state drawn from what
-  the seat has seen others do (default: ``game.sample``, every consistent state alike).
+A game guides the search with its hooks, ``game.search``: a :class:`~parlour.core.SearchHooks`
+that says which actions are worth searching, how playouts are played and judged, how deep the tree
+grows and how much of the time limit to spend (each hook and its default are described there).
 
 >>> from parlour.games import get
 >>> game = get("patchwork"); state = game.start(2, {}, seed=3)
@@ -49,13 +22,13 @@ import json
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..core import Action, Bot, Game, IllegalAction, View
+from ..core import Action, Bot, Game, IllegalAction, Result, SearchHooks, View
+from .naming import UnknownBot, bot_class
 
 DEFAULT_TIME = 0.2  # seconds per move when no time limit is given
-SAFETY = 0.6  # the share of the time limit spent searching; the rest is margin for a busy machine
 MARGIN = 0.004  # seconds kept back for everything around the search
 MIN_CPU_SHARE = 0.3  # the least share of its time the search keeps on a busy machine
 MAX_ROLLOUT = 1_000  # playout moves; a longer playout counts as even
@@ -74,7 +47,7 @@ def seat_values(ranks: tuple[int, ...] | list[int]) -> list[float]:
             for mine in ranks]
 
 
-def winner_values(result: Any) -> list[float]:
+def winner_values(result: Result) -> list[float]:
     """Each seat's value of a finished game where only first place counts (a game's
     ``result_values``): the winners share 1, whatever the others' places.
 
@@ -96,6 +69,10 @@ def softmax(standings: Sequence[float | None]) -> list[float]:
     weights = [0.0 if x is None else math.exp(x - top) for x in standings]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+def _seat_values(result: Result) -> list[float]:
+    return seat_values(result.ranks)
 
 
 class _Node:
@@ -130,13 +107,14 @@ class _Guide:
     """A game's heuristic bot as the playout policy and the first candidate of each node: it
     chooses from its seat's view of the (guessed) state, like any bot."""
 
-    def __init__(self, game: Game[Any], bot: str | type[Bot], rng: Any) -> None:
-        from . import create  # the registry imports this module
-
+    def __init__(self, game: Game[Any], bot: str | type[Bot], rng: random.Random) -> None:
         self.game = game
         self.rng = rng
-        self.bots = [create(game, bot, seed=rng.getrandbits(32)) if isinstance(bot, str)
-                     else bot(game, seed=rng.getrandbits(32)) for _ in range(game.max_players)]
+        cls = bot if isinstance(bot, type) else bot_class(game, bot, {})
+        if cls is None:
+            raise UnknownBot(f"{game.name}'s search plays its playouts with {bot!r}, which is none of its"
+                             f" own bots or levels ({', '.join([*game.bots, *game.levels])})")
+        self.bots = [cls(game, seed=rng.getrandbits(32)) for _ in range(game.max_players)]
 
     def reseed(self, seed: int) -> None:
         """The same random choices again: each candidate is played out with the same dice."""
@@ -170,30 +148,31 @@ class MctsBot(Bot):
 
     def __init__(self, game: Game[Any], seed: int = 0, time_limit: float | None = None) -> None:
         super().__init__(game, seed=seed, time_limit=time_limit)
-        hooks = getattr(game, "search", None)
+        hooks: SearchHooks[Any] = game.search or SearchHooks()
         default = _DefaultHooks(game, self.rng)
         self._default_candidates = default.candidates
-        self._candidates = getattr(hooks, "candidates", None) or default.candidates
-        self._rollout = getattr(hooks, "rollout", None) or default.rollout
-        self._sample = getattr(hooks, "sample", None) or game.sample
-        playout_bot = getattr(hooks, "playout_bot", None)
+        self._candidates = hooks.candidates or default.candidates
+        self._rollout = hooks.rollout or default.rollout
+        self._sample = hooks.sample or game.sample
         self._guide: _Guide | None = None
-        if playout_bot is not None:
-            guide = self._guide = _Guide(game, playout_bot, self.rng)
-            if not hasattr(hooks, "rollout"):
+        if hooks.playout_bot is not None:
+            guide = self._guide = _Guide(game, hooks.playout_bot, self.rng)
+            if hooks.rollout is None:
                 self._rollout = guide.rollout
-            if not hasattr(hooks, "candidates"):
+            if hooks.candidates is None:
                 self._candidates = guide.candidates
-        self._evaluate = getattr(hooks, "evaluate", None)
-        self.rollout_depth = getattr(hooks, "rollout_depth", MAX_ROLLOUT) if self._evaluate else MAX_ROLLOUT
-        self._playout_end = getattr(hooks, "playout_end", None) if self._evaluate else None
-        self._result_values = getattr(hooks, "result_values", None) or (lambda result: seat_values(result.ranks))
-        self.exploration = getattr(hooks, "exploration", 0.7)
-        self.tree_depth = getattr(hooks, "tree_depth", MAX_ROLLOUT)
-        self.width = getattr(hooks, "width", 6)
-        self.first_bonus = getattr(hooks, "first_bonus", 0.0)
-        self.min_rounds = getattr(hooks, "min_rounds", 1)
-        self.time_share = getattr(hooks, "time_share", SAFETY)
+        self._evaluate = hooks.evaluate
+        depth = hooks.rollout_depth
+        self.rollout_depth: int | Callable[[Any], int] = (
+            depth if self._evaluate is not None and depth is not None else MAX_ROLLOUT)
+        self._playout_end = hooks.playout_end if self._evaluate is not None else None
+        self._result_values = hooks.result_values or _seat_values
+        self.exploration = hooks.exploration
+        self.tree_depth = hooks.tree_depth if hooks.tree_depth is not None else MAX_ROLLOUT
+        self.width = hooks.width
+        self.first_bonus = hooks.first_bonus
+        self.min_rounds = hooks.min_rounds
+        self.time_share = hooks.time_share
         self.iterations = 0  # of the last search, for benchmarks and tests
         self.cpu_share = 1.0  # of the wall time of the last searches, the share this process ran (averaged)
 
@@ -320,9 +299,10 @@ class MctsBot(Bot):
                 path.append(child)
                 mover = child.mover
                 break
-            node, state = self._select(node, state, hidden)
-            if node is None:
+            chosen, state = self._select(node, mover, state, hidden)
+            if chosen is None:
                 return
+            node = chosen
             path.append(node)
             depth += 1
             if hidden:
@@ -345,7 +325,8 @@ class MctsBot(Bot):
                 n.value += values[chooser]
             chooser = n.mover
 
-    def _select(self, node: _Node, state: Any, hidden: bool) -> tuple[_Node | None, Any]:
+    def _select(self, node: _Node, mover: int, state: Any, hidden: bool) -> tuple[_Node | None, Any]:
+        """The child of ``node`` (where ``mover`` chooses) that UCT picks, and the state there."""
         log_n = math.log(node.visits + 1)
         c = self.exploration
         best, best_score, best_action = None, -1.0, None
@@ -353,19 +334,19 @@ class MctsBot(Bot):
             score = child.value / child.visits + c * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score, best_action = child, score, action
-        if best is None:
+        if best is None or best_action is None:
             return None, state
         if not hidden:
             return best, best.state
         try:
-            return best, self.game.apply(state, node.mover, best_action)
+            return best, self.game.apply(state, mover, best_action)
         except IllegalAction:
             return None, state
 
     def _playout(self, state: Any, mover: int | None, deadline: float, rng: Any = None) -> Any:
         """Each seat's value after a playout from ``state``; None when the time ran out."""
         game, rng, start, end = self.game, rng or self.rng, state, self._playout_end
-        for step in range(self._depth):
+        for _ in range(self._depth):
             if mover is None:
                 break
             if time.perf_counter() >= deadline:  # a guided step can be slow on a busy machine

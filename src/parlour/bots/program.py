@@ -13,6 +13,7 @@ the caller gets either a line or a :class:`BotFailure` saying which of these hap
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import selectors
@@ -66,20 +67,18 @@ class Program:
         self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
         if not self.argv:
             raise ValueError("an empty command line")
-        stderr: Any = subprocess.DEVNULL
         if log is not None:
             Path(log).parent.mkdir(parents=True, exist_ok=True)
-            stderr = open(log, "ab")
-        try:
-            self.process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd,
-                start_new_session=True, bufsize=0,
-                preexec_fn=_limit_log_size if log is not None else None)
-        except OSError as error:
-            raise BotFailure("crash", f"could not start {shlex.join(self.argv)}: {error.strerror or error}") from None
-        finally:
-            if log is not None:
-                stderr.close()
+        # the program keeps its own copy of the log's descriptor: this one is closed once it runs
+        with open(log, "ab") if log is not None else contextlib.nullcontext(subprocess.DEVNULL) as stderr:
+            try:
+                self.process = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd,
+                    start_new_session=True, bufsize=0,
+                    preexec_fn=_limit_log_size if log is not None else None)
+            except OSError as error:
+                raise BotFailure("crash", f"could not start {shlex.join(self.argv)}: {error.strerror or error}"
+                                 ) from None
         assert self.process.stdin is not None and self.process.stdout is not None
         self._in = self.process.stdin.fileno()
         self._out = self.process.stdout.fileno()
@@ -200,16 +199,12 @@ class Program:
             return self.process.returncode
         self.closed = True
         status = self.process.poll()
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         self._selector.close()
         for stream in (self.process.stdin, self.process.stdout):
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
         self.process.wait()
         return status
 

@@ -96,7 +96,8 @@ async def own_room(client: Any) -> tuple[str, list[str]]:
     room = answer.json()
     tokens = []
     for seat in range(2):
-        joined = await patiently(lambda: client.post(f"/api/rooms/{room['code']}/join", json={"name": f"x{seat}"}))
+        name = f"x{seat}"
+        joined = await patiently(lambda name=name: client.post(f"/api/rooms/{room['code']}/join", json={"name": name}))
         tokens.append(joined.json()["seat_token"])
     await patiently(lambda: client.post(f"/api/rooms/{room['code']}/start",
                                         headers={"Authorization": f"Bearer {room['host_token']}"}))
@@ -202,6 +203,7 @@ def played_replay() -> dict[str, Any]:
     """A whole Patchwork game of random legal moves as a replay file, with the names Ana and Bo."""
     import random
 
+    from ..core import replays
     from ..games import get
 
     game, rng = get("patchwork"), random.Random(5)
@@ -211,7 +213,7 @@ def played_replay() -> dict[str, Any]:
         action = game.random_action(state, seat, rng)
         actions.append([seat, action])
         state = game.apply(state, seat, action)
-    return {"format": "parlour-replay/1", "game": "patchwork", "players": 2, "options": {}, "seed": 5,
+    return {"format": replays.FORMAT, "game": "patchwork", "players": 2, "options": {}, "seed": 5,
             "names": ["Ana", "Bo"], "actions": actions}
 
 
@@ -236,7 +238,7 @@ def resident(pid: int) -> int:
             status = Path(f"/proc/{each}/status").read_text()
         except OSError:
             continue
-        line = next((l for l in status.splitlines() if l.startswith("VmRSS:")), "VmRSS: 0 kB")
+        line = next((text for text in status.splitlines() if text.startswith("VmRSS:")), "VmRSS: 0 kB")
         total += int(line.split()[1]) * 1024
     return total
 
@@ -256,7 +258,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ..core import ParlourError
     from .bench import machine
-    from .bench_hall import client_process, create_rooms, free_port, start_server
+    from .bench_hall import client_process, create_rooms
+    from .processes import free_port, start_server
 
     attacks = args.attack or list(ATTACKS)
     if args.rooms < 1 or args.seconds <= 0 or args.think <= 0:

@@ -21,10 +21,7 @@ import itertools
 import multiprocessing
 import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +30,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .cluster import MAX_SERVERS, Cluster
+from .processes import cpu_seconds, free_port, resident_bytes, start_server
 
 
 def register(targets: argparse._SubParsersAction) -> None:
@@ -60,58 +60,15 @@ def register(targets: argparse._SubParsersAction) -> None:
 
 def servers_list(text: str) -> list[int]:
     """``1,2`` -> [1, 2]; refused in words unless each is a whole number of halls in range."""
-    from .cluster import MAX_SERVERS
-
     try:
         counts = [int(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(f"--servers takes numbers of halls separated by commas, e.g. 1,2; not {text!r}"
                                          ) from None
     if not all(1 <= n <= MAX_SERVERS for n in counts) or len(counts) > 8:
-        raise argparse.ArgumentTypeError(f"--servers takes up to 8 numbers of halls, each 1 to {MAX_SERVERS}; not {text!r}")
+        raise argparse.ArgumentTypeError(f"--servers takes up to 8 numbers of halls, each 1 to {MAX_SERVERS};"
+                                         f" not {text!r}")
     return counts
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def serve_command(db_url: str, port: int, options: tuple[str, ...] = ()) -> list[str]:
-    """The arguments after Python's own that run ``parlour serve`` on 127.0.0.1:``port``."""
-    return ["-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url, *options]
-
-
-def hall_answers(port: int) -> bool:
-    """Whether a hall (or the proxy in front of halls) on 127.0.0.1:``port`` serves its catalogue."""
-    import httpx
-
-    try:
-        return httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200
-    except httpx.TransportError:
-        return False
-
-
-def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",),
-                 log: Path | None = None) -> subprocess.Popen[bytes]:
-    """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers; by
-    default without per-address quotas, since every room comes from this one machine. ``log``:
-    a file for what it writes on stderr (by default a temporary one, read if it fails to start)."""
-    # a file, not a pipe: nobody reads it while the server runs
-    errors = tempfile.TemporaryFile() if log is None else open(log, "w+b")
-    server = subprocess.Popen([sys.executable, *serve_command(db_url, port, ("--quiet", *options))],
-                              stdout=subprocess.DEVNULL, stderr=errors)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if hall_answers(port):
-            return server
-        if server.poll() is not None:
-            errors.seek(0)
-            raise RuntimeError(f"the server did not start: {errors.read().decode(errors='replace')}")
-        time.sleep(0.1)
-    server.kill()
-    raise RuntimeError("the server did not answer within 30 seconds")
 
 
 async def create_rooms(base: str, game: str, players: int, rooms: int) -> list[tuple[str, list[str]]]:
@@ -123,10 +80,12 @@ async def create_rooms(base: str, game: str, players: int, rooms: int) -> list[t
 
         async def one(number: int) -> tuple[str, list[str]]:
             async with gate:
-                room = (await client.post("/api/rooms", json={"game": game, "seats": [{"kind": "open"}] * players})).json()
+                asked = {"game": game, "seats": [{"kind": "open"}] * players}
+                room = (await client.post("/api/rooms", json=asked)).json()
                 tokens = []
                 for seat in range(players):
-                    answer = await client.post(f"/api/rooms/{room['code']}/join", json={"name": f"bench-{number}-{seat}"})
+                    answer = await client.post(f"/api/rooms/{room['code']}/join",
+                                               json={"name": f"bench-{number}-{seat}"})
                     tokens.append(answer.json()["seat_token"])
                 await client.post(f"/api/rooms/{room['code']}/start",
                                   headers={"Authorization": f"Bearer {room['host_token']}"})
@@ -239,8 +198,8 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - begin
     errors = [repr(r) for r in results if isinstance(r, BaseException)]
-    return {"latencies": latencies, "acked_at": acked_at, "elapsed": elapsed, "errors": errors[:5], "failed": len(errors),
-            "cpu": time.process_time() - cpu}
+    return {"latencies": latencies, "acked_at": acked_at, "elapsed": elapsed, "errors": errors[:5],
+            "failed": len(errors), "cpu": time.process_time() - cpu}
 
 
 def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
@@ -258,49 +217,6 @@ def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, 
                                lambda: out.send("connected"), go))
     out.send(report)
     out.close()
-
-
-def processes() -> dict[int, list[str]]:
-    """Every process of the machine: its id -> the fields of /proc/ID/stat after its name
-    (state, parent, ...); empty where /proc is missing."""
-    table = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            table[int(stat.parent.name)] = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # ended meanwhile
-            continue
-    return table
-
-
-def descendants(pid: int, table: dict[int, list[str]] | None = None) -> list[int]:
-    """``pid`` and every living process under it (children, their children, ...)."""
-    table = processes() if table is None else table
-    children: dict[int, list[int]] = {}
-    for number, fields in table.items():
-        children.setdefault(int(fields[1]), []).append(number)
-    found, todo = [], [pid]
-    while todo:
-        number = todo.pop()
-        found.append(number)
-        todo.extend(children.get(number, ()))
-    return found
-
-
-def resident_bytes(pid: int) -> int:
-    """The resident memory of process ``pid`` alone; 0 where /proc is missing."""
-    try:
-        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except OSError:
-        return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) used so far by process ``pid`` and its children, living or ended
-    (a hall's bot workers, PostgreSQL's backends, nginx's workers); 0 where /proc is missing."""
-    table = processes()
-    # each one's own time, and that of its children that ended and were waited for
-    ticks = sum(sum(int(f) for f in table[n][11:15]) for n in descendants(pid, table) if n in table)
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 # -- the command -------------------------------------------------------------------------------
@@ -403,8 +319,6 @@ def cluster_runs(console: Any, args: argparse.Namespace, game: Any) -> list[tupl
     cluster started as ``parlour cluster`` starts it (:class:`~parlour.cli.cluster.Cluster`), in a
     temporary folder whose PostgreSQL the next number of halls reuses, with a database of its own
     (no room of the run before is loaded)."""
-    from .cluster import Cluster
-
     runs = []
     with tempfile.TemporaryDirectory(prefix="parlour-bench-cluster-") as folder:
         os.chmod(folder, 0o755)  # PostgreSQL runs as its own user when this runs as root
@@ -456,10 +370,11 @@ def report(console: Any, args: argparse.Namespace, game: Any, result: Run, serve
     latencies = result.latencies
     if not latencies:
         raise ParlourError(f"no move was acknowledged; client errors: {result.errors}")
+    thinking = f"{args.think:g} s of thought before each move on average" if args.think else "no thinking time"
     console.print(f"{game.name}: {args.rooms} rooms x {game.min_players} WebSocket clients ({args.bot} bots),"
                   f" {args.clients} client process(es), {server};"
                   f" {'legal actions sent by the server' if args.legal else 'moves worked out by the clients'};"
-                  f" {f'{args.think:g} s of thought before each move on average' if args.think else 'no thinking time'}")
+                  f" {thinking}")
     console.print(f"[bold]{result.moves_per_second:,.0f} acknowledged moves/s[/bold]"
                   f" ({len(latencies):,} moves in {result.elapsed:.1f} s); send-to-ack latency"
                   f" median [bold]{statistics.median(latencies) * 1000:.1f} ms[/bold],"
@@ -470,7 +385,8 @@ def report(console: Any, args: argparse.Namespace, game: Any, result: Run, serve
     console.print(f"store: {result.stored:,} actions committed, {len(latencies):,} acknowledged: {verdict}")
     moves = len(latencies)
     server_cpu = sum(result.cpu.values())
-    parts = ", ".join(f"{name} {seconds:.1f} s ({seconds / moves * 1000:.3f} ms)" for name, seconds in result.cpu.items())
+    parts = ", ".join(f"{name} {seconds:.1f} s ({seconds / moves * 1000:.3f} ms)"
+                      for name, seconds in result.cpu.items())
     console.print(f"CPU time: server {server_cpu:.1f} s ({server_cpu / moves * 1000:.2f} ms a move, so"
                   f" {moves / server_cpu:,.0f} moves per server CPU-second)"
                   + (f" = {parts}" if len(result.cpu) > 1 else "") + f"; clients {result.client_cpu:.1f} s"
@@ -505,7 +421,8 @@ def summary(console: Any, runs: list[tuple[int, Run]]) -> None:
         moves = len(result.latencies)
         writes = result.counted.get("PostgreSQL write transactions", 0)
         before, after = result.memory
-        table.add_row(str(servers), f"{result.moves_per_second:,.0f}", f"{statistics.median(result.latencies) * 1000:.1f}",
+        median = statistics.median(result.latencies) * 1000
+        table.add_row(str(servers), f"{result.moves_per_second:,.0f}", f"{median:.1f}",
                       f"{result.percentile(0.99):.1f}",
                       *(f"{result.cpu[name] / moves * 1000:.3f}" for name in ("halls", "PostgreSQL", "Redis", "nginx")),
                       f"{sum(result.cpu.values()) / moves * 1000:.3f}", f"{moves / writes:.1f}" if writes else "-",

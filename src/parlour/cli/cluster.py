@@ -36,10 +36,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from ..core import ParlourError
-from .bench_hall import free_port, hall_answers, serve_command
+from .processes import free_port, hall_answers, serve_command
 
 START_WITHIN = 60.0  # seconds a starting part has to answer (initdb excluded); not a timing test
 STOP_WITHIN = 30.0  # seconds a part has to stop before it is killed
@@ -258,7 +259,8 @@ class Cluster:
             done = subprocess.run([str(programs / "initdb"), "-D", str(data), "-U", DB_USER, "--auth=trust",
                                    "-E", "UTF8", "--locale=C"], capture_output=True, text=True, user=user, group=user)
             if done.returncode != 0:
-                raise PartFailed(f"PostgreSQL: initdb could not make {data}: {done.stderr.strip() or done.stdout.strip()}")
+                said = done.stderr.strip() or done.stdout.strip()
+                raise PartFailed(f"PostgreSQL: initdb could not make {data}: {said}")
         port = free_port()
         part = Part("PostgreSQL", [str(programs / "postgres"), "-D", str(data), "-p", str(port),
                                    "-c", "listen_addresses=127.0.0.1", "-k", str(home)],
@@ -304,13 +306,14 @@ class Cluster:
         self.hall_ports = [free_port() for _ in range(self.servers)]
         halls = []
         for number, port in enumerate(self.hall_ports, 1):
-            command = [sys.executable, *serve_command(self.db_url, port, ("--redis", self.redis_url, *self.hall_options))]
+            options = ("--redis", self.redis_url, *self.hall_options)
+            command = [sys.executable, *serve_command(self.db_url, port, options)]
             halls.append(Part(f"hall {number}", command, home / f"hall-{number}.log"))
             self.parts.append(halls[-1])
             if number == 1:  # the first brings the store's schema up to date, alone
                 halls[0].wait_until(lambda: hall_answers(self.hall_ports[0]))
         for hall, port in zip(halls, self.hall_ports):
-            hall.wait_until(lambda: hall_answers(port))
+            hall.wait_until(partial(hall_answers, port))
             self.say(f"{hall.name} on 127.0.0.1:{port}; its log: {hall.log}")
 
     def _start_nginx(self) -> None:

@@ -43,10 +43,11 @@ class NoTerminal(ParlourError):
 
 
 def terminal_for(game: Game[Any]) -> ModuleType:
-    """The ``terminal`` module of the game's package, or :class:`NoTerminal` in words."""
-    from ..games import companion
+    """The game's terminal renderer (its registry entry says which), or :class:`NoTerminal` in words."""
+    from ..games import entries
 
-    module = companion(game, "terminal")
+    found = entries().get(game.id)
+    module = found.terminal_module() if found is not None else None
     if module is None:
         raise NoTerminal(f"{game.name} cannot be played in the terminal (its package has no terminal"
                          " renderer); play it in the browser hall instead")
@@ -140,6 +141,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
     view = game.view(state, me)
     console.print(terminal.render(view, me, names))
     result = game.result(state)
+    assert result is not None  # the game is over
     if hasattr(terminal, "render_result"):
         console.print(terminal.render_result(view, names))
     winners = result.winners

@@ -27,6 +27,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
 
     from ..arena import replays
     from ..core import ParlourError, with_names
+    from ..core.replays import states
     from ..games import get
 
     console = Console(highlight=False)
@@ -40,12 +41,11 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
     console.print(f"[bold]{game.name}[/bold], seed {replay['seed']}: {', '.join(names)}; {total} moves")
     read = read or console.input
     state = None
-    for number, state, log in replays.frames(game, replay):
+    for number, state, log in states(game, replay):
         if number and args.at is None:
-            seat = replay["actions"][number - 1][0]
+            seat, action = replay["actions"][number - 1]
             lines = [entry.render(names) for entry in log if entry.visible_to(None)]
-            console.print(f"{number:>4}. {names[seat]}: " + ("; ".join(lines) or _brief(replay['actions'][number - 1][1])),
-                          markup=False)
+            console.print(f"{number:>4}. {names[seat]}: " + ("; ".join(lines) or _brief(action)), markup=False)
         if terminal is not None and (args.step or args.at == number):
             console.print(terminal.render(game.view(state, None), None, names))
             if args.step and number < total:

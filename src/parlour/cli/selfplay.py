@@ -61,6 +61,7 @@ def play_one(task: tuple[str, tuple[str, ...], int, int, dict[str, Any]]) -> Gam
         state = game.apply(state, seat, action)
         moves += 1
     result = game.result(state)
+    assert result is not None  # the game is over
     return GameRecord(number, entries, tuple(result.scores), tuple(result.ranks), moves)
 
 

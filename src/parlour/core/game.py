@@ -15,15 +15,13 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, NamedTuple, TypedDict, TypeVar
 
-from .errors import BadOptions, IllegalAction
+from .actions import Action, View, normalise_action
+from .errors import BadOptions
 
-Action = dict[str, Any]
-View = dict[str, Any]
 S = TypeVar("S")
 
 
@@ -160,14 +158,32 @@ class FieldsState:
         return tuple(getattr(self, name) for name in self.FIELDS)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._key() == other._key()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
 
 
+class TimeLimits(TypedDict):
+    """How long a bot may think on a turn in the arena, in milliseconds: its first turn (which may
+    set itself up) and every later one."""
+
+    first_turn: int
+    turn: int
+
+
+DEFAULT_TIME_LIMITS_MS: Final[TimeLimits] = {"first_turn": 1000, "turn": 100}
+
+
 class Game(ABC, Generic[S]):
-    """One game's rules. Subclasses set the class attributes and implement the verbs."""
+    """One game's rules, and what its package declares for bots.
+
+    A subclass sets the class attributes and implements the verbs. The game's package makes its
+    one object with what it offers bots (docs/adding-a-game.md)::
+
+        GAME = Patchwork(bots={"greedy": GreedyBot}, search=PatchworkSearch(),
+                         levels={"easy": Level(BeginnerBot, "Buys any patch it can afford"), ...})
+    """
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -176,12 +192,26 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     hidden_information: ClassVar[bool] = False
     options: ClassVar[tuple[Option, ...]] = ()
-    # The game's own heuristic bots by name; the game's package fills this in.
-    bots: Mapping[str, type] = MappingProxyType({})
     # Each action type and the fields it carries besides "type", by kind: "int", "bool", "str",
     # "ints" or "strs" (lists of those); a trailing "?" makes a field optional (absent or null).
     # None: the generic check of :func:`normalise_action` (flat JSON values).
     action_fields: ClassVar[Mapping[str, Mapping[str, str]] | None] = None
+    # A bot's thinking time per turn in the arena (the game's rules document may set it).
+    time_limits_ms: ClassVar[TimeLimits] = DEFAULT_TIME_LIMITS_MS
+    # The game's own heuristic bots by name (besides the generic ones every game has).
+    bots: Mapping[str, type[Bot]]
+    # The levels of play the lobby and the arena offer by name: easy, medium and hard (docs/bots.md).
+    levels: Mapping[str, Level]
+    # Hooks that guide the generic search bot (parlour.bots.mcts); None: it searches unguided.
+    search: SearchHooks[S] | None
+
+    def __init__(self, *, bots: Mapping[str, type[Bot]] | None = None, levels: Mapping[str, Level] | None = None,
+                 search: SearchHooks[S] | None = None) -> None:
+        """The game with what it offers bots; a game made without (in a test) has no bots of its
+        own and no levels, and the search bot plays it unguided."""
+        self.bots = dict(bots or {})
+        self.levels = dict(levels or {})
+        self.search = search
 
     # --- set-up -----------------------------------------------------------------------------
     def resolve_options(self, options: Mapping[str, Any] | None, players: int | None = None) -> dict[str, Any]:
@@ -288,114 +318,85 @@ class Game(ABC, Generic[S]):
                 "options": [o.to_json() for o in self.options]}
 
 
-def require_action(action: Any) -> str:
-    """The action's ``type``, or :class:`IllegalAction` if it is not an action at all."""
-    if not isinstance(action, Mapping):
-        raise IllegalAction(f"an action must be a JSON object with a 'type', not {action!r}")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise IllegalAction(f"an action needs a 'type' naming what to do, got {dict(action)!r}")
-    return kind
+class Bot(ABC):
+    """A player. It is told its seat's view and legal actions, never the full state.
 
-
-ACTION_TEXT_MAX = 64  # characters of a text field of an action
-ACTION_LIST_MAX = 64  # items of a list field of an action
-ACTION_KEYS_MAX = 16  # fields of an action a game declares no fields for
-_KINDS: dict[str, Any] = {"int": int, "bool": bool, "str": str}
-
-
-def normalise_action(fields: Mapping[str, Mapping[str, str]] | None, action: Any,
-                     lenient: bool = False) -> Action:
-    """``action`` checked against ``fields`` (a game's ``action_fields``) and copied: its type
-    and its declared fields only. ``lenient``: unknown fields are left out rather than refused
-    (actions stored before the check existed). Without ``fields``, any field goes whose value is
-    flat JSON: a whole number, true/false, null, a short text, or a short list of those::
-
-        normalise_action({"skip": {}}, {"type": "skip"})  # {"type": "skip"}
-        normalise_action({"skip": {}}, {"type": "skip", "pad": 1})  # IllegalAction: takes no 'pad'
+    ``game`` is the game's rules object and ``seed`` fixes the bot's own random choices.
+    ``time_limit`` (seconds) is how long it may think on one move, if it thinks at all.
     """
-    kind = require_action(action)
-    if len(kind) > ACTION_TEXT_MAX:
-        raise IllegalAction(f"an action type has at most {ACTION_TEXT_MAX} characters")
-    if fields is None:
-        return _flat_action(action, lenient)
-    declared = fields.get(kind)
-    if declared is None:
-        raise IllegalAction(f"unknown action type {kind!r}: the actions are {', '.join(fields)}")
-    extra = [key for key in action if key != "type" and key not in declared]
-    if extra and not lenient:
-        shown = ", ".join(repr(key[:ACTION_TEXT_MAX]) for key in extra[:3])
-        raise IllegalAction(f"a {kind!r} action takes no {shown}"
-                            f" (its fields: {', '.join(declared) or 'none but its type'})")
-    out: Action = {"type": kind}
-    for name, spec in declared.items():
-        value = action.get(name)
-        if value is None:
-            if not spec.endswith("?"):
-                raise IllegalAction(f"a {kind!r} action needs {name!r} ({_kind_words(spec)})")
-            if name in action:
-                out[name] = None
-            continue
-        if not _is_kind(value, spec.rstrip("?")):
-            raise IllegalAction(f"{kind!r} needs {name!r} to be {_kind_words(spec)}, not"
-                                f" {_shown(value)}")
-        out[name] = list(value) if isinstance(value, list) else value
-    return out
+
+    name: str = "bot"
+    # True for a bot that thinks for its whole time limit (a search): the hall runs its moves in
+    # worker processes, off the server's event loop.
+    thinks: bool = False
+
+    def __init__(self, game: Game[Any], seed: int = 0, time_limit: float | None = None) -> None:
+        self.game = game
+        self.rng = random.Random(seed)
+        self.time_limit = time_limit
+
+    @abstractmethod
+    def choose(self, view: View, seat: int, legal: list[Action]) -> Action:
+        """One of ``legal``, chosen from what ``view`` shows."""
 
 
-def _is_kind(value: Any, kind: str) -> bool:
-    if kind in ("ints", "strs"):
-        item = _KINDS[kind[:-1]]
-        return (isinstance(value, list) and len(value) <= ACTION_LIST_MAX
-                and all(type(v) is item and _short(v) for v in value))
-    return type(value) is _KINDS[kind] and _short(value)
+class Level(NamedTuple):
+    """A level of play (easy, medium, hard): the bot that plays it, by name (one of the game's own
+    bots or a generic one) or as a bot class of the game's, and one line on how it plays, for the
+    lobby's seat menu."""
+
+    bot: str | type[Bot]
+    about: str
 
 
-def _short(value: Any) -> bool:
-    return not isinstance(value, str) or len(value) <= ACTION_TEXT_MAX
+class SearchHooks(Generic[S]):
+    """What a game tells the generic search bot (:class:`parlour.bots.mcts.MctsBot`) to make it much
+    stronger. A game's ``search`` subclasses this and sets what it needs; the rest keeps the
+    defaults below. A hook left None is one the bot does without, as said beside it.
+    """
 
+    # -- the search's settings ---------------------------------------------------------------------
+    exploration: float = 0.7  # the UCT constant
+    time_share: float = 0.6  # the share of the time limit spent searching; the rest is margin for a busy machine
+    # How many levels of moves the tree grows (None: unbounded). 1 is flat Monte Carlo instead of a
+    # tree: the first ``width`` root candidates are each played out on the same guess at the hidden
+    # state with the same random numbers, guess after guess, and the best average wins, the first
+    # candidate keeping ``first_bonus`` of an edge; with fewer than ``min_rounds`` guesses played
+    # (a busy machine), the first candidate. Comparing candidates on the same guesses and dice makes
+    # a few dozen playouts tell them apart, and no move in the search is chosen knowing the guessed cards.
+    tree_depth: int | None = None
+    width: int = 6
+    first_bonus: float = 0.0
+    min_rounds: int = 1
+    # With ``evaluate``: playouts stop after this many moves and the leaf is evaluated (None:
+    # unbounded; or a function of the root state giving the number).
+    rollout_depth: int | Callable[[S], int] | None = None
+    # A bot class, or the name of one of the game's own bots or levels (such as "medium"): without
+    # ``rollout``, playouts are played by that bot for every seat, each from its seat's view of the
+    # guessed state; without ``candidates``, a node's first candidate is that bot's choice, the rest
+    # in a random order.
+    playout_bot: str | type[Bot] | None = None
 
-def _kind_words(spec: str) -> str:
-    words = {"int": "a whole number", "bool": "true or false", "str": f"a text of at most {ACTION_TEXT_MAX}"
-             " characters", "ints": f"a list of at most {ACTION_LIST_MAX} whole numbers",
-             "strs": f"a list of at most {ACTION_LIST_MAX} texts"}[spec.rstrip("?")]
-    return words + (", or nothing" if spec.endswith("?") else "")
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= ACTION_TEXT_MAX else text[:ACTION_TEXT_MAX] + "..."
-
-
-def _flat_action(action: Mapping[str, Any], lenient: bool) -> Action:
-    if len(action) > ACTION_KEYS_MAX and not lenient:
-        raise IllegalAction(f"an action has at most {ACTION_KEYS_MAX} fields, not {len(action)}")
-    out: Action = {}
-    for key, value in action.items():
-        if not isinstance(key, str) or len(key) > ACTION_TEXT_MAX:
-            if lenient:
-                continue
-            raise IllegalAction(f"an action's field names have at most {ACTION_TEXT_MAX} characters")
-        if not (_is_flat(value) or isinstance(value, list) and len(value) <= ACTION_LIST_MAX
-                and all(map(_is_flat, value))):
-            if lenient:
-                continue
-            raise IllegalAction(f"the field {key[:ACTION_TEXT_MAX]!r} holds {_shown(value)}: an action's fields"
-                                " are whole numbers, true/false, short texts or short lists of those")
-        out[key] = list(value) if isinstance(value, list) else value
-    return out
-
-
-def _is_flat(value: Any) -> bool:
-    return value is None or any(_is_kind(value, kind) for kind in ("int", "bool", "str"))
-
-
-def require_int(action: Mapping[str, Any], key: str) -> int:
-    """The integer field ``key`` of ``action``, or :class:`IllegalAction` naming the field."""
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{action.get('type', 'the')} action needs a whole number {key!r}, got {value!r}")
-    return value
+    # -- the hooks (None: the bot's default) ---------------------------------------------------------
+    # (state, seat, depth) -> the actions worth searching at a node, best first. Children are added
+    # in this order as the node is visited more (progressive widening), so a good order matters.
+    # None: every legal action, in a random order.
+    candidates: Callable[[S, int, int], list[Action]] | None = None
+    # (state, seat, rng) -> the playout policy's action. None: ``game.random_action``.
+    rollout: Callable[[S, int, random.Random], Action] | None = None
+    # state -> each seat's chance of winning from a non-final state, in [0, 1]. None: playouts go
+    # to the end of the game.
+    evaluate: Callable[[S], list[float]] | None = None
+    # (start, state) -> with ``evaluate``, whether a playout from ``start`` stops here (and its leaf
+    # is evaluated), e.g. at the end of a round. None: only ``rollout_depth`` stops it.
+    playout_end: Callable[[S, S], bool] | None = None
+    # result -> each seat's value of a finished game. None: its share of the others it beat
+    # (``parlour.bots.mcts.seat_values``); a game where only first place counts gives the winners
+    # everything (``parlour.bots.mcts.winner_values``).
+    result_values: Callable[[Result], list[float]] | None = None
+    # (view, seat, rng) -> the belief, a guess at the hidden state drawn from what the seat has
+    # seen others do. None: ``game.sample``, every consistent state alike.
+    sample: Callable[[View, int, random.Random], S] | None = None
 
 
 def replay(game: Game[S], players: int, options: Mapping[str, Any] | None, seed: int,

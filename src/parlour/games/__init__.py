@@ -1,17 +1,20 @@
-"""The registry: the one list of Parlour's games, read by the CLI, the hall and the arena.
+"""The registry: the one list of Parlour's games, read by the CLI, the hall, the arena and ``parlour.rl``.
 
-Adding a game means adding its package under ``parlour/games/`` and one line below. Each package
-exposes ``GAME``, its :class:`~parlour.core.Game` object.
+Adding a game means adding its package under ``parlour/games/`` and one line below
+(docs/adding-a-game.md). Each package exposes ``GAME``, its :class:`~parlour.core.Game` object,
+and ``ENTRY``, its :class:`~parlour.core.GameEntry`: the game and where its terminal
+renderer, bot protocol, rules and renderer, and encoding for learning agents live.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from functools import cache
-from types import ModuleType
+from typing import Any
 
-from ..core import Game, UnknownGame
+from ..core import Game, GameEntry, UnknownGame
+
+__all__ = ["PACKAGES", "GameEntry", "all_games", "entries", "entry", "get"]
 
 PACKAGES = (
     "patchwork",
@@ -23,29 +26,32 @@ PACKAGES = (
 
 
 @cache
-def all_games() -> dict[str, Game]:
-    """Every game by id, in the registry's order."""
-    games = {}
+def entries() -> dict[str, GameEntry]:
+    """Every game's entry by id, in the registry's order."""
+    found = {}
     for package in PACKAGES:
-        game = importlib.import_module(f"{__name__}.{package}").GAME
-        games[game.id] = game
-    return games
+        module = importlib.import_module(f"{__name__}.{package}")
+        game_entry: GameEntry = module.ENTRY
+        if game_entry.game is not module.GAME:
+            raise RuntimeError(f"parlour.games.{package}: ENTRY is not the entry of its GAME")
+        found[game_entry.id] = game_entry
+    return found
 
 
-def get(game_id: str) -> Game:
-    """The game called ``game_id``, or :class:`UnknownGame` listing the ones there are."""
+@cache
+def all_games() -> dict[str, Game[Any]]:
+    """Every game by id, in the registry's order."""
+    return {game_id: found.game for game_id, found in entries().items()}
+
+
+def entry(game_id: str) -> GameEntry:
+    """The entry of the game called ``game_id``, or :class:`UnknownGame` listing the ones there are."""
     try:
-        return all_games()[game_id]
+        return entries()[game_id]
     except KeyError:
-        raise UnknownGame(f"there is no game {game_id!r} (the games: {', '.join(all_games())})") from None
+        raise UnknownGame(f"there is no game {game_id!r} (the games: {', '.join(entries())})") from None
 
 
-def companion(game: Game, name: str) -> ModuleType | None:
-    """The module ``name`` of the game's own package (its ``terminal`` renderer, its ``protocol``
-    for programs...), or None when the game has none."""
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        spec = importlib.util.find_spec(f"{package}.{name}") if package else None
-    except ModuleNotFoundError:
-        spec = None
-    return importlib.import_module(f"{package}.{name}") if spec is not None else None
+def get(game_id: str) -> Game[Any]:
+    """The game called ``game_id``, or :class:`UnknownGame` listing the ones there are."""
+    return entry(game_id).game

@@ -3,7 +3,8 @@
 A room publishes "room X changed"; each subscriber (one per WebSocket connection) then asks the
 room for its own seat's snapshot, so per-seat filtering stays in the room and the transport only
 carries. A publish may carry the committed change itself (``payload``, JSON): the processes of a
-cluster apply it to their copies of the room without reading the store. The fan-out between several server processes is another implementation of this interface,
+cluster apply it to their copies of the room without reading the store. The fan-out between
+several server processes is another implementation of this interface,
 :class:`parlour.hall.cluster.redis_broadcast.RedisBroadcast` (Redis publish/subscribe).
 """
 

@@ -31,7 +31,7 @@ class EncodingError(ValueError):
     """An action or token that the encoding does not know, said in words."""
 
 
-def action_key(action: Action) -> tuple:
+def action_key(action: Action) -> tuple[Any, ...]:
     """One key per action, whatever the order of its fields (lists are compared as tuples)."""
     return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in action.items()))
 
@@ -87,10 +87,10 @@ class CatalogueCodec(ActionCodec):
         shapes: dict[str, set[tuple[str, ...]]] = {}
         for a in self.actions:
             shapes.setdefault(a["type"], set()).add(tuple(sorted(a)))
-        self.by_field: dict[str, tuple[int, str | None, dict[Any, int]]] = {}
+        self.by_field: dict[str, tuple[int, str, dict[Any, int]]] = {}  # field "": none
         for kind, keys in shapes.items():
             if len(keys) == 1 and len(fields := [k for k in next(iter(keys)) if k != "type"]) <= 1:
-                field = fields[0] if fields else None
+                field = fields[0] if fields else ""
                 values = {}
                 for i, a in enumerate(self.actions):
                     if a["type"] == kind:
@@ -99,13 +99,14 @@ class CatalogueCodec(ActionCodec):
                 self.by_field[kind] = (1 + len(fields), field, values)
         # what heads looks up without encode
         own = type(self).encode is CatalogueCodec.encode
+        rewritten = self.rewritten or ()
         self.quick = (None if not own and self.rewritten is None else
-                      {kind: e for kind, e in self.by_field.items() if own or e[1] not in self.rewritten})
+                      {kind: e for kind, e in self.by_field.items() if own or e[1] not in rewritten})
         self.size = len(self.actions)
         self.names = tuple(names) if names is not None else tuple(action_text(a) for a in self.actions)
 
     def token(self, action: Action) -> int:
-        entry = self.by_field.get(action.get("type"))  # the quick way, for most actions
+        entry = self.by_field.get(action.get("type", ""))  # the quick way, for most actions
         if entry is not None and len(action) == entry[0]:
             value = action.get(entry[1])
             i = entry[2].get(tuple(value) if type(value) is list else value)
@@ -219,14 +220,24 @@ class Choices:
         return self.by_tokens.get(tokens)
 
 
+Bounds = tuple[float, float] | tuple[float, float, str]
+Block = tuple[str, int, str] | tuple[str, int, str, Bounds]
+
+
 class Layout:
     """A fixed-shape observation: a flat float32 vector made of named blocks ("channels").
 
-    ``blocks`` are (name, length, what it holds); ``layout[name]`` is the block's slice.
+    ``blocks`` are (name, length, what it holds), or (name, length, what it holds, bounds) for a
+    block whose values go beyond [0, 1]; ``layout[name]`` is the block's slice. ``low`` and ``high``
+    bound every value (what the Gymnasium and PettingZoo spaces say): a block's values are in [0, 1]
+    unless it names its bounds. ``bounds`` is (low, high) for numbers the game does not bound
+    (scores): :meth:`bound` clips them, the bounds wide enough that no game reaches them; or (low,
+    high, "exact") where the game's own limits keep every value within them (a pack of 57 cards),
+    which are not clipped. A test plays random games to check that nothing is ever clipped.
     """
 
-    def __init__(self, blocks: Sequence[tuple[str, int, str]]) -> None:
-        self.blocks = tuple(blocks)
+    def __init__(self, blocks: Sequence[Block]) -> None:
+        self.blocks = tuple((b[0], b[1], b[2]) for b in blocks)
         self.slices: dict[str, slice] = {}
         start = 0
         for name, length, _ in self.blocks:
@@ -235,6 +246,33 @@ class Layout:
             self.slices[name] = slice(start, start + length)
             start += length
         self.size = start
+        self.low = np.zeros(self.size, dtype=np.float32)
+        self.high = np.ones(self.size, dtype=np.float32)
+        self.clipped: list[tuple[slice, float, float]] = []  # runs of blocks whose numbers are clipped
+        for block in blocks:
+            if len(block) == 4:
+                bounds = block[3]
+                low, high, exact = bounds[0], bounds[1], bounds[2:] == ("exact",)
+                if not low < high or bounds[2:] not in ((), ("exact",)):
+                    raise ValueError(f"block {block[0]!r}: bounds {bounds} are not (low, high[, 'exact']), low < high")
+                where = self.slices[block[0]]
+                self.low[where], self.high[where] = low, high
+                if exact:
+                    continue
+                last = self.clipped[-1] if self.clipped else None
+                if last is not None and last[0].stop == where.start and last[1:] == (low, high):
+                    self.clipped[-1] = (slice(last[0].start, where.stop), low, high)  # one clip for both
+                else:
+                    self.clipped.append((where, low, high))
+
+    def bound(self, tensor: np.ndarray) -> np.ndarray:
+        """``tensor`` (changed in place) with the blocks of numbers the game does not bound clipped
+        to their bounds: two passes over the whole tensor, cheaper than one clip per block (NumPy's
+        calls cost more than their few values), and none where nothing needs it."""
+        if self.clipped:
+            np.minimum(tensor, self.high, out=tensor)
+            np.maximum(tensor, self.low, out=tensor)
+        return tensor
 
     def __getitem__(self, name: str) -> slice:
         return self.slices[name]
@@ -262,9 +300,11 @@ class Layout:
 
     def table(self) -> str:
         """The layout as a Markdown table, for docs/rl.md."""
-        rows = ["| offset | length | block | what it holds |", "|---|---|---|---|"]
+        rows = ["| offset | length | block | bounds | what it holds |", "|---|---|---|---|---|"]
         for name, length, what in self.blocks:
-            rows.append(f"| {self.slices[name].start} | {length} | `{name}` | {what} |")
+            where = self.slices[name]
+            bounds = f"{self.low[where.start]:g} to {self.high[where.start]:g}"
+            rows.append(f"| {where.start} | {length} | `{name}` | {bounds} | {what} |")
         return "\n".join(rows)
 
 

@@ -26,8 +26,18 @@ from gymnasium import spaces
 
 from ..bots import create
 from ..core import Bot
-from .encoding import EncodingError  # noqa: F401  (what an illegal token raises)
+from .encoding import EncodingError
 from .table import Table
+
+__all__ = ["EncodingError", "ParlourGymEnv", "make", "observation_box", "register"]  # EncodingError: what an
+# illegal token raises
+RENDER_MODES = ["ansi", "human"]
+
+
+def observation_box(table: Table) -> spaces.Box:
+    """The observation tensor's space: every value within the game's layout's bounds."""
+    layout = table.encoder.layout
+    return spaces.Box(layout.low, layout.high, (layout.size,), np.float32)
 
 
 class ParlourGymEnv(gymnasium.Env):
@@ -39,7 +49,7 @@ class ParlourGymEnv(gymnasium.Env):
     ``illegal="lose"`` ends the game there with reward -1, for learners that use no mask.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(self, game_id: str, opponent: str | Sequence[str] = "random", players: int | None = None,
                  options: Mapping[str, Any] | None = None, seat: int | str = 0, max_steps: int | None = None,
@@ -47,6 +57,8 @@ class ParlourGymEnv(gymnasium.Env):
                  render_mode: str | None = None) -> None:
         if illegal not in ("raise", "lose"):
             raise ValueError(f"illegal must be 'raise' or 'lose', not {illegal!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES}, not {render_mode!r}")
         self.illegal = illegal
         self.table = Table(game_id, players, options, keep_log=render_mode is not None)
         n = self.table.players
@@ -62,8 +74,9 @@ class ParlourGymEnv(gymnasium.Env):
         self.render_mode = render_mode
         # made once so that a bad name fails here, in words (UnknownBot)
         self.bots: dict[int, Bot] = {}
-        self._make_bots(0 if seat == "random" else seat, 0)
-        self.observation_space = spaces.Box(-np.inf, np.inf, (self.table.encoder.layout.size,), np.float32)
+        self.seat = 0 if isinstance(seat, str) else seat
+        self._make_bots(self.seat, 0)
+        self.observation_space = observation_box(self.table)
         self.action_space = spaces.Discrete(self.table.codec.size)
 
     def _make_bots(self, me: int, seed: int) -> None:
@@ -72,24 +85,27 @@ class ParlourGymEnv(gymnasium.Env):
         self.bots = {s: create(self.table.game, name, seed=seed + s, time_limit=self.opponent_time_limit)
                      for s, name in zip(others, self.opponent_names)}
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self.table.seeds.seed(seed)
         for _ in range(100):  # a game the bots end before the learner acts is dealt again
             self.table.reset()
-            me = int(self.np_random.integers(self.table.players)) if self.seat_choice == "random" else self.seat_choice
+            choice = self.seat_choice
+            me = int(self.np_random.integers(self.table.players)) if isinstance(choice, str) else choice
             self._make_bots(me, self.table.seed % 2**31)
             self._opponents_play()
             if not self.table.is_over():
                 break
         self.steps = 0
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def _opponents_play(self) -> None:
         table = self.table
-        while not table.is_over():
-            seat = table.seat()
+        while (seat := table.seat()) is not None:
             if seat == self.seat:
                 return
             view = table.view(seat)
@@ -109,7 +125,7 @@ class ParlourGymEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         return self.table.mask(self.seat).astype(bool)
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.illegal == "lose" and not (0 <= action < self.table.codec.size
                                            and self.table.mask(self.seat)[action]):
             return self._observation(), -1.0, True, False, self._info()
@@ -119,10 +135,14 @@ class ParlourGymEnv(gymnasium.Env):
         terminated = self.table.is_over()
         reward = self.table.rewards()[self.seat] if terminated else 0.0
         truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:
-        return self.table.render() if self.render_mode == "ansi" else None
+        """The game as text (the last public lines of its log, the scores, who acts): returned with
+        ``render_mode="ansi"``, printed with ``"human"``."""
+        return self.table.show(self.render_mode)
 
 
 def make(game_id: str, opponent: str | Sequence[str] = "random", **kwargs: Any) -> ParlourGymEnv:
@@ -131,11 +151,22 @@ def make(game_id: str, opponent: str | Sequence[str] = "random", **kwargs: Any) 
     return ParlourGymEnv(game_id, opponent, **kwargs)
 
 
+def _registered(**kwargs: Any) -> ParlourGymEnv:
+    return ParlourGymEnv(**kwargs)
+
+
 def register() -> None:
-    """Register ``parlour/<game>-v0`` with Gymnasium, for ``gymnasium.make("parlour/palace-v0")``."""
+    """Register ``parlour/<game>-v0`` with Gymnasium (done on import), for
+    ``gymnasium.make("parlour/palace-v0", opponent="medium")``. What Gymnasium's own tools expect of
+    an environment they know only by name holds there: a token the mask refuses ends the game with
+    reward -1 (``illegal="lose"``, which a keyword changes), since ``check_env`` and the like step with
+    unmasked samples."""
     from .encodings import GAMES
 
     for game_id in GAMES:
         env_id = f"parlour/{game_id}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=ParlourGymEnv, kwargs={"game_id": game_id})
+            gymnasium.register(env_id, entry_point=_registered, kwargs={"game_id": game_id, "illegal": "lose"})
+
+
+register()

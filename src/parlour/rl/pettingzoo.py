@@ -11,7 +11,9 @@
 An agent is a seat (``player_0``...). Its observation is ``{"observation": tensor, "action_mask":
 mask}`` from its seat's view only; ``info["view"]`` is the view itself (given to the agent
 to act, and to every agent at the end). Rewards come at the end
-(see :func:`parlour.rl.table.rewards`). ``render()`` returns text.
+(see :func:`parlour.rl.table.rewards`). ``render()`` returns the game as text (``render_mode="ansi"``)
+or prints it (``"human"``, also after each step). ``max_cycles`` cuts a game short: once an agent has
+taken that many steps, every agent is truncated (rewards 0, the game unfinished).
 """
 
 from __future__ import annotations
@@ -23,52 +25,60 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .encoding import EncodingError
+from .gym import observation_box
 from .table import Table
+
+RENDER_MODES = ["ansi", "human"]
 
 
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-class ParlourEnv(AECEnv):
+class ParlourEnv(AECEnv):  # pettingzoo ship no type information: the base is Any
     """One Parlour game as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1, "is_parallelizable": False}
 
     def __init__(self, game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, max_cycles: int | None = None) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES}, not {render_mode!r}")
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be 1 or more (or None), not {max_cycles!r}")
         self.table = Table(game_id, players, options, keep_log=render_mode is not None)
         self.metadata = {**self.metadata, "name": f"parlour_{game_id}_v0"}
         self.render_mode = render_mode
+        self.max_cycles = max_cycles
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]
         self.seat_of = {name: s for s, name in enumerate(self.possible_agents)}
         size = self.table.codec.size
         observation = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.table.encoder.layout.size,), np.float32),
+            "observation": observation_box(self.table),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.table.seeds.seed(seed)
         self.table.reset()
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.steps = dict.fromkeys(self.agents, 0)
         self.agent_selection = self.agents[0]
         self._select()
 
@@ -78,11 +88,14 @@ class ParlourEnv(AECEnv):
         table = self.table
         seat = table.seat()
         if seat is None:
-            self.infos = {a: {"view": table.view(self.seat_of[a])} for a in self.agents}
+            self._every_view()
             return
         self.infos[self.agent_selection] = {}
         self.agent_selection = agent = self.possible_agents[seat]
         self.infos[agent] = {"view": table.view(seat)}
+
+    def _every_view(self) -> None:
+        self.infos = {a: {"view": self.table.view(self.seat_of[a])} for a in self.agents}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat_of[agent]
@@ -93,9 +106,12 @@ class ParlourEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise EncodingError(f"{agent} must act: None is only for an agent whose game is over")
         self._cumulative_rewards[agent] = 0.0
         table = self.table
         table.step(action)
+        self.steps[agent] += 1
         self._select()
         if table.is_over():  # rewards come only at the end: until then there is nothing to add up
             for seat, reward in enumerate(table.rewards()):
@@ -103,20 +119,24 @@ class ParlourEnv(AECEnv):
                 self.terminations[agent_name(seat)] = True
             self._accumulate_rewards()
             self.agent_selection = self.agents[0]
+        elif self.max_cycles is not None and self.steps[agent] >= self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._every_view()
+            self.agent_selection = self.agents[0]
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return self.table.render()
+        """The game as text (the last public lines of its log, the scores, who acts): returned with
+        ``render_mode="ansi"``, printed with ``"human"``."""
+        return self.table.show(self.render_mode)
 
     def close(self) -> None:
         pass
 
 
 def env(game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None,
-        render_mode: str | None = None, **game_options: Any) -> ParlourEnv:
+        render_mode: str | None = None, max_cycles: int | None = None, **game_options: Any) -> ParlourEnv:
     """The AEC environment of ``game_id`` (``"palace"``, ``"patchwork"``...); the game's options go in
     ``options`` or as keywords: ``env("prestige_cities", players=3, blight=True)``."""
-    return ParlourEnv(game_id, players, {**(options or {}), **game_options}, render_mode)
+    return ParlourEnv(game_id, players, {**(options or {}), **game_options}, render_mode, max_cycles)

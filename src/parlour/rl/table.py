@@ -110,7 +110,7 @@ class Table:
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor, from its view alone."""
         chosen = self.prefix if seat == self.prefix_seat else ()
-        return self.encoder.encode(self.view(seat), seat, chosen)
+        return self.encoder.layout.bound(self.encoder.encode(self.view(seat), seat, chosen))
 
     def legal_tokens(self, seat: int) -> list[int]:
         """The tokens ``seat`` may choose now, in order (none when it need not act)."""
@@ -157,6 +157,17 @@ class Table:
         """Every seat's reward once the game is over, zeros before."""
         result = self.game.result(self.state)
         return [0.0] * self.players if result is None else rewards(result)
+
+    def show(self, render_mode: str | None) -> str | None:
+        """What an environment's ``render()`` gives: with ``"ansi"`` the text of :meth:`render`, with
+        ``"human"`` that text printed and None, with no render mode None."""
+        if render_mode is None:
+            return None
+        text = self.render()
+        if render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def render(self, lines: int = 8) -> str:
         """The game as text: the last lines of its log that a spectator may read, the scores, who acts."""

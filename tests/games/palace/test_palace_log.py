@@ -97,3 +97,19 @@ def test_actions_keep_their_codes():
     state = make(3, hands=[["QC", "5H", "6H"]])
     assert {"type": "play", "cards": ["QC"]} in GAME.legal_actions(state, 0)
     assert GAME.view(GAME.apply(state, 0, play("QC")), None)["last"]["cards"] == ["QC"]
+
+
+def test_a_burn_says_what_follows():
+    """A 10 burn gives another turn and says so; a stack burn does not, and burning 8s and 7s say whom
+    they skip or send the turn to (rules edition 3)."""
+    state = make(3, hands=[["10H", "5H", "6H"]], pile=["4S"])
+    assert told(state, 0, play("10H")) == ["Ann played 10♥", "The 10 burns the play pile", "Ann takes another turn"]
+    state = make(3, hands=[["8H", "8D", "KC"]], pile=["8S", "8C"])
+    assert told(state, 0, play("8H", "8D")) == ["Ann played two 8s: 8♥ and 8♦", "Four 8s burn the play pile",
+                                                "Bob and Cy are skipped"]
+    state = make(3, hands=[["7H", "7D", "KC"]], pile=["7S", "7C"])
+    assert told(state, 0, play("7H", "7D"))[1:] == ["Four 7s burn the play pile",
+                                                    "Bob plays next, against the order of play, then play goes on"
+                                                    " after Ann"]
+    state = make(3, hands=[["8H", "8D", "KC"]], pile=["8S", "8C"], edition=2)
+    assert told(state, 0, play("8H", "8D"))[1:] == ["Four 8s burn the play pile", "Ann takes another turn"]

@@ -119,7 +119,8 @@ def well_formed(action) -> bool:
     if action["type"] == "skip":
         return True
     ints = all(type(action.get(k)) is int for k in ("patch", "rotation", "x", "y"))
-    return ints and action["patch"] < len(PATCHES) and 0 <= action["rotation"] <= 3 and action["flip"] in (True, False) and type(action["flip"]) in (bool, int)
+    return (ints and action["patch"] < len(PATCHES) and 0 <= action["rotation"] <= 3
+            and action["flip"] in (True, False) and type(action["flip"]) in (bool, int))
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -235,7 +235,8 @@ def test_a_patch_may_not_cover_placed_patches():
                    and a.get("patch") == 3 for a in GAME.legal_actions(state, 0))
 
 
-@pytest.mark.parametrize("x,y,rotation", [(6, 0, 0), (-1, 0, 0), (0, 8, 0), (0, 6, 1), (8, 0, 1), (0, -1, 0), (9, 9, 0)])
+@pytest.mark.parametrize("x,y,rotation",
+                         [(6, 0, 0), (-1, 0, 0), (0, 8, 0), (0, 6, 1), (8, 0, 1), (0, -1, 0), (9, 9, 0)])
 def test_a_patch_may_not_hang_off_the_quilt(x, y, rotation):
     """Defeat: "PLAY patch with invalid placement (outside quilt board ...)"."""
     state = make_state(circle=(3, 1, 2), buttons=(10, 5))

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...bots.fitting import Position, fit, log_loss
 from ...core import derive
+from .search import DinosaursSearch
 
 
 def positions(players: int, game_number: int, seed: int) -> tuple[list[list[Any]], list[float]]:
@@ -24,13 +25,15 @@ def positions(players: int, game_number: int, seed: int) -> tuple[list[list[Any]
     from ... import bots
     from . import GAME
 
+    search = GAME.search
+    assert isinstance(search, DinosaursSearch)
     start = derive(seed, "collect", players, game_number).getrandbits(63)
     survivors = [bots.create(GAME, "medium", seed=start + s) for s in range(players)]
     state, rows, last = GAME.start(players, {}, start), [], 0
     while not GAME.is_over(state):
         if state.phase == "select" and state.round != last:
             last = state.round
-            rows.append([None if state.out[s] is not None else GAME.search.features(state, s) for s in range(players)])
+            rows.append([None if state.out[s] is not None else search.features(state, s) for s in range(players)])
         seat = min(GAME.to_act(state))
         legal = GAME.legal_actions(state, seat)
         state = GAME.apply(state, seat, survivors[seat].choose(GAME.view(state, seat), seat, legal))

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...bots.mcts import softmax, winner_values
-from ...core import Action, View
+from ...core import Action, SearchHooks, View
 from .bots import SurvivorBot, keep_value
 from .engine import CARDS, GOAL, IS_POINT, State, deadly_types, trait
 
@@ -65,7 +65,7 @@ _DISASTER_INSTANTS = frozenset(("disaster_insurance", "disaster_redirect"))
 _SCORING_INSTANTS = frozenset(("score_booster", "score_sapper", "score_inversion"))
 
 
-class DinosaursSearch:
+class DinosaursSearch(SearchHooks[State]):
     playout_bot = QuickSurvivor  # plays every seat in the playouts
     tree_depth = 1
     time_share = 0.7  # of the time limit: its longest turn about half the limit when quiet; a busy

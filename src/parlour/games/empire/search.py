@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 
-from ...core import Action
+from ...core import Action, SearchHooks
 from .bots import DetectiveBot
 from .engine import Empire, State
 
 
-class EmpireSearch:
+class EmpireSearch(SearchHooks[State]):
     playout_bot = "medium"  # the detective plays both sides of every playout
     exploration = 0.5
     tree_depth = 1

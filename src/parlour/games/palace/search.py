@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from ...bots.mcts import softmax, winner_values
-from ...core import Action
+from ...core import Action, SearchHooks
 from .bots import JOKER_KEEP, KEEP, SharkBot
 from .cards import ANYWHERE, ID_FACE, ID_VALUE, JOKER, JOKER_VALUE
 from .engine import _FOLLOWERS, State, _step, situation
@@ -63,7 +63,7 @@ def next_and_allowed(state: State) -> tuple[int | None, frozenset[int]]:
     return following, _FOLLOWERS[situation(state.pile, state.edition)]
 
 
-class PalaceSearch:
+class PalaceSearch(SearchHooks[State]):
     playout_bot = "medium"  # the shark plays every seat in the playouts
     tree_depth = 1
     time_share = 0.7  # of what it is told of a turn: its longest turn about half the limit when quiet; a

@@ -83,9 +83,8 @@ class GreedyBot(Bot):
                         best_value = value
                         best = {"type": "play", "patch": pid, "rotation": o.rotation, "flip": o.flip,
                                 "x": index % SIZE, "y": index // SIZE}
-        if not me["special_patches"]:
-            if best is None or skip_value(time, opponent_time) > best_value:
-                return {"type": "skip"}
+        if not me["special_patches"] and (best is None or skip_value(time, opponent_time) > best_value):
+            return {"type": "skip"}
         assert best is not None, "a seat holding a special patch always has a free square"
         return best
 

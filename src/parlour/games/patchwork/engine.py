@@ -143,10 +143,7 @@ SPECIAL_UPTO = tuple(sum(1 for t in SPECIAL_TIMES if t <= space) for space in ra
 def has_bonus_square(quilt: int) -> bool:
     if quilt.bit_count() < BONUS_AREA:
         return False
-    for m in BONUS_MASKS:
-        if quilt & m == m:
-            return True
-    return False
+    return any(quilt & m == m for m in BONUS_MASKS)
 
 
 def fits(quilt: int, orientation: Orientation) -> int:
@@ -248,7 +245,7 @@ def income_events_between(start: int, end: int) -> int:
     return INCOME_UPTO[end] - INCOME_UPTO[start]
 
 
-def _replaced(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
+def _replaced(pair: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, Any]:
     """``pair`` with the item of ``seat`` replaced by ``value``."""
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
@@ -573,7 +570,8 @@ class Patchwork(Game[State]):
         placed = tuple(tuple((d["patch"], d["rotation"], d["flip"], d["x"], d["y"]) for d in p["placed"])
                        for p in players)
         bonus = next((s for s in (0, 1) if players[s]["bonus"]), None)
-        return State(tuple(view["circle"]), (quilt_from_rows(players[0]["quilt"]), quilt_from_rows(players[1]["quilt"])),
+        quilts = (quilt_from_rows(players[0]["quilt"]), quilt_from_rows(players[1]["quilt"]))
+        return State(tuple(view["circle"]), quilts,
                      pair("buttons"), pair("time"), pair("income"),
                      tuple(tuple(p["special_patches"]) for p in players), tuple(view["specials_left"]),
                      bonus, view["last_mover"], view["first_home"], placed)

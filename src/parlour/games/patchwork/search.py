@@ -14,7 +14,7 @@ import math
 import random
 from typing import Any
 
-from ...core import Action
+from ...core import Action, SearchHooks
 from .bots import _fit_quality, purchase_value, skip_value
 from .engine import (
     BONUS_POINTS,
@@ -35,7 +35,7 @@ INCOME_AFTER = tuple(sum(1 for t in INCOME_TIMES if t > space) for space in rang
 SKIP: Action = {"type": "skip"}
 
 
-class PatchworkSearch:
+class PatchworkSearch(SearchHooks[State]):
     """The search hooks. The numbers below were set by hand, not tuned; docs/bots.md has what
     they give against the greedy bot."""
 

@@ -56,7 +56,8 @@ def parse_move(text: str, view: View, seat: int) -> Action:
     pid: int | None = None
     rotation: int | None = None
     flip: bool | None = None
-    x = y = None
+    x: int | None = None
+    y: int | None = None
     numbers: list[int] = []
     i = 0
     while i < len(tokens):
@@ -96,6 +97,13 @@ def parse_move(text: str, view: View, seat: int) -> Action:
             raise ValueError("which patch? e.g. 'play 12 3 4', or 'skip'")
         else:
             pid, numbers = numbers[0], numbers[1:]
+    rotation, flip, x, y = _placement(numbers, rotation, flip, x, y)
+    return {"type": "play", "patch": pid, "rotation": rotation, "flip": flip, "x": x, "y": y}
+
+
+def _placement(numbers: list[int], rotation: int | None, flip: bool | None, x: int | None, y: int | None
+               ) -> tuple[int, bool, int, int]:
+    """(turns, flip, x, y) of a move from the numbers after its patch and the words given."""
     if len(numbers) == 4 and rotation is None and flip is None and (x, y) == (None, None):
         rotation, flip_number, x, y = numbers  # the CodinGame form: id turns flip x y
         if flip_number not in (0, 1):
@@ -105,7 +113,7 @@ def parse_move(text: str, view: View, seat: int) -> Action:
         x, y = numbers
     elif numbers or x is None or y is None:
         raise ValueError("where? give the top-left corner as two numbers x y, e.g. 'play 12 3 4'")
-    return {"type": "play", "patch": pid, "rotation": rotation or 0, "flip": bool(flip), "x": x, "y": y}
+    return rotation or 0, bool(flip), x, y
 
 
 # --- drawing ------------------------------------------------------------------------------------

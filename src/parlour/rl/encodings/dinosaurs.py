@@ -74,7 +74,7 @@ LAYOUT = Layout([
     ("face_down", N_CARDS, "one-hot: the Point card the seat has put face down"),
     ("phase", len(PHASES), "one-hot: dinosaur, select, effect, scoring, disaster, sudden_death, discard,"
                            " over"),
-    ("round", 1, "the round / 20"),
+    ("round", 1, "the round / 20", (0.0, 5.0)),
     ("options", 1, "the 2-player rules are in force"),
     ("disaster", N_CARDS, "one-hot: the face-up Disaster card"),
     ("players", MAX_PLAYERS * PLAYER, "per player from the seat (0 the seat, 1 the next...; zeros for"
@@ -82,7 +82,7 @@ LAYOUT = Layout([
                                       " escape / 50, hand size / 10, has a card face down, answered the"
                                       " scoring window, bonus / 10, round score / 20, final score / 20,"
                                       " trait against the Disaster, Disaster Area counts natural,"
-                                      " predatory, emotional, meteor / 4, Sudden Death cards / 5"),
+                                      " predatory, emotional, meteor / 4, Sudden Death cards / 5", (-5.0, 5.0)),
     ("dinosaurs", MAX_PLAYERS * len(DINOSAUR_KEYS), "per player from the seat, one-hot of its dinosaur"),
     ("deadly", MAX_PLAYERS * len(AREA_TYPES), "per player from the seat: a Disaster of this type"
                                               " (natural, predatory, emotional, meteor) would eliminate it"),
@@ -99,7 +99,7 @@ LAYOUT = Layout([
     ("grab_player", MAX_PLAYERS, "one-hot: whose hand that is, from the seat"),
     ("victim", MAX_PLAYERS, "one-hot: who would add the Disaster, from the seat"),
     ("disaster_bottom", N_CARDS, "Disaster cards everybody saw go to the bottom of its deck"),
-    ("sizes", 4, "Main deck / 70, Disaster deck / 28, reshuffles / 5, effects ignored (0/1)"),
+    ("sizes", 4, "Main deck / 70, Disaster deck / 28, reshuffles / 5, effects ignored (0/1)", (0.0, 5.0)),
     ("chosen", N_CARDS, "cards the seat has chosen so far to discard with Fire Spray (the action under way)"),
 ])
 

@@ -6,6 +6,7 @@ Roles are numbered 1 to 15; a role's place in a block is its number less one.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -18,8 +19,8 @@ STEPS = ("turn", "respond", "collect", "draw", "accuse_chance", "keep")
 EXTRAS = ("promote", "reveal", "spy", "discover")
 
 
-def _catalogue() -> list[dict]:
-    actions: list[dict] = [{"type": t} for t in ("income", "end", "promote", "spy", "discover", "pass",
+def _catalogue() -> list[dict[str, Any]]:
+    actions: list[dict[str, Any]] = [{"type": t} for t in ("income", "end", "promote", "spy", "discover", "pass",
                                                   "challenge", "decline")]
     actions += [{"type": "keep", "card": card} for card in ("role", "drawn")]
     actions += [{"type": "claim", "amount": a} for a in range(CLAIM_MIN, CLAIM_MAX + 1)]
@@ -46,7 +47,7 @@ LAYOUT = Layout([
     ("revelatory", SLOTS * (5 + ROLES), "per revelatory card A-D: present, looked at by the seat, by"
                                          " the opponent, taken by the seat, by the opponent (0/1), then"
                                          " one-hot of the card when the seat knows it"),
-    ("coins", 2, "the seat's, the opponent's coins / 20"),
+    ("coins", 2, "the seat's, the opponent's coins / 20", (0.0, 5.0)),
     ("step", len(STEPS), "one-hot of what is decided now: turn, respond, collect, draw, accuse_chance,"
                          " keep"),
     ("turn", 4, "the seat is the active player, the seat must act now, main action done (0/1), the"

@@ -82,7 +82,7 @@ def play_token(action: Action) -> int:
         raise EncodingError(f"a play with jokers names their value ('as'): {action}")
     else:
         value = VALUE[FACE_BY_CODE[cards[0]]]
-    return PLAY_TOKENS[value] + (len(cards) - jokers) * (MOST_JOKERS + 1) + jokers
+    return int(PLAY_TOKENS[value] + (len(cards) - jokers) * (MOST_JOKERS + 1) + jokers)
 
 
 def json_name(action: Action) -> str:
@@ -91,20 +91,23 @@ def json_name(action: Action) -> str:
 
 PLAYER = 6
 VALUES = 18  # what a card counts as: 0 (a joker not yet played) to 17 (cardinal)
+# One pack of 57 cards (docs/rules/palace.md) bounds every count: at most 4 of a face, 57 cards in a
+# hand or a pile (/ 20 < 3, / 30 < 2); nothing here is clipped ("exact").
 LAYOUT = Layout([
-    ("hand", FACES, "the seat's hand: how many of each face"),
+    ("hand", FACES, "the seat's hand: how many of each face", (0.0, 4.0, "exact")),
     ("known_hands", MAX_PLAYERS * FACES, "per player from the seat (0 the seat): the faces the seat"
-                                         " knows to be in that hand (picked up in sight, swapped)"),
-    ("face_ups", MAX_PLAYERS * FACES, "per player from the seat: its face-up cards, by face"),
+                                         " knows to be in that hand (picked up in sight, swapped)",
+     (0.0, 4.0, "exact")),
+    ("face_ups", MAX_PLAYERS * FACES, "per player from the seat: its face-up cards, by face", (0.0, 4.0, "exact")),
     ("players", MAX_PLAYERS * PLAYER, "per player from the seat: in the game, to act now, hand cards / 20,"
-                                      " face-downs / 3, cards left / 30, finished (0/1)"),
-    ("pile", FACES, "the play pile, by face"),
+                                      " face-downs / 3, cards left / 30, finished (0/1)", (0.0, 3.0, "exact")),
+    ("pile", FACES, "the play pile, by face", (0.0, 4.0, "exact")),
     ("pile_top", 4 * VALUES, "the top four cards of the play pile, one-hot of the value each counts as"),
     ("counts", VALUES, "one-hot: the value the next play must follow"),
-    ("pile_state", 3, "cards in the play pile / 20, capped by a 9, a Rules card on top"),
-    ("burned", FACES, "the burn pile, by face"),
+    ("pile_state", 3, "cards in the play pile / 20, capped by a 9, a Rules card on top", (0.0, 3.0, "exact")),
+    ("burned", FACES, "the burn pile, by face", (0.0, 4.0, "exact")),
     ("table", 6, "cards to draw / 60, direction (1 or -1), Cardinal swaps left / 2, swap with own hand"
-                 " only, a turned-over joker waits to be named, players finished / 6"),
+                 " only, a turned-over joker waits to be named, players finished / 6", (-1.0, 1.0, "exact")),
     ("swapped", 15, "pairs of seats (from the seat) already swapped this turn"),
 ])
 PAIRS = tuple(combinations(range(MAX_PLAYERS), 2))

@@ -8,12 +8,12 @@ goes. Patch ids move around the circle, so a token names the patch by its place 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ...core import Action, Game, View
-from ...games.patchwork.engine import LAST_SPACE, PATCHES, SIZE, SPECIAL_TIMES, SQUARES
+from ...games.patchwork.engine import LAST_SPACE, PATCHES, SIZE, SPECIAL_TIMES, SQUARES, Patchwork
 from ..encoding import ActionCodec, Choices, EncodingError, Layout, ObservationEncoder, Tokens
 
 SLOTS = ("offer 1", "offer 2", "offer 3", "special patch")
@@ -66,8 +66,9 @@ class PatchworkActions(ActionCodec):
         """The engine's placements (each orientation's corners as bits) are the tokens of its
         actions, ``corners << token of corner 0``: the mask in a few big-integer operations and one
         pass in NumPy, where reading ~78 actions one by one costs more than the engine's listing."""
-        placements = game.placements(state, seat)
-        legal = game.placed_actions(state, seat, placements)
+        engine = cast(Patchwork, game)  # the codec of Patchwork's actions is only ever given Patchwork
+        placements = engine.placements(state, seat)
+        legal = engine.placed_actions(state, seat, placements)
         start = self.starts(view)
         bases = [start[pid] + 324 * o.flip + 81 * o.rotation for pid, o, _ in placements]
         bits = 0
@@ -103,7 +104,8 @@ class Placed(Choices):
                  bases: list[int], corners: list[int]) -> None:
         self.codec, self.view, self.legal, self.size = codec, view, legal, codec.size
         self.bits, self.bases, self.corners = bits, bases, corners
-        self.single, self._encoded, self._by_tokens, self._heads = True, None, None, None
+        self.single, self._encoded, self._by_tokens = True, None, None
+        self._heads: list[int] | None = None
 
     @property
     def heads(self) -> list[int]:  # type: ignore[override]
@@ -150,8 +152,8 @@ LAYOUT = Layout([
     ("quilt_self", SQUARES, "the seat's quilt, square (x, y) at y * 9 + x: 1 patched, 0 empty"),
     ("quilt_opponent", SQUARES, "the opponent's quilt, the same way"),
     ("self", PLAYER, "the seat: buttons / 50, time / 53, income / 30, empty squares / 81, holds the"
-                     " 7x7 bonus (0/1), special patches to place, score / 200"),
-    ("opponent", PLAYER, "the opponent, the same seven numbers"),
+                     " 7x7 bonus (0/1), special patches to place, score / 200", (-1.0, 5.0)),
+    ("opponent", PLAYER, "the opponent, the same seven numbers", (-1.0, 5.0)),
     ("turn", 3, "the seat acts now, it moved last, the opponent moved last (0/1 each)"),
     ("first_home", 2, "the seat, the opponent reached the last space first (0/1 each)"),
     ("offer_ids", 3 * len(PATCHES), "for each of the 3 offered patches, one-hot of its id (33)"),

@@ -59,7 +59,7 @@ LAYOUT = Layout([
                                    " while the others choose, their cities as they were before this era"),
     ("city_numbers", MAX_PLAYERS * CITY_NUMBERS, "per city from the seat's: in the game, still choosing,"
                                                 " culture, wealth, happiness, bonus, overall score (each /"
-                                                " 20), empty squares / 72"),
+                                                " 20), empty squares / 72", (-5.0, 5.0)),
     ("terrain", SQUARES + 1, "the mountains' squares, then whether the Ocean expansion is in play"),
     ("options", 2, "Blight expansion, pregame round (0/1)"),
     ("phase", len(PHASES), "one-hot: choose, after, final, over"),
@@ -68,15 +68,16 @@ LAYOUT = Layout([
     ("eras_set_aside", len(ERA_IDS), "era cards set aside"),
     ("dice", 2 * len(DIE_BLOCKS), "per die (industry, commerce, residential, culture, parks): value / 6,"
                                   " usable this era"),
-    ("round", 3, "round / 30, rounds of this deck / 16, era cards left / 16"),
+    ("round", 3, "round / 30, rounds of this deck / 16, era cards left / 16", (0.0, 4.0)),
     ("bonus_cards", len(BONUS_CARDS), "the four bonus cards of this game, by deck then card"),
     ("bonus_winners", 4 * MAX_PLAYERS, "per bonus deck 1-4, who took it (seats from the seat's)"),
     ("targets", MAX_PLAYERS, "one-hot: the city whose group this seat removes in a catastrophe"),
     ("task", len(TASKS), "one-hot: the seat's task now: pick, build, golden, remove, blight, convert"),
     ("task_block", len(BLOCKS), "one-hot: the block it builds, removes or converts from"),
     ("task_to", len(BLOCKS), "one-hot: the block a conversion makes"),
-    ("task_choices", len(BLOCKS), "blocks the seat may choose from (pick: count / 6; golden: 1)"),
-    ("task_numbers", 3, "blocks left / 10, tasks queued / 10, the blight goes next to squares (0/1)"),
+    ("task_choices", len(BLOCKS), "blocks the seat may choose from (pick: count / 6; golden: 1)", (0.0, 2.0)),
+    ("task_numbers", 3, "blocks left / 10, tasks queued / 10, the blight goes next to squares (0/1)",
+     (0.0, 4.0)),
     ("group", SQUARES, "the squares of the group the seat is growing"),
     ("task_group", SQUARES, "the squares of the group the task names (removal, conversion)"),
 ])
