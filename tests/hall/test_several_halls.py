@@ -21,8 +21,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from parlour.cli.processes import free_port, start_server
+from parlour.core.replays import frames
 from parlour.games import all_games
-from parlour.hall.room.replay import frames
 from parlour.hall.store import SqlStore, room_leases_table
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]

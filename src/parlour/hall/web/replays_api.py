@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from ...core import IllegalAction, ParlourError
+from ...core.replays import BadReplay, frames
 from ..errors import HallError
-from ..room.replay import frames
 from .deps import HallDep
 from .errors import responses
 from .schemas import ReplayIn, ReplayOut
@@ -42,7 +42,7 @@ def replay_frames(body: ReplayIn, hall: HallDep,
         replay["options"] = game.resolve_options(game.stored_options(body.options))
         replay["seen_by"] = seat
         replay["frames"] = frames(game, replay, seat)
-    except IllegalAction as error:
+    except (IllegalAction, BadReplay) as error:
         raise HallError("bad_request", f"this replay does not replay: {error}") from None
     except ParlourError as error:
         raise HallError("bad_request", str(error)) from None
