@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.hall.quotas import Guard, Limits
+from parlour.hall.quotas import Guard, Limits, RateLimited
 from parlour.hall.text import NAME_MAX, REASON_MAX
 from parlour.hall.web.middleware import MAX_BODY, MAX_REPLAY_BODY, OUTBOX_MAX
 from parlour.hall.web.socket import CLOSE_BEHIND, CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS, Connection
@@ -145,6 +145,17 @@ def test_rooms_past_the_quota_are_refused_with_429_and_retry_after(hall_with):
     assert "too many new rooms" in answer.json()["detail"] and "3 per minute" in answer.json()["detail"]
     assert 1 <= int(answer.headers["retry-after"]) <= 60
     assert stored_rooms(client) == before == 3
+
+
+def test_a_new_room_refused_for_its_bots_is_not_counted_as_a_new_room():
+    guard = Guard(Limits(rooms="2/minute", bot_rooms=1))
+    guard.new_room("203.0.113.7", with_bots=True)
+    guard.add_bot_room("203.0.113.7", "ABCD", lambda: True)
+    with pytest.raises(RateLimited, match="unfinished rooms with bots"):
+        guard.new_room("203.0.113.7", with_bots=True)
+    guard.new_room("203.0.113.7", with_bots=False)  # the second new room: the refused one did not count
+    with pytest.raises(RateLimited, match="too many new rooms"):
+        guard.new_room("203.0.113.7", with_bots=False)
 
 
 def test_joins_past_the_quota_are_refused(hall_with):
