@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from test_limits import run_apart
+
 from parlour.games import all_games
 from parlour.hall.broadcast import LocalBroadcast
 from parlour.hall.clock import SystemClock
@@ -103,12 +105,12 @@ async def play(tmp_path: Path, drop_at: int | None) -> tuple[int, int, bool]:
 
 
 def test_a_replica_follows_the_owners_published_changes_without_reading_the_store(tmp_path: Path) -> None:
-    moves, reads, same = asyncio.run(play(tmp_path, drop_at=None))
+    moves, reads, same = run_apart(play(tmp_path, drop_at=None))
     assert moves > 10 and same
     assert reads == 0
 
 
 def test_a_replica_that_missed_a_change_reads_the_store_to_fill_the_gap(tmp_path: Path) -> None:
-    moves, reads, same = asyncio.run(play(tmp_path, drop_at=5))
+    moves, reads, same = run_apart(play(tmp_path, drop_at=5))
     assert moves > 10 and same
     assert reads >= 1
