@@ -31,8 +31,8 @@ from limits.strategies import MovingWindowRateLimiter
 from .clock import Clock
 from .errors import HallError
 from .ratings import BOT_PREFIX  # the bots' accounts are called bot:<bot name>; no person can take such a name
+from .store import BOT_KIND, Store, StoreError
 from .store import Account as Account  # the record is the store's; the hall's modules import it from here
-from .store import Store, StoreError
 from .text import clean_name
 from .tokens import token_hash
 
@@ -46,6 +46,7 @@ FAILED_PER_NAME = parse("5/15 minutes")
 FAILED_PER_ADDRESS = parse("20/15 minutes")
 SIGN_UPS_PER_ADDRESS = parse("10/hour")
 WRONG = "wrong name or password"
+SIGN_IN_KINDS = ("human", BOT_KIND)  # a bot account's owner signs in to manage its tokens (hall/botaccounts.py)
 NOT_IN_NAMES = "<>&/\\?#%"
 
 
@@ -138,7 +139,7 @@ class Accounts:
         self._allowed(FAILED_PER_ADDRESS, "address", address, "failed sign-ins from your address")
         found = await self.by_name(key) if key else None
         account, stored = found if found is not None else (None, None)
-        if not await self._verify(stored, password) or account is None or account.kind != "human":
+        if not await self._verify(stored, password) or account is None or account.kind not in SIGN_IN_KINDS:
             self.limiter.hit(FAILED_PER_NAME, "name", key)
             self.limiter.hit(FAILED_PER_ADDRESS, "address", address)
             raise HallError("bad_credentials", WRONG)

@@ -39,6 +39,8 @@ class Limits:
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
     chat: str = "5/10second;40/minute"  # chat lines said on one connection
     flood: int = 100  # messages refused for rate on one connection before it is closed
+    bot_games: int = 4  # games one bot account plays at once (hall/challenges.py); a bot may ask for fewer
+    challenges: str = "10/minute;100/hour"  # challenges sent to bot accounts
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
 
     @classmethod
@@ -87,7 +89,8 @@ class RateLimited(ParlourError):
 
 # What each rate counts, in the words of a refusal.
 COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
-           "connection_messages": "messages on this connection", "chat": "chat lines"}
+           "connection_messages": "messages on this connection", "chat": "chat lines",
+           "challenges": "challenges"}
 PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
 
 

@@ -34,6 +34,7 @@ from .chat import Chat
 from .checks import prepared
 from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Said, Say, Start
 from .context import RoomContext
+from .forfeits import time_out
 from .play import Play
 from .replay import Replays, replay_of
 from .seats import SeatBook
@@ -69,8 +70,8 @@ class Room:
         self.leading = leading
         self.lease: Lease | None = None
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
-        self.timer = TurnTimer(record.turn_timer, context.deadlines,
-                               lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
+        self.timer = TurnTimer(record.turn_timer, context.deadlines, lambda: time_out(
+            self.code, context, self.bots.builtin(game), self.to_act(), self.seats, self.driver, self._asked))
         self.audiences = Audiences(game, self.players, self.names, self._status, lambda: self.timer.deadline)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ..accounts import Account
 from ..errors import HallError
+from ..store import BOT_KIND
 from ..text import distinct_name
 from ..tokens import new_token, same_token, token_hash
 from .commands import GiveToBot, Join
@@ -38,6 +39,7 @@ class Seat:
     profile: str | None = None
     replaced: bool = False
     rated_as: str | None = None
+    bot_account: bool = False  # the account holding it is a bot account's (hall/botaccounts.py)
     # an open seat a rematch keeps for a player of the last game: {name, token (the sha256 of
     # their seat token there), until (epoch seconds)}
     reserved: dict[str, Any] | None = None
@@ -47,12 +49,12 @@ class Seat:
         return cls(record["kind"], record.get("name"), record.get("bot"), record.get("token"),
                    account=record.get("account"), profile=record.get("profile"),
                    replaced=record.get("replaced", False), rated_as=record.get("rated_as"),
-                   reserved=record.get("reserved"))
+                   reserved=record.get("reserved"), bot_account=record.get("bot_account", False))
 
     def record(self) -> dict[str, Any]:
         record = {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
         extra = {"account": self.account, "profile": self.profile, "replaced": self.replaced,
-                 "rated_as": self.rated_as, "reserved": self.reserved}
+                 "rated_as": self.rated_as, "reserved": self.reserved, "bot_account": self.bot_account}
         return {**record, **{key: value for key, value in extra.items() if value}}
 
     def kept_for(self, now: float) -> str | None:
@@ -68,7 +70,10 @@ class Seat:
 
 def holder(account: Account | None) -> dict[str, Any]:
     """What a seat record says of the signed-in player who holds it."""
-    return {} if account is None else {"account": account.id, "profile": account.name}
+    if account is None:
+        return {}
+    mark = {"bot_account": True} if account.kind == BOT_KIND else {}
+    return {"account": account.id, "profile": account.name, **mark}
 
 
 def human(name: str, token: str, account: Account | None) -> dict[str, Any]:
@@ -102,7 +107,8 @@ class SeatBook:
 
     def to_json(self, now: float) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected,
-                 "kept_for": s.kept_for(now), "profile": s.profile} for i, s in enumerate(self.seats)]
+                 "kept_for": s.kept_for(now), "profile": s.profile, **({"bot_account": True} if s.bot_account else {})}
+                for i, s in enumerate(self.seats)]
 
     def replace(self, records: list[dict[str, Any]]) -> bool:
         """Takes the seats of ``records`` (as committed), keeping this process's connection counts;
@@ -195,7 +201,8 @@ class SeatBook:
         if status == "over":
             raise HallError("over", "the game is over")
         seat, current = command.seat, self.seats[command.seat]
-        self.check_abandoned(seat)
+        if not command.forfeit:
+            self.check_abandoned(seat)
         name = command.name
         if name is None:  # mid-game the seat's moves so far are its player's
             name = f"{current.name} (bot)" if current.kind == "human" and status == "playing" else command.bot

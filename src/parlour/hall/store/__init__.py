@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from .bots import BOT_KIND, ApiToken, BotRows, Refused
 from .engine import make_engine
 from .leases import LENGTH, Leases
 from .records import (
@@ -47,6 +48,7 @@ from .records import (
 from .schema import (
     accounts_table,
     actions_table,
+    api_tokens_table,
     chat_table,
     cluster_settings_table,
     metadata,
@@ -59,6 +61,7 @@ from .schema import (
 from .sql import SqlStore
 
 __all__ = [
+    "BOT_KIND", "ApiToken", "BotRows", "Refused", "api_tokens_table",
     "LENGTH", "Account", "ActionRecord", "ChatLine", "GamesPlayed", "Leader", "Lease", "LeaseLost", "Leases",
     "PlayedGame", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord", "Settlement", "Skill",
     "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "chat_table", "cluster_settings_table",
@@ -152,6 +155,9 @@ class Store(Protocol):
     async def leaderboard(self, game: str, limit: int) -> list[Leader]:
         """The ``limit`` best rated players of ``game``, best first."""
         ...
+
+    # -- bot accounts and their API tokens (store/bots.py) ---------------------------------------
+    bots: BotRows
 
     # -- the cluster ------------------------------------------------------------------------------
     def shared_secret_blocking(self) -> str:

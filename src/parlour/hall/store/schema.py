@@ -104,3 +104,14 @@ chat_table = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),     # the writer's name as shown then
     sa.Column("text", sa.Text, nullable=False),
 )
+
+# -- bot accounts (store/bots.py): the API tokens a bot account's programs sign in with -----------------
+api_tokens_table = sa.Table(
+    "api_tokens", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("token", sa.String(64), nullable=False, unique=True),  # sha256 hex: the token itself is shown once
+    sa.Column("label", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),              # when a program last connected with it
+)

@@ -24,6 +24,7 @@ from typing import TypeVar
 import sqlalchemy as sa
 
 from . import accounts, cluster, history, rooms
+from .bots import BotRows
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
 from .migrations import prepare
@@ -72,6 +73,7 @@ class SqlStore:
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="parlour-store-reader")
         self.batches = 0  # transactions committed
         self.writes = 0
+        self.bots = BotRows(self._read, self.write)  # bot accounts and their API tokens (store/bots.py)
 
     # -- reading: rooms and their chat --------------------------------------------------------
     def load_blocking(self, *, finished: bool = True) -> list[RoomRecord]:

@@ -23,12 +23,14 @@ from starlette.middleware import Middleware
 
 from ...core import Game
 from ..accounts import Accounts
+from ..botaccounts import BotAccounts
 from ..broadcast import Broadcast
+from ..challenges import Challenges
 from ..clock import Clock
 from ..hall import Hall, Ownership
 from ..quotas import Guard, Limits
 from ..store import Store
-from . import pages, players_api, replays_api, rooms_api, socket
+from . import bots_api, challenges_api, pages, players_api, replays_api, rooms_api, socket
 from .errors import HANDLERS
 from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
 
@@ -67,7 +69,10 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.hall = hall
     app.state.guard = guard
     app.state.accounts = Accounts(store, clock, password_hasher)
-    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router):
+    app.state.bot_accounts = BotAccounts(store, clock)
+    app.state.challenges = Challenges(hall, guard.limits.bot_games)
+    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router,
+                   bots_api.router, challenges_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query
 
 from ... import bots as bot_registry
 from .. import lobby as lobby_listing
+from ..botaccounts import refuse_bot_account
 from ..quotas import Guard
 from ..rematch import offer_rematch
 from ..room import Room
@@ -55,6 +56,8 @@ async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address:
                       account: CurrentAccount) -> dict[str, Any]:
     """A new room. The answer's host token manages it; take_seat also seats the creator (signed
     in: under the account's name, and the seat follows the account)."""
+    if body.take_seat is not None:
+        refuse_bot_account(account, "take a seat it was not challenged to")
     with_bots = any(s.kind == "bot" for s in body.seats)
     guard.new_room(address, with_bots)
     room, host_token, seat, seat_token = await hall.create_room(
@@ -89,6 +92,7 @@ async def join(code: str, body: Join, hall: HallDep, guard: GuardDep, address: C
     """Take a seat by name; keep the seat token, it is the only way back into the seat. Signed
     in, the seat is the account's (under its name) and opening the room from any browser
     where the player is signed in puts them back in it."""
+    refuse_bot_account(account, "take a seat it was not challenged to")
     guard.take("joins", address)
     joined = await hall.execute(code, do.Join(body.name, body.seat, token, account))
     assert isinstance(joined, do.Joined)

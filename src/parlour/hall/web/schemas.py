@@ -88,6 +88,8 @@ class SeatOut(BaseModel):
     connected: bool
     profile: str | None = Field(None, description="a signed-in player's account name (their profile)")
     kept_for: str | None = Field(None, description="an open seat a rematch keeps for this player a while")
+    # and "bot_account": true on a seat a bot account holds (docs/bot-api.md); absent on every other seat
+    model_config = ConfigDict(extra="allow")
 
 
 class RoomOut(BaseModel):
@@ -171,7 +173,8 @@ class NewPassword(Wire):
 
 class AccountOut(BaseModel):
     name: str
-    kind: str = Field(description="human, or bot for a built-in bot's account")
+    kind: str = Field(description="human, bot for a built-in bot's account, or botacct for a bot account"
+                                  " (docs/bot-api.md)")
 
 
 class RatingOut(BaseModel):

@@ -17,6 +17,7 @@ from fastapi import APIRouter
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..accounts import Account
+from ..botaccounts import refuse_bot_account
 from ..errors import HallError
 from ..hall import Hall
 from ..quotas import Guard, RateLimited
@@ -201,6 +202,7 @@ class Connection:
         assert self.room is not None
         if not self.greeted:
             raise HallError("not_a_player", "say hello first")
+        refuse_bot_account(self.account, "chat")
         name = message.get("name")
         if name is not None and not isinstance(name, str):
             raise HallError("bad_message", '"name" must be text')

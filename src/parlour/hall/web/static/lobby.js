@@ -3,6 +3,7 @@
 
 import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural, rulesPage } from "/static/ui.js";
 import { accountCorner } from "/static/account.js";
+import { botsCard, refreshBots } from "/static/bots.js";
 
 const TIMERS = [[null, "No turn timer"], [30, "30 seconds a turn"], [60, "1 minute a turn"],
   [120, "2 minutes a turn"], [300, "5 minutes a turn"]];
@@ -31,7 +32,8 @@ app.append(
         formCard,
         el("section", { class: "card live-card" },
           el("div", { class: "live-head" }, el("h2", { class: "card-title" }, "Open rooms"), gameFilter), roomsList,
-          el("h2", { class: "card-title live-playing" }, "Being played"), playingList)))));
+          el("h2", { class: "card-title live-playing" }, "Being played"), playingList),
+        botsCard()))));
 
 function playersText(game) {
   return game.min_players === game.max_players ? `${game.min_players} players`
@@ -210,6 +212,7 @@ async function listRooms(list, status, empty) {
 function refreshRooms() {
   listRooms(roomsList, "waiting", "No room is waiting for players. Create one!");
   listRooms(playingList, "playing", "No game is being played right now.");
+  refreshBots(catalogue);
 }
 
 async function start() {

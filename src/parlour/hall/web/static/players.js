@@ -176,7 +176,8 @@ async function profilePage(name) {
   replace(main,
     el("div", { class: "page-head" },
       el("h1", { id: "profile-name" }, profile.name),
-      profile.kind === "bot" ? el("span", { class: "badge badge-bot" }, "built-in bot") : null),
+      profile.kind === "bot" ? el("span", { class: "badge badge-bot" }, "built-in bot")
+        : profile.kind === "botacct" ? el("span", { class: "badge badge-bot" }, "bot account") : null),
     el("section", { class: "card" }, el("h2", { class: "card-title" }, "Ratings"),
       table("ratings", ["Game", "Rating", "Rated games", "Played", "Won"], profile.ratings.map((r) => [
         el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, gameName(r.game)),
@@ -203,7 +204,7 @@ async function leaderboardPage(game, catalogue) {
     el("section", { class: "card" },
       table("leaderboard", ["#", "Player", "Rating", "Rated games"], rows.map((r) => [
         String(r.place),
-        el("span", { class: "leader-name" }, profileLink(r.name), r.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null),
+        el("span", { class: "leader-name" }, profileLink(r.name), r.kind === "bot" || r.kind === "botacct" ? el("span", { class: "badge badge-bot" }, "bot") : null),
         r.rating.toFixed(1), String(r.games)]),
       "Nobody is rated in this game yet: play a game signed in, against friends or bots."),
       el("p", { class: "muted small" }, "Ratings are OpenSkill's: they start at 0 and grow as you win; "

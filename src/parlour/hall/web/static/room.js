@@ -170,7 +170,7 @@ function showWaiting(room) {
       seatDot(seat.seat),
       el("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)),
       mine ? el("span", { class: "badge" }, "you") : null,
-      seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null,
+      seat.kind === "bot" || seat.bot_account ? el("span", { class: "badge badge-bot" }, "bot") : null,
       seat.kind === "human" ? el("span", { class: ["presence", seat.connected ? "on" : "off"] },
         seat.connected ? "here" : "away") : null,
       seat.kept_for ? el("span", { class: "presence kept", title: "a rematch keeps this seat a while" },
@@ -321,7 +321,7 @@ function updateSidebar(msg) {
   seatDot(seat.seat),
   el("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)),
   seat.seat === mySeat ? el("span", { class: "badge" }, "you") : null,
-  seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
+  seat.kind === "bot" || seat.bot_account ? el("span", { class: "badge badge-bot" }, "bot")
     : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
       seat.connected ? "●" : "○"),
   host && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
