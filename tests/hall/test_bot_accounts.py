@@ -20,6 +20,7 @@ from hallkit import OPEN
 from starlette.websockets import WebSocketDisconnect
 from test_players import PASSWORD, as_guest, sign_in, sign_up
 
+from parlour.hall.quotas import Limits
 from parlour.hall.store import make_engine
 
 pytestmark = pytest.mark.timeout(60)
@@ -178,9 +179,12 @@ def test_a_challenge_plays_a_rated_game_through_the_rooms_protocol(client):
         assert welcome["type"] == "welcome" and welcome["seat"] == game["seat"]
         ana_ws.send_json({"type": "hello", "token": mine["seat_token"]})
         assert ana_ws.receive_json()["seat"] == mine["seat"]
+        seen: list[dict[str, Any]] = []
         for _ in range(2):  # Secrets: two rounds, both seats pick in each
-            assert "secret" in pick(bot_ws, 9)["view"]
-            pick(ana_ws, 1)
+            seen.append(pick(bot_ws, 9))
+            ana_secret = pick(ana_ws, 1)["view"]["secret"]
+        assert all(state["view"]["secret"] != ana_secret for state in seen)
+        assert ana_secret not in json.dumps(seen)  # the bot sees only its own seat's view
     assert client.get(f"/api/rooms/{mine['code']}").json()["status"] == "over"
     board = client.get("/api/games/secrets/leaderboard/bots").json()
     assert [(b["name"], b["kind"], b["games"]) for b in board] == [("Deep", "botacct", 1)] and board[0]["rating"] != 0
@@ -295,4 +299,34 @@ def test_a_bot_whose_time_runs_out_forfeits_its_seat_to_a_builtin_bot(client, cl
     sign_in(client, "Deep", PASSWORD)
     finished = client.get("/api/me/games").json()["finished"]
     assert finished[0]["code"] == code and finished[0]["rank"] == 2  # the forfeit ranks last
+    program.close()
+
+
+def test_an_attacker_meets_the_bounds(make_client):
+    client = make_client(Limits(rest="1000/second", challenges="2/minute", connection_messages="5/second", flood=3))
+    token = make_bot(client)
+    sign_in(client, "Deep", PASSWORD)
+    for n in range(19):  # 20 tokens at most, the first included
+        assert client.post("/api/me/tokens", json={"label": f"t{n}"}).status_code == 201
+    too_many = client.post("/api/me/tokens", json={})
+    assert too_many.status_code == 409 and "at most 20 tokens" in too_many.json()["detail"]
+    as_guest(client)
+    sign_up(client, "Ana")
+    assert [challenge(client).status_code for _ in range(3)] == [409, 409, 429]  # offline, then counted out
+    long = client.post("/api/challenges", json={"opponent": "D" * 33, "game": "secrets"})
+    assert long.status_code == 422
+    with client.websocket_connect("/ws/bot", headers=auth("x" * 10_000)) as ws:
+        assert ws.receive_json()["code"] == "bad_credentials"
+    program = BotProgram(client, token)
+    with pytest.raises(WebSocketDisconnect) as closed:  # a flood of messages: refused, then the socket closed
+        for _ in range(40):
+            program.send({"type": "ping"})
+        while True:
+            program.receive()
+    assert closed.value.code == 4429
+    program.close()
+    program = BotProgram(client, token)
+    offer = [{"game": "patchwork", "options": {}}] * 21
+    program.send({"type": "ready", "games": offer})
+    assert "1 to 20 games" in program.receive()["message"]
     program.close()
