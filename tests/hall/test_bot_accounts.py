@@ -142,10 +142,11 @@ def test_an_account_with_a_rated_game_cannot_become_a_bot(client, db_url):
 
 def test_a_bot_account_takes_no_seat_uninvited_and_never_chats(client):
     make_bot(client)
+    room = client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, OPEN]}).json()  # a guest's
     sign_in(client, "Deep", PASSWORD)
-    made = client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, OPEN], "take_seat": 0})
-    assert made.status_code == 403 and "bot account" in made.json()["detail"]
-    room = client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, OPEN]}).json()
+    for body in ({"take_seat": 0}, {}):
+        made = client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, OPEN], **body})
+        assert made.status_code == 403 and "bot account cannot make rooms" in made.json()["detail"]
     joined = client.post(f"/api/rooms/{room['code']}/join", json={"name": "Deep"})
     assert joined.status_code == 403 and "challenged" in joined.json()["detail"]
     assert challenge(client, "Deep").status_code == 403  # nor challenges anyone

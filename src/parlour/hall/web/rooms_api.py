@@ -56,8 +56,7 @@ async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address:
                       account: CurrentAccount) -> dict[str, Any]:
     """A new room. The answer's host token manages it; take_seat also seats the creator (signed
     in: under the account's name, and the seat follows the account)."""
-    if body.take_seat is not None:
-        refuse_bot_account(account, "take a seat it was not challenged to")
+    refuse_bot_account(account, "make rooms")
     with_bots = any(s.kind == "bot" for s in body.seats)
     guard.new_room(address, with_bots)
     room, host_token, seat, seat_token = await hall.create_room(
