@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import signal
 import socket
@@ -79,9 +80,10 @@ def account(base: str, name: str) -> httpx.Client:
 @contextlib.contextmanager
 def bot_connect(base: str, token: str, bot: str, logs: Path) -> Iterator[subprocess.Popen[bytes]]:
     with open(logs / "connect.log", "wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "parlour.cli", "bot", "connect", "--hall", base, "--token",
-                                    token, "--games", "patchwork", "--logs", str(logs), "--", bot],
-                                   stdout=subprocess.DEVNULL, stderr=log)
+        process = subprocess.Popen([sys.executable, "-m", "parlour.cli", "bot", "connect", "--hall", base,
+                                    "--games", "patchwork", "--logs", str(logs), "--", bot],
+                                   stdout=subprocess.DEVNULL, stderr=log,
+                                   env={**os.environ, "PARLOUR_BOT_TOKEN": token})
     try:
         yield process
     finally:

@@ -26,6 +26,7 @@ from ..core import ParlourError
 CLOSE_SIGNED_OUT = 4401  # the hall's code for a token that signs in nobody (hall/web/bots_api.py)
 RECONNECT_FIRST, RECONNECT_MOST = 1.0, 30.0  # seconds between attempts: doubling up to the most
 MARGIN = 1.0  # seconds of the room's turn timer the bot leaves for the network
+TOKEN_VARIABLE = "PARLOUR_BOT_TOKEN"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,8 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     " resumes the games in progress. See docs/bot-api.md.")
     connect.add_argument("--hall", required=True, metavar="URL",
                          help="the hall's address, e.g. https://parlour.example")
-    connect.add_argument("--token", required=True,
-                         help="the bot account's API token (POST /api/me/bot, /api/me/tokens)")
+    connect.add_argument("--token", default=None,
+                         help="the bot account's API token (POST /api/me/bot, /api/me/tokens); default: the"
+                              f" environment's {TOKEN_VARIABLE} (which, unlike an argument, other users' ps"
+                              " does not show)")
     connect.add_argument("--games", default=None, metavar="G,...",
                          help="the games to accept challenges to, comma-separated (default: every game the bot"
                               " can play here)")
@@ -53,14 +56,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
+
     from ..arena.match import Entrant, check_entrant
     from ..games import get
 
+    token = args.token or os.environ.get(TOKEN_VARIABLE)
+    if not token:
+        raise ParlourError(f"give the bot account's API token: --token TOKEN, or {TOKEN_VARIABLE} in the environment")
     entrant = Entrant.parse(f"bot={args.bot}")
     games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
     for game_id in games or []:
         check_entrant(get(game_id), entrant)
-    client = BotClient(args.hall, args.token, entrant.command, games, args.max_games, args.logs)
+    client = BotClient(args.hall, token, entrant.command, games, args.max_games, args.logs)
     try:
         asyncio.run(client.run())
     except SignedOut as refused:
