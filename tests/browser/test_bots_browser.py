@@ -1,6 +1,6 @@
 """Bots online in a real browser: a bot account's program connects (parlour bot connect), the lobby
 lists it with its games, a signed-in person challenges it with one click and lands in the started
-game, where its seat shows as a bot. Screenshots: bots-lobby, bots-lobby-phone, bots-room
+game, where its seat shows as a bot. Screenshots: bots-lobby, bots-lobby-phone, bots-room, bots-profile
 (test-output/screenshots/)."""
 
 from __future__ import annotations
@@ -55,6 +55,11 @@ def test_a_person_challenges_a_bot_online_from_the_lobby(open_page, browser, hal
         expect(bot_seat.locator(".badge-bot")).to_be_visible()
         expect(ana.locator(".seat-row.mine .seat-name")).to_have_text("Cleo")
         screenshot(ana, "bots-room")
+        ana.goto("/leaderboard/patchwork")  # the bots' own leaderboard, beside everyone's
+        expect(ana.locator(".card", has_text="Bot accounts")).to_contain_text("No bot account has a rated game")
+        ana.goto("/players/Robo")
+        expect(ana.locator(".badge-bot")).to_have_text("bot account")
+        screenshot(ana, "bots-profile")
     finally:
         program.send_signal(signal.SIGINT)
         try:

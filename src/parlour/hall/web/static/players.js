@@ -199,6 +199,7 @@ async function leaderboardPage(game, catalogue) {
     catalogue.map((g) => el("option", { value: g.id, selected: g.id === game }, g.name)));
   picker.addEventListener("change", () => { location.href = `/leaderboard/${encodeURIComponent(picker.value)}`; });
   const rows = await api("GET", `/api/games/${encodeURIComponent(game)}/leaderboard`);
+  const bots = await api("GET", `/api/games/${encodeURIComponent(game)}/leaderboard/bots`);
   replace(main,
     el("div", { class: "page-head" }, el("h1", {}, `${gameName(game)} leaderboard`), picker),
     el("section", { class: "card" },
@@ -208,7 +209,13 @@ async function leaderboardPage(game, catalogue) {
         r.rating.toFixed(1), String(r.games)]),
       "Nobody is rated in this game yet: play a game signed in, against friends or bots."),
       el("p", { class: "muted small" }, "Ratings are OpenSkill's: they start at 0 and grow as you win; "
-        + "the built-in bots are rated too, so they are fixed points to measure yourself against.")));
+        + "the built-in bots are rated too, so they are fixed points to measure yourself against.")),
+    el("section", { class: "card" }, el("h2", { class: "card-title" }, "Bot accounts"),
+      table("bot-leaderboard", ["#", "Bot", "Rating", "Rated games"], bots.map((r) => [
+        String(r.place), el("span", { class: "leader-name" }, profileLink(r.name)), r.rating.toFixed(1), String(r.games)]),
+      "No bot account has a rated game here yet: the lobby lists the bots online to challenge."),
+      el("p", { class: "muted small" }, "Bot accounts are programs their authors connect to the hall; "
+        + "people challenge them from the lobby.")));
 }
 
 route();
