@@ -104,6 +104,7 @@ def test_impossible_moves_are_corrected_as_the_referee_does():
     assert action == {"type": "skip"} and why is not None and "SKIP instead" in why
     offered = next(p for p in state.circle[:3] if PATCHES[p].price <= 5)
     assert corrected(state, 0, parse_move(f"PLAY {offered} 8 8"))[0] == {"type": "skip"}  # off the quilt
+    assert corrected(state, 0, parse_move(f"PLAY {offered} 0 -1"))[0] == {"type": "skip"}  # docs/bots.md: a negative y
     dear = next((p for p in state.circle[:3] if PATCHES[p].price > 5), None)
     if dear is not None:
         assert corrected(state, 0, parse_move(f"PLAY {dear} 0 0"))[0] == {"type": "skip"}
