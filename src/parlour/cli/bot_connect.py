@@ -95,6 +95,11 @@ class GamePlayer:
         self.logs = logs
         self.bot: Any = None
         self.failed: str | None = None
+        self.opening: dict[str, Any] | None = None  # the first view shown: the game's start, if seen in time
+
+    def saw(self, view: dict[str, Any] | None) -> None:
+        if self.opening is None and view is not None:
+            self.opening = view
 
     def choose(self, view: dict[str, Any], legal: list[Any] | None, turn_timer: float | None) -> Any:
         from .. import bots
@@ -109,7 +114,7 @@ class GamePlayer:
                 if self.command.startswith(BUILTIN):
                     self.bot = bots.create(game, self.command[len(BUILTIN):].strip(), time_limit=min(limit, 5.0))
                 else:
-                    command, protocol = line_protocol(game, self.command, view, self.seat)
+                    command, protocol = line_protocol(game, self.command, self.opening or view, self.seat)
                     log = Path(self.logs) / f"{self.code}-seat{self.seat + 1}.log"
                     self.bot = ProgramBot(game, Program(program_argv(command), log=log), protocol, limit, limit)
             if isinstance(self.bot, ProgramBot):
@@ -264,6 +269,7 @@ class BotClient:
                 if message.get("result") is not None:
                     say(f"room {code}: the game is over")
                     return True
+                player.saw(message.get("view"))
                 if not message.get("legal") or message["turn"] == acted_on:
                     continue
                 acted_on = message["turn"]
