@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 
 import httpx
 import pytest
@@ -23,10 +24,17 @@ def test_a_person_challenges_a_bot_online_from_the_lobby(open_page, browser, hal
     owner = httpx.Client(base_url=hall, timeout=30)
     assert owner.post("/api/accounts", json={"name": "Robo", "password": PASSWORD}).status_code == 201
     token = owner.post("/api/me/bot").json()["token"]
-    program = subprocess.Popen([sys.executable, "-m", "parlour.cli", "bot", "connect", "--hall", hall, "--token",
-                                token, "--games", "patchwork,palace", "--logs", str(tmp_path), "--", "builtin:medium"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(tmp_path / "connect.log", "wb") as log:
+        program = subprocess.Popen([sys.executable, "-m", "parlour.cli", "bot", "connect", "--hall", hall, "--token",
+                                    token, "--games", "patchwork,palace", "--logs", str(tmp_path), "--",
+                                    "builtin:medium"], stdout=subprocess.DEVNULL, stderr=log)
     try:
+        for _ in range(600):  # a loaded machine may take a while to start a Python program
+            if any(b["name"] == "Robo" for b in owner.get("/api/bots").json()):
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError(f"Robo never came online: {(tmp_path / 'connect.log').read_text()}")
         ana = open_page("/signin")
         ana.fill("#signup-name", "Cleo")
         ana.fill("#signup-password", PASSWORD)

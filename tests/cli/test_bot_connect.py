@@ -96,7 +96,7 @@ def bot_connect(base: str, token: str, bot: str, logs: Path) -> Iterator[subproc
 
 
 def wait_online(ana: httpx.Client, name: str) -> None:
-    for _ in range(300):
+    for _ in range(900):  # a loaded machine may take a while to start a Python program
         if any(b["name"] == name for b in ana.get("/api/bots").json()):
             return
         time.sleep(0.1)
