@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import ParlourError
+from .accounts import name_key
 from .botaccounts import is_bot_account, refuse_bot_account
 from .errors import HallError
 from .hall import Hall
@@ -139,7 +140,7 @@ class Challenges:
         refuse_bot_account(challenger, "challenge anyone")
         if not isinstance(opponent, str) or not isinstance(game_id, str):
             raise HallError("bad_request", "a challenge names its opponent and its game")
-        found = await self.hall.store.account_by_name(opponent.casefold())
+        found = await self.hall.store.account_by_name(name_key(opponent))
         if found is None:
             raise HallError("unknown_player", f"there is no player {clip(opponent)}")
         account = found[0]
