@@ -118,9 +118,11 @@ def judge(game: Game[Any], view: Any, seat: int, legal: list[Action], action: Ac
 
 
 def analyse(game: Game[Any], replay: Mapping[str, Any], seat: int | None = None, budget: Budget = DEFAULT_BUDGET,
-            progress: Callable[[int, int], None] | None = None) -> list[Judgement]:
+            progress: Callable[[int, int], None] | None = None, first: int = 1,
+            last: int | None = None) -> list[Judgement]:
     """Every move of ``replay`` (a replay of ``game``, :mod:`parlour.core.replays`) judged, or only
-    ``seat``'s; ``progress(done, total)`` is told after each move."""
+    ``seat``'s, or only those from move ``first`` to ``last`` (counting from 1; a part, for a
+    worker); ``progress(done, total)`` is told after each move."""
     check(replay)
     players: int = replay["players"]
     if seat is not None and not 0 <= seat < players:
@@ -129,12 +131,14 @@ def analyse(game: Game[Any], replay: Mapping[str, Any], seat: int | None = None,
     moves = replay["actions"]
     judged: list[Judgement] = []
     for turn, (mover, action) in enumerate(moves, 1):
+        if last is not None and turn > last:
+            break
         try:
             action = game.normalise(action)
             game.check(state, mover, action)
         except ParlourError as error:
             raise BadReplay(f"move {turn} of the replay does not apply: {error}") from None
-        if seat is None or mover == seat:
+        if (seat is None or mover == seat) and turn >= first:
             legal = game.legal_actions(state, mover)
             judged.append(judge(game, game.view(state, mover), mover, legal, action,
                                 move_seed(replay["seed"], turn), turn, budget))

@@ -14,7 +14,7 @@ callers off the loop.
 The package: :mod:`.schema` (the tables), :mod:`.records` (what goes in and out),
 :mod:`.sql` (the store, its group-commit writer and its readers), one module of SQL per feature
 (:mod:`.rooms`, :mod:`.accounts`, :mod:`.history`, :mod:`.ratings`, :mod:`.leases`,
-:mod:`.cluster`), and :mod:`.migrations` (Alembic's, which read :mod:`.schema` only).
+:mod:`.cluster`, :mod:`.analyses`), and :mod:`.migrations` (Alembic's, which read :mod:`.schema` only).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .leases import LENGTH, Leases
 from .records import (
     Account,
     ActionRecord,
+    AnalysisRecord,
     ChatLine,
     GamesPlayed,
     Leader,
@@ -47,6 +48,7 @@ from .records import (
 from .schema import (
     accounts_table,
     actions_table,
+    analyses_table,
     chat_table,
     cluster_settings_table,
     metadata,
@@ -59,7 +61,8 @@ from .schema import (
 from .sql import SqlStore
 
 __all__ = [
-    "LENGTH", "Account", "ActionRecord", "ChatLine", "GamesPlayed", "Leader", "Lease", "LeaseLost", "Leases",
+    "LENGTH", "Account", "ActionRecord", "AnalysisRecord", "analyses_table",
+    "ChatLine", "GamesPlayed", "Leader", "Lease", "LeaseLost", "Leases",
     "PlayedGame", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord", "Settlement", "Skill",
     "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "chat_table", "cluster_settings_table",
     "leaving", "make_engine", "metadata", "ratings_table", "room_leases_table", "room_players_table",
@@ -151,6 +154,15 @@ class Store(Protocol):
 
     async def leaderboard(self, game: str, limit: int) -> list[Leader]:
         """The ``limit`` best rated players of ``game``, best first."""
+        ...
+
+    # -- analyses ---------------------------------------------------------------------------------
+    async def analysis(self, code: str) -> AnalysisRecord | None:
+        """The stored analysis of room ``code``'s finished game, or None."""
+        ...
+
+    async def save_analysis(self, analysis: AnalysisRecord) -> None:
+        """Keep a finished game's analysis (one per room: a second is dropped)."""
         ...
 
     # -- the cluster ------------------------------------------------------------------------------

@@ -191,3 +191,14 @@ class Leader:
     kind: str
     rating: float
     games: int
+
+
+@dataclass(frozen=True)
+class AnalysisRecord:
+    """A finished game's analysis: when it was made, the search's budget (``rounds``, ``width``) and
+    one judgement per move (parlour.bots.analysis's JSON)."""
+
+    code: str
+    made: float
+    budget: dict[str, Any]
+    moves: list[dict[str, Any]]

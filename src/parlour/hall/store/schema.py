@@ -104,3 +104,12 @@ chat_table = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),     # the writer's name as shown then
     sa.Column("text", sa.Text, nullable=False),
 )
+
+# -- analyses (store/analyses.py): a finished game's moves judged by the search, made once
+analyses_table = sa.Table(
+    "analyses", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("made", sa.Float, nullable=False),
+    sa.Column("budget", sa.Text, nullable=False),        # JSON: the search's rounds and width
+    sa.Column("moves", sa.Text, nullable=False),         # JSON list: one judgement per move
+)

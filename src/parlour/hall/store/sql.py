@@ -23,7 +23,7 @@ from typing import TypeVar
 
 import sqlalchemy as sa
 
-from . import accounts, cluster, history, rooms
+from . import accounts, analyses, cluster, history, rooms
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
 from .migrations import prepare
@@ -31,6 +31,7 @@ from .ratings import settling
 from .records import (
     Account,
     ActionRecord,
+    AnalysisRecord,
     ChatLine,
     GamesPlayed,
     Leader,
@@ -114,6 +115,9 @@ class SqlStore:
     async def leaderboard(self, game: str, limit: int) -> list[Leader]:
         return await self._read(lambda conn: history.leaderboard(conn, game, limit))
 
+    async def analysis(self, code: str) -> AnalysisRecord | None:
+        return await self._read(lambda conn: analyses.load(conn, code))
+
     # -- reading: the cluster (blocking: at start-up, or on a thread) ------------------------------
     def shared_secret_blocking(self) -> str:
         return cluster.shared_secret(self.engine)
@@ -167,6 +171,9 @@ class SqlStore:
 
     async def change_password(self, account: int, hashed: str, kept_session: str) -> None:
         await self.write(accounts.new_password(account, hashed, kept_session))
+
+    async def save_analysis(self, analysis: AnalysisRecord) -> None:
+        await self.write([analyses.saving(analysis)])
 
     async def renew_leases(self, owner: str, tokens: dict[str, int], now: Callable[[], float],
                            length: float = LENGTH) -> dict[str, float]:

@@ -23,12 +23,13 @@ from starlette.middleware import Middleware
 
 from ...core import Game
 from ..accounts import Accounts
+from ..analyses import Analyses
 from ..broadcast import Broadcast
 from ..clock import Clock
 from ..hall import Hall, Ownership
 from ..quotas import Guard, Limits
 from ..store import Store
-from . import pages, players_api, replays_api, rooms_api, socket
+from . import analysis_api, pages, players_api, replays_api, rooms_api, socket
 from .errors import HANDLERS
 from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
 
@@ -48,6 +49,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
                 ownership=cluster)
     guard = Guard(limits or Limits())
+    analyses = Analyses(store, games, clock.now)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -56,6 +58,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
             on_ready()
         yield
         await hall.stop()
+        await analyses.close()
 
     app = FastAPI(title="Parlour hall", version="1",
                   description="The lobby's REST API. Live play goes over the WebSocket"
@@ -67,7 +70,9 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.hall = hall
     app.state.guard = guard
     app.state.accounts = Accounts(store, clock, password_hasher)
-    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router):
+    app.state.analyses = analyses
+    for router in (rooms_api.router, replays_api.router, analysis_api.router, socket.router, pages.router,
+                   players_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

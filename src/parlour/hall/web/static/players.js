@@ -107,7 +107,8 @@ function gameRow(game, finished) {
       status,
       finished && game.change !== null ? el("span", { class: ["rating-change", game.change >= 0 ? "up" : "down"],
         title: "rating change" }, signed(game.change)) : null,
-      finished ? el("a", { class: "btn btn-small", href: game.replay_url }, "Replay")
+      finished ? el("a", { class: "btn btn-small", href: game.replay_url }, "Replay") : null,
+      finished ? el("a", { class: "btn btn-small", href: game.replay_url.replace(/\/replay$/, "/analysis") }, "Analysis")
         : el("a", { class: "btn btn-small btn-primary", href: game.url }, "Open")));
 }
 

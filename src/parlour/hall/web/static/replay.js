@@ -113,6 +113,8 @@ async function show(replay, seenBy) {
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), players,
         verdict,
         replay.ended && replay.ended !== "normal" ? el("p", { class: "muted" }, `Ended: ${replay.ended}`) : null,
+        code ? el("a", { class: "btn btn-small", id: "analysis-link", href: `/r/${encodeURIComponent(code)}/analysis` },
+          "Analysis: every move judged") : null,
         el("p", { class: "muted small key-help" }, "← → to step, Home / End, space to play.")),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), log))));
   let module;
@@ -142,6 +144,7 @@ async function show(replay, seenBy) {
     go(at);
   }
   views.addEventListener("change", () => showAs(views.value));
+  views.value = "all";
   // the lines step `k` added, as every board shown saw them: a line two seats read is shown once
   function stepLog(k) {
     const logs = boards.some((b) => b.seat === null) || !boards.length ? [frames] : boards.map((b) => b.frames);
@@ -199,7 +202,15 @@ async function show(replay, seenBy) {
     ArrowRight: () => step(at + 1), ArrowLeft: () => step(at - 1),
     Home: () => step(0), End: () => step(frames.length - 1), " ": () => togglePlay(),
   });
-  await showAs(game.hidden_information ? "all" : "table");
+  // ?seat=S&at=T (from the analysis): the game as seat S saw it, at step T
+  const wanted = new URLSearchParams(location.search);
+  const seatWanted = wanted.get("seat");
+  const stepWanted = Number(wanted.get("at"));
+  if (Number.isInteger(stepWanted) && stepWanted > 0 && stepWanted < frames.length) at = stepWanted;
+  if (game.hidden_information && seatWanted !== null && names[Number(seatWanted)] !== undefined) {
+    views.value = seatWanted;
+  }
+  await showAs(game.hidden_information ? views.value : "table");
 }
 
 async function start() {

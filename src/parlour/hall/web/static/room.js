@@ -352,6 +352,7 @@ function updateSidebar(msg) {
       mySeat === null && again ? el("a", { class: "btn btn-primary", id: "rematch", href: `/r/${encodeURIComponent(again)}` },
         "Watch the rematch") : null,
       el("a", { class: "btn", href: `/r/${encodeURIComponent(code)}/replay`, id: "replay-link" }, "Watch the replay"),
+      el("a", { class: "btn", href: `/r/${encodeURIComponent(code)}/analysis`, id: "analysis-link" }, "Analyse the game"),
       el("a", { class: "btn btn-ghost", href: "/" }, "Back to the lobby"));
     if (again && offered !== again) {
       offered = again;
