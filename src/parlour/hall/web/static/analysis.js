@@ -44,8 +44,8 @@ function chart(moves, names, onPick) {
       "aria-label": `Move ${m.turn}: ${LABEL_WORDS[m.label]} by ${names[m.seat]}`,
       onclick: () => onPick(m.turn), onkeydown: (e) => { if (e.key === "Enter") onPick(m.turn); } },
       svg("title", {}, `Move ${m.turn}, ${names[m.seat]}: ${LABEL_WORDS[m.label]}`)));
-  const ticks = [1, Math.ceil(last / 2), last].map((t) =>
-    svg("text", { x: x(t), y: H - 6, class: "chart-axis", "text-anchor": "middle" }, `move ${t}`));
+  const ticks = [[1, "start"], [Math.ceil(last / 2), "middle"], [last, "end"]].map(([t, anchor]) =>
+    svg("text", { x: x(t), y: H - 6, class: "chart-axis", "text-anchor": anchor }, `move ${t}`));
   return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "analysis-chart", id: "analysis-chart", role: "img",
     "aria-label": "Each player's chance of winning after each of their moves" }, grid, lines, marks, ticks);
 }
@@ -80,8 +80,9 @@ function showMade(answer, game, replay) {
     const row = el("li", { class: `analysis-move label-${m.label}`, id: `move-${m.turn}` },
       el("span", { class: "log-turn" }, String(m.turn)),
       el("div", { class: "analysis-what" },
-        el("div", {}, seatDot(m.seat), " ", el("strong", {}, names[m.seat]), " ",
-          withNames(words(m.turn) || brief(m.action), names)),
+        // the log's words for the move (they name its player), else the move in brief
+        words(m.turn) ? el("div", {}, seatDot(m.seat), " ", withNames(words(m.turn), names))
+          : el("div", {}, seatDot(m.seat), " ", el("strong", {}, names[m.seat]), " ", brief(m.action)),
         better),
       el("span", { class: "analysis-chance", title: "chance of winning: with the best move → after the move played" },
         m.label === "best" ? pct(m.win_chance_after) : `${pct(m.win_chance_before)} → ${pct(m.win_chance_after)}`),
@@ -118,7 +119,7 @@ async function start() {
       return;
     }
     const game = all.find((g) => g.id === answer.game) || { name: answer.game, hidden_information: false };
-    headerTitle.textContent = `${game.name} · analysis of room ${code}`;
+    headerTitle.textContent = `${game.name} · analysis`;
     document.title = `${game.name} analysis — Parlour`;
     if (answer.status === "made") {
       try { replay = await api("GET", `${roomPath}/replay`); } catch { replay = null; }
