@@ -47,7 +47,7 @@ def test_a_finished_game_s_analysis_shows_its_chart_and_its_blunders(open_page, 
         box = page.locator("#analysis-chart").bounding_box()
         assert box["width"] <= size["width"] and box["height"] > 80  # the chart fits the screen
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]  # nothing off to the side
-        page.locator(f".chart-mark >> nth=0").click()  # a mark on the chart picks its move in the list
+        page.locator(".chart-mark >> nth=0").click()  # a mark on the chart picks its move in the list
         expect(page.locator(".analysis-move.picked")).to_have_count(1)
         screenshot(page, f"analysis-{name}")
         # "See": the replay as that player saw the game before the move
