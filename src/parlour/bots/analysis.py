@@ -42,7 +42,7 @@ class Budget:
     """How much search a move gets: ``rounds`` guesses at the hidden state (each played out once per
     candidate), over at most ``width`` candidates besides the move played."""
 
-    rounds: int = 32
+    rounds: int = 48
     width: int = 5
 
     def __post_init__(self) -> None:

@@ -32,7 +32,7 @@ DEFAULT_TIME = 0.2  # seconds per move when no time limit is given
 MARGIN = 0.004  # seconds kept back for everything around the search
 MIN_CPU_SHARE = 0.3  # the least share of its time the search keeps on a busy machine
 MAX_ROLLOUT = 1_000  # playout moves; a longer playout counts as even
-TREE_VISITS_PER_ROUND = 20  # an appraisal's tree search: visits for each round of a flat one
+TREE_VISITS_PER_ROUND = 40  # an appraisal's tree search: visits for each round of a flat one
 
 
 def seat_values(ranks: tuple[int, ...] | list[int]) -> list[float]:

@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="a table for people (default) or JSON: {\"moves\": [...], \"summary\": [...]}")
     parser.add_argument("--rounds", type=int, default=None, metavar="N",
                         help="guesses at the hidden cards (and playouts) per candidate move;"
-                             " more is slower and steadier (default 32)")
+                             " more is slower and steadier (default 48)")
     parser.set_defaults(run=run)
 
 

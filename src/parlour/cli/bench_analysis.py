@@ -56,7 +56,7 @@ def _one(task: tuple[str, list[str], int, float, int | None]) -> dict[str, Any]:
     judged = analyse(game, replay, budget=budget)
     cpu = time.process_time() - began
     return {"levels": levels, "winners": list(result.winners), "cpu": cpu,
-            "moves": [(j.seat, j.label, j.win_chance_before, j.choices) for j in judged]}
+            "moves": [(j.seat, j.label, j.win_chance_before, j.choices, j.loss) for j in judged]}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,29 +79,37 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         games = list(pool.map(_one, tasks))
-    bad = {level: [0, 0, 0] for level in levels}  # mistakes and blunders, inaccuracies, moves with a choice
+    # mistakes and blunders, inaccuracies, moves with a choice, their total loss, and the same counts
+    # where the game was still open (the mover's chance 10-90%: in a decided game no move loses much)
+    bad = {level: [0, 0, 0, 0.0, 0, 0] for level in levels}
     buckets = [[0, 0] for _ in range(10)]  # positions given 0-10%, 10-20%...: how many, how many won
     moves = 0
     cpu = 0.0
     for played in games:
         cpu += played["cpu"]
         moves += len(played["moves"])
-        for seat, label, chance, choices in played["moves"]:
+        for seat, label, chance, choices, loss in played["moves"]:
             if choices > 1:
                 tally = bad[played["levels"][seat]]
                 tally[0] += label in ("mistake", "blunder")
                 tally[1] += label == "inaccuracy"
                 tally[2] += 1
+                tally[3] += loss
+                if 0.1 <= chance <= 0.9:
+                    tally[4] += label in ("mistake", "blunder")
+                    tally[5] += 1
             bucket = buckets[min(9, int(chance * 10))]
             bucket[0] += 1
             bucket[1] += seat in played["winners"]
     console.print(f"{game.name}: {len(games)} games, {moves} moves analysed; {machine()}")
     console.print(f"analysis CPU: {100 * cpu / max(moves, 1):.1f} s per 100 moves")
     table = Table(title="Moves with a choice, by the level that played them")
-    for column in ("level", "moves", "mistakes + blunders", "inaccuracies"):
+    for column in ("level", "moves", "mistakes + blunders", "inaccuracies", "mean loss", "open games' moves",
+                   "their mistakes + blunders"):
         table.add_column(column, justify="right")
-    for level, (mistakes, inaccuracies, total) in bad.items():
-        table.add_row(level, str(total), f"{mistakes / max(total, 1):.1%}", f"{inaccuracies / max(total, 1):.1%}")
+    for level, (mistakes, inaccuracies, total, loss, open_bad, open_total) in bad.items():
+        table.add_row(level, str(total), f"{mistakes / max(total, 1):.1%}", f"{inaccuracies / max(total, 1):.1%}",
+                      f"{loss / max(total, 1):.3f}", str(open_total), f"{open_bad / max(open_total, 1):.1%}")
     console.print(table)
     calibration = Table(title="Calibration: the mover's chance before a move, and how often the mover won")
     for column in ("given", "positions", "won"):
