@@ -12,6 +12,7 @@ with the process.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -98,7 +99,7 @@ class Guard:
         self.limits = limits
         self._rates = {name: parse_many(getattr(limits, name)) for name in COUNTED}
         self._limiter = FixedWindowRateLimiter(MemoryStorage())  # a moving window cost twice the CPU per message
-        self.exempt = frozenset(a.strip() for a in limits.exempt.split(",") if a.strip())
+        self.exempt = frozenset(address_key(a.strip()) for a in limits.exempt.split(",") if a.strip())
         self.sockets: dict[str, int] = {}  # open WebSocket connections by address
         self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
 
@@ -161,3 +162,24 @@ def describe(item: RateLimitItem) -> str:
     """``10/minute`` as words: "10 per minute"."""
     per = item.GRANULARITY.name if item.multiples == 1 else f"{item.multiples} {item.GRANULARITY.name}s"
     return f"{item.amount} per {per}"
+
+
+IPV6_NETWORK = 64  # an IPv6 client is counted by its /64: one host usually holds the whole network
+
+
+def address_key(address: str) -> str:
+    """What a client's quotas are counted by: its IPv4 address, or its IPv6 address's /64 network
+    (an IPv4 address written as IPv6, ``::ffff:203.0.113.7``, is the IPv4 one).
+
+    >>> address_key("2001:db8:1:2:aaaa::1")
+    '2001:db8:1:2::/64'
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # not an address ("testclient", "unknown"): as it is
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_NETWORK), strict=False))
+    return str(parsed)

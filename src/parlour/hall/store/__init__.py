@@ -28,6 +28,7 @@ from .records import (
     Account,
     ActionRecord,
     ChatLine,
+    FlaggedPair,
     GamesPlayed,
     Leader,
     Lease,
@@ -59,10 +60,11 @@ from .schema import (
 from .sql import SqlStore
 
 __all__ = [
-    "LENGTH", "Account", "ActionRecord", "ChatLine", "GamesPlayed", "Leader", "Lease", "LeaseLost", "Leases",
-    "PlayedGame", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord", "Settlement", "Skill",
-    "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "chat_table", "cluster_settings_table",
-    "leaving", "make_engine", "metadata", "ratings_table", "room_leases_table", "room_players_table",
+    "LENGTH", "Account", "ActionRecord", "ChatLine", "FlaggedPair", "GamesPlayed", "Leader", "Lease", "LeaseLost",
+    "Leases", "PlayedGame", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord", "Settlement",
+    "Skill", "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "chat_table",
+    "cluster_settings_table", "leaving", "make_engine", "metadata", "ratings_table", "room_leases_table",
+    "room_players_table",
     "rooms_table", "sessions_table",
 ]
 
@@ -153,12 +155,12 @@ class Store(Protocol):
         """The ``limit`` best rated players of ``game``, best first."""
         ...
 
-    # -- the cluster ------------------------------------------------------------------------------
-    def shared_secret_blocking(self) -> str:
-        """The secret the hall processes on this store forward with (made by the first to ask).
-        Blocking: at start-up."""
+    async def flagged_pairs(self, limit: int) -> list[FlaggedPair]:
+        """For the moderators: the pairs of players who met more often than is rated (store/ratings.py),
+        latest first."""
         ...
 
+    # -- the cluster ------------------------------------------------------------------------------
     def leases(self, now: Callable[[], float], length: float = LENGTH) -> Leases:
         """The rooms' leases on this store, by the clock ``now`` (blocking calls: on a thread)."""
         ...
