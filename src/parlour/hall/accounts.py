@@ -35,6 +35,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from .clock import Clock
 from .errors import HallError
+from .quotas import Guard
 from .ratings import BOT_PREFIX  # the bots' accounts are called bot:<bot name>; no person can take such a name
 from .store import Account as Account  # the record is the store's; the hall's modules import it from here
 from .store import Store, StoreError
@@ -54,10 +55,9 @@ FAILED_PAIR_FREE = 5
 FAILED_ADDRESS_FREE = 20
 FIRST_WAIT = 1.0
 LONGEST_WAIT = 15 * 60.0
-# Password hashing, in seconds of hashing (one hash at a time, ~0.15-0.2 s each): per address, 2 s a minute (a burst
-# of ~10 sign-ins, then one every ~5 s); for the whole hall, hashing half the time (a burst of 2 s); and at most
-# 8 sign-ins waiting for their hash at once.
-HASH_SECONDS_PER_ADDRESS = 2.0
+# Password hashing, in seconds spent hashing (one hash at a time, ~0.15-0.2 s each): per address,
+# Limits.hashing_ms a minute (2 s: a burst of ~10 sign-ins, then one every ~5 s); for the whole
+# hall, hashing half the time at most (a burst of 2 s); and 8 sign-ins waiting for a hash at once.
 HASH_WINDOW = 60.0
 HASH_SECONDS_OVERALL = 2.0
 HASH_SHARE = 0.5
@@ -66,6 +66,12 @@ SIGN_UPS_PER_ADDRESS = parse("10/hour")
 WRONG = "wrong name or password"
 NOT_IN_NAMES = "<>&/\\?#%"
 FAILED = "failed sign-ins"
+
+
+def hash_budget(guard: Guard) -> HashBudget:
+    """The hashing budget of a hall with ``guard``'s limits (its per-address share, its exempt addresses)."""
+    return HashBudget(guard.limits.hashing_ms / 1000, HASH_WINDOW, HASH_SECONDS_OVERALL, HASH_SHARE, HASHES_WAITING,
+                      guard.exempt)
 
 
 def check_password(password: Any) -> str:
@@ -92,8 +98,7 @@ class Accounts:
         self._dummy: str | None = None  # a hash to check an unknown name's password against
         self._hashing = asyncio.Semaphore(1)  # each hash takes 64 MiB and most of a core
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.budget = budget or HashBudget(HASH_SECONDS_PER_ADDRESS, HASH_WINDOW, HASH_SECONDS_OVERALL, HASH_SHARE,
-                                           HASHES_WAITING)
+        self.budget = budget or HashBudget(2.0, HASH_WINDOW, HASH_SECONDS_OVERALL, HASH_SHARE, HASHES_WAITING)
         self.failed_pair = Backoff(FAILED_PAIR_FREE, FIRST_WAIT, LONGEST_WAIT)
         self.failed_address = Backoff(FAILED_ADDRESS_FREE, FIRST_WAIT, LONGEST_WAIT)
 

@@ -104,8 +104,9 @@ class HashBudget:
     ``waiting_max`` hashes waiting for their turn. Past any of them: :class:`RateLimited`, no hashing."""
 
     def __init__(self, per_address: float, window: float, overall: float, overall_rate: float,
-                 waiting_max: int, keys_max: int = KEYS_MAX) -> None:
-        self.per_address, self.window = per_address, window
+                 waiting_max: int, exempt: frozenset[str] = frozenset(), keys_max: int = KEYS_MAX) -> None:
+        """``exempt``: addresses no per-address share counts (the hall's overall cap still does)."""
+        self.per_address, self.window, self.exempt = per_address, window, exempt
         self.waiting_max, self.keys_max = waiting_max, keys_max
         self.waiting = 0
         self.overall = Bucket(overall, overall_rate, time.monotonic())
@@ -124,14 +125,14 @@ class HashBudget:
         if self.waiting >= self.waiting_max or self.overall.wait(now) > 0:
             raise RateLimited("the hall is busy checking passwords: try again in a few seconds",
                               max(2.0, self.overall.wait(now)))
-        wait = self._bucket(address, now).wait(now)
+        wait = 0.0 if address in self.exempt else self._bucket(address, now).wait(now)
         if wait > 0:
             raise RateLimited(f"too many sign-ins from your address: try again in {seconds(wait)}", wait)
 
     def spent(self, address: str, cost: float) -> None:
         """A hash for ``address`` took ``cost`` seconds of a core."""
         now = time.monotonic()
-        for bucket in (self.overall, self._bucket(address, now)):
+        for bucket in (self.overall, *(() if address in self.exempt else (self._bucket(address, now),))):
             bucket.fill(now)
             bucket.left -= cost
 

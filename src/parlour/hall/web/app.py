@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware import Middleware
 
 from ...core import Game
-from ..accounts import Accounts
+from ..accounts import Accounts, hash_budget
 from ..broadcast import Broadcast
 from ..clock import Clock
 from ..hall import Hall, Ownership
@@ -68,7 +68,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                               Middleware(BodyLimits)])
     app.state.hall = hall
     app.state.guard = guard
-    app.state.accounts = Accounts(store, clock, password_hasher)
+    app.state.accounts = Accounts(store, clock, password_hasher, hash_budget(guard))
     app.state.signed_in = SignedInSockets()  # the live sockets of each session, closed when it ends
     for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router):
         app.include_router(router)
