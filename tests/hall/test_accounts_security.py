@@ -333,3 +333,27 @@ def test_signing_out_closes_the_sessions_sockets_and_lets_their_seat_go(client):
                 ana.ws.receive_json()
         assert closed.value.code == 4401
     assert client.get(f"/api/rooms/{code}").json()["seats"][0]["connected"] is False
+
+
+def test_the_migration_keys_old_accounts_by_their_skeleton_and_forgets_the_stored_secret(tmp_path):
+    from alembic import command
+
+    from parlour.hall.store import migrations
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        command.upgrade(migrations.config(connection), "0005")
+        for number, name in enumerate(["Ana", "Аna", "bot:random"]):  # the second: a Cyrillic А, then allowed
+            connection.execute(sa.text("INSERT INTO accounts (name, name_key, kind, password, created)"
+                                       " VALUES (:n, :k, 'human', NULL, :c)"), {"n": name, "k": name.casefold(),
+                                                                               "c": number})
+        connection.execute(sa.text("INSERT INTO cluster_settings VALUES ('forward_secret', 'in the clear')"))
+    assert migrations.prepare(engine) == ["0006"]
+    with engine.connect() as connection:
+        keys = dict(connection.execute(sa.text("SELECT name, name_key FROM accounts")).all())
+        settings = connection.execute(sa.text("SELECT count(*) FROM cluster_settings")).scalar()
+    engine.dispose()
+    assert keys["Ana"] == name_key("Ana") and keys["bot:random"] == name_key("bot:random")
+    assert keys["Аna"] == f"{name_key('Ana')}#2"  # the younger look-alike keeps its rows, not the name
+    assert settings == 0

@@ -6,7 +6,7 @@ and a budget of a core's seconds for password hashing (hall/accounts.py), in mem
     guesses.failed(("ana", "203.0.113.7"), clock.now())   # the sixth failure in a row: wait 1 s, then 2, 4...
 
 Sign-ins are throttled by name AND address together, so a stranger's failures never lock the
-owner out from their own address (docs/accounts.md says the numbers).
+owner out from their own address (hall/accounts.py says the numbers).
 """
 
 from __future__ import annotations
@@ -94,7 +94,9 @@ class Bucket:
     def wait(self, now: float) -> float:
         """Seconds until some work may start (0: now)."""
         left = self.fill(now)
-        return 0.0 if left > 0 else (-left) / self.rate + 0.01
+        if left > 0:
+            return 0.0
+        return (-left) / self.rate + 0.01 if self.rate > 0 else 3600.0
 
 
 class HashBudget:

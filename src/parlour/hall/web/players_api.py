@@ -48,7 +48,10 @@ async def sign_up(body: Credentials, request: Request, response: Response, accou
 async def sign_in(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
                   address: ClientAddress) -> dict[str, Any]:
     """Sign in: the answer sets the session cookie (HttpOnly). A wrong name and a wrong password
-    get the same answer; too many failures for a name or from an address are refused for a while."""
+    get the same answer. Past 5 failures in a row for a name from one address, that address waits
+    before its next try for that name (1 s, 2 s, 4 s... up to 15 minutes: 429 with Retry-After);
+    past 20 from one address, whatever the names, the same; the owner's own address is never held
+    back by others' failures. Each try costs a password hash, within the hall's budget (429)."""
     account, token = await accounts.sign_in(body.name, body.password, address)
     with_session(response, request, token)
     return {"name": account.name, "kind": account.kind}
