@@ -357,3 +357,43 @@ def test_the_migration_keys_old_accounts_by_their_skeleton_and_forgets_the_store
     assert keys["Ana"] == name_key("Ana") and keys["bot:random"] == name_key("bot:random")
     assert keys["Аna"] == f"{name_key('Ana')}#2"  # the younger look-alike keeps its rows, not the name
     assert settings == 0
+
+
+def test_a_hall_port_does_not_believe_x_forwarded_for_from_a_local_process(tmp_path):
+    import httpx
+
+    from parlour.cli.processes import free_port, start_server
+
+    port = free_port()
+    server = start_server(f"sqlite:///{tmp_path / 'hall.sqlite3'}", port, ("--limit", "rooms=2/minute"))
+    try:
+        body = {"game": "patchwork", "seats": [OPEN, OPEN]}
+        answers = [httpx.post(f"http://127.0.0.1:{port}/api/rooms", json=body, timeout=10,
+                              headers={"x-forwarded-for": f"203.0.113.{n}"}).status_code for n in range(1, 4)]
+        assert answers == [201, 201, 429]  # one local client, whatever address it writes
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def test_a_socket_of_a_session_ended_elsewhere_finds_out_before_it_acts(client, monkeypatch):
+    from parlour.hall.web import signed_in, socket
+
+    monkeypatch.setattr(socket, "RECHECK", 0.0)
+    monkeypatch.setattr(signed_in.SignedInSockets, "end_session", lambda self, session: None)  # another process
+    sign_up(client, "Ana")
+    room = new_room(client, "secrets", [OPEN, OPEN], take_seat=0)
+    code = room["code"]
+    as_guest(client)
+    join(client, code, "Bo")
+    sign_in(client, "Ana")
+    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"]))
+    with Socket(client, code) as ana:
+        assert ana.hello(None)["seat"] == 0
+        assert client.delete("/api/session").status_code == 204
+        refused = ana.act({"type": "pick", "number": 3}, message_id="after")
+        assert refused["type"] == "error" and refused["code"] == "signed_out" and refused["id"] == "after"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(50):
+                ana.ws.receive_json()
+        assert closed.value.code == 4401

@@ -97,20 +97,24 @@ class Connection:
         self.session_checked = 0.0  # when the session was last found alive (time.monotonic())
         self.ended = False  # its session ended: it is being closed
 
-    def signed_out(self) -> None:
-        """Its session ended: it acts no more, and is closed (its seat let go) as soon as can be."""
-        self.ended = True
-        self.outbox.put_nowait(_SIGNED_OUT)
+    def signed_out(self, message_id: Any = None) -> None:
+        """Its session ended: it acts no more, is told so (naming ``message_id``, the message that
+        found out) and is closed, its seat let go, as soon as can be."""
+        if not self.ended:
+            self.ended = True
+            self.outbox.put_nowait(dumps(error("signed_out", SIGNED_OUT, message_id)))
+            self.outbox.put_nowait(_SIGNED_OUT)
 
-    async def check_session(self) -> None:
+    async def session_alive(self, message_id: Any) -> bool:
         """A signed-in connection asks the store again whether its session is alive (at most every
         ``RECHECK`` seconds): a sign-out in another hall process of a cluster ends it too."""
         if self.session is None or self.accounts is None or time.monotonic() - self.session_checked < RECHECK:
-            return
+            return not self.ended
         if await self.accounts.by_session(self.session) is None:
-            self.signed_out()
-            raise HallError("signed_out", SIGNED_OUT)
+            self.signed_out(message_id)
+            return False
         self.session_checked = time.monotonic()
+        return not self.ended
 
     def push(self, message: dict[str, Any]) -> None:
         if self.outbox.qsize() >= OUTBOX_MAX:
@@ -147,7 +151,6 @@ class Connection:
                 if item is None:
                     continue
             elif item is _SIGNED_OUT:
-                await self.websocket.send_text(dumps(error("signed_out", SIGNED_OUT)))
                 await self.websocket.close(CLOSE_SIGNED_OUT, "signed out")
                 return
             elif item is _STATE:
@@ -215,11 +218,11 @@ class Connection:
         try:
             if kind == "hello":
                 await self.hello(message)
+            elif kind in ("act", "chat") and not await self.session_alive(message_id):
+                return  # told, and being closed
             elif kind == "act":
-                await self.check_session()
                 await self.act(message, message_id)
             elif kind == "chat":
-                await self.check_session()
                 await self.chat(message)
             elif kind == "ping":
                 self.push({"type": "pong"})
