@@ -197,9 +197,7 @@ class Cluster:
         self.db_url = ""
         self.redis_url = ""
         self.hall_ports: list[int] = []
-        # Made anew at each start, given to the halls in their environment (never on a command line
-        # nor in the store): the one they forward each other's requests with, and the one nginx
-        # proves itself with, so that the halls believe its X-Forwarded-For and no other process's
+        # anew at each start, to the halls in their environment (not argv, not the store): forwarding's, nginx's
         self.secrets = {"PARLOUR_CLUSTER_SECRET": secrets.token_urlsafe(32),
                         "PARLOUR_PROXY_SECRET": secrets.token_urlsafe(32)}
 
@@ -330,8 +328,8 @@ class Cluster:
         (home / "logs").mkdir(parents=True, exist_ok=True)
         (home / "tmp").mkdir(exist_ok=True)
         conf = home / "nginx.conf"
-        conf.touch(mode=0o600)
-        conf.chmod(0o600)  # it holds the proxy's secret
+        conf.touch(mode=0o600)  # it holds the proxy's secret
+        conf.chmod(0o600)
         conf.write_text(nginx_conf(self.port, self.hall_ports, self.secrets["PARLOUR_PROXY_SECRET"]))
         # -p: every relative path of the configuration is inside the folder; -e: so is the error
         # log nginx opens before it reads its configuration (never /var/log/nginx)

@@ -60,12 +60,11 @@ FAILED_ADDRESS_FREE = 20
 FIRST_WAIT = 1.0
 LONGEST_WAIT = 15 * 60.0
 # Password hashing, in seconds spent hashing (one hash at a time, ~0.15-0.2 s each): per address,
-# Limits.hashing_ms a minute (2 s: a burst of ~10 sign-ins, then one every ~5 s); for the whole
-# hall, hashing a quarter of the time at most (a burst of 2 s: ~12 sign-ins, then ~1.5 a second);
+# Limits.hashing_ms a minute (2 s: a burst of ~10 sign-ins, then one every ~5 s); for the whole hall,
+# Limits.hashing_share of the time at most (a quarter: a burst of 2 s, ~12 sign-ins, then ~1.5 a second);
 # and 4 sign-ins waiting for a hash at once. Measured by `parlour bench abuse --attack sign-in-loop`.
 HASH_WINDOW = 60.0
 HASH_SECONDS_OVERALL = 2.0
-HASH_SHARE = 0.25
 HASHES_WAITING = 4
 SIGN_UPS_PER_ADDRESS = parse("10/hour")
 WRONG = "wrong name or password"
@@ -82,8 +81,8 @@ def lowest_priority() -> None:
 
 def hash_budget(guard: Guard) -> HashBudget:
     """The hashing budget of a hall with ``guard``'s limits (its per-address share, its exempt addresses)."""
-    return HashBudget(guard.limits.hashing_ms / 1000, HASH_WINDOW, HASH_SECONDS_OVERALL, HASH_SHARE, HASHES_WAITING,
-                      guard.exempt)
+    return HashBudget(guard.limits.hashing_ms / 1000, HASH_WINDOW, HASH_SECONDS_OVERALL,
+                      min(100, guard.limits.hashing_share) / 100, HASHES_WAITING, guard.exempt)
 
 
 def check_password(password: Any) -> str:
@@ -112,7 +111,7 @@ class Accounts:
         # one thread, at the lowest priority (Argon2's own threads inherit it): rooms come first
         self._hasher_thread = ThreadPoolExecutor(1, thread_name_prefix="argon2", initializer=lowest_priority)
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.budget = budget or HashBudget(2.0, HASH_WINDOW, HASH_SECONDS_OVERALL, HASH_SHARE, HASHES_WAITING)
+        self.budget = budget or HashBudget(2.0, HASH_WINDOW, HASH_SECONDS_OVERALL, 0.25, HASHES_WAITING)
         self.failed_pair = Backoff(FAILED_PAIR_FREE, FIRST_WAIT, LONGEST_WAIT)
         self.failed_address = Backoff(FAILED_ADDRESS_FREE, FIRST_WAIT, LONGEST_WAIT)
 

@@ -42,13 +42,14 @@ class Limits:
     flood: int = 100  # messages refused for rate on one connection before it is closed
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
     hashing_ms: int = 2000  # milliseconds of password hashing a minute (sign-ins: ~150-200 each; hall/accounts.py)
+    hashing_share: int = 25  # percent of the time the whole hall may spend hashing passwords (all addresses)
 
     @classmethod
     def lifted(cls) -> Limits:
         """No quota per client address (a load test from one machine); the sizes, the
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
-                   sockets=1_000_000, messages="1000000/second", hashing_ms=1_000_000_000)
+                   sockets=1_000_000, messages="1000000/second", hashing_ms=1_000_000_000, hashing_share=100)
 
     def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
