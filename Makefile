@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run cluster test check chromium postgresql redis nginx
+.PHONY: run cluster test check chromium postgresql redis nginx icu
 SERVERS ?= 2
 
 # The hall on an embedded SQLite file under ./var/; it prints the address to open.
@@ -25,11 +25,20 @@ check: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml | icu
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl]'
 	touch $(STAMP)
+
+# PyICU (names compared by their confusable skeleton, hall/text.py) builds against ICU's headers:
+# install them (and pkg-config, a C++ compiler) when they are missing and we can (root, apt).
+icu:
+	@{ pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's libicu-dev, pkg-config and g++ to build PyICU"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libicu-dev pkg-config g++ >/dev/null; \
+	  else echo "libicu-dev, pkg-config or g++ is missing and cannot be installed here: PyICU will not build"; fi; }
 
 # Browser tests drive Debian's Chromium; install it when it is missing and we can (root, apt).
 chromium:

@@ -123,19 +123,30 @@ def test_nobody_signs_in_as_a_bot(client):
         assert answer.status_code == 401 and answer.json()["detail"] == "wrong name or password"
 
 
-def test_failed_sign_ins_are_throttled_per_name_and_per_address(make_client):
+def test_failed_sign_ins_are_throttled_by_name_and_address_together_never_locking_the_owner_out(make_client, clock):
     client = make_client(Limits.lifted())  # the hall's own rate of REST calls is not what is tested here
     sign_up(client, "Ana")
     as_guest(client)
-    for _ in range(5):
-        assert sign_in(client, "Ana", "not the password").status_code == 401
-    throttled = sign_in(client, "Ana", PASSWORD)  # even the right one, for a while
-    assert throttled.status_code == 429 and "too many failed sign-ins for this name" in throttled.json()["detail"]
-    assert "minute" in throttled.json()["detail"]
-    for n in range(15):  # other names from the same address: 20 failures in all
-        assert sign_in(client, f"Someone {n}", PASSWORD).status_code == 401
-    from_here = sign_in(client, "Cy", PASSWORD)
-    assert from_here.status_code == 429 and "from your address" in from_here.json()["detail"]
+    stranger = TestClient(client.app, client=("198.51.100.66", 40000))
+    for _ in range(5):  # five free failures for the name from the stranger's address
+        assert sign_in(stranger, "Ana", "not the password").status_code == 401
+    assert sign_in(stranger, "Ana", "not the password").status_code == 401  # the sixth: now it waits 1 s
+    waiting = sign_in(stranger, "Ana", PASSWORD)  # even the right password, from there, for a while
+    assert waiting.status_code == 429 and "failed sign-ins for this name from your address" in waiting.json()["detail"]
+    assert waiting.headers["retry-after"] == "1"
+    right = sign_in(client, "Ana", PASSWORD)  # the owner, from their own address, gets in at once
+    assert right.status_code == 200 and right.json()["name"] == "Ana"
+    clock.advance(1.5)
+    assert sign_in(stranger, "Ana", "still not it").status_code == 401
+    longer = sign_in(stranger, "Ana", "not the password")
+    assert longer.status_code == 429 and longer.headers["retry-after"] == "2"  # each failure doubles the wait
+    for n in range(14):  # other names from the stranger's address: 21 failures in all from there
+        clock.advance(5)
+        assert sign_in(stranger, f"Someone {n}", PASSWORD).status_code == 401
+    from_there = sign_in(stranger, "Cy", PASSWORD)
+    assert from_there.status_code == 429 and "failed sign-ins from your address" in from_there.json()["detail"]
+    as_guest(client)
+    assert sign_in(client, "Ana", PASSWORD).status_code == 200  # and the owner still gets in
 
 
 def test_sign_out_ends_the_session_and_a_stolen_or_expired_cookie_is_worth_nothing(client, clock):

@@ -3,7 +3,7 @@
 Starts ``parlour serve`` on loopback with the public hall's limits (the normal rooms' address,
 127.0.0.1, exempt from the per-address quotas, since it stands for many people), starts rooms of
 two WebSocket clients that play at a person's pace from one client process, then runs each
-attack of issue 13 in turn, for a fixed time each, from another process bound to its own
+attack of issues 13 and 27 in turn, for a fixed time each, from another process bound to its own
 loopback address (127.0.0.2, so that the per-address quotas count it apart). It reports the
 normal rooms' send-to-ack latency (median and p99) with no attack and during each attack, the
 peak memory of the server (with its bot workers) during each, and what the attacker got back.
@@ -27,7 +27,7 @@ ATTACKER = "127.0.0.2"  # a loopback address of its own: Linux routes all of 127
 # in this order: the attacks that make rooms of their own come before the one that spends the
 # attacker's quota of new rooms
 ATTACKS = ("replay-names", "huge-bodies", "never-reads", "padded-actions", "deep-json", "message-flood",
-           "bot-rooms", "lobby-flood", "room-flood")
+           "bot-rooms", "lobby-flood", "room-flood", "sign-in-loop")
 MiB = 1024 * 1024
 
 
@@ -151,6 +151,8 @@ async def attack(name: str, base: str, seconds: float) -> dict[str, int]:
                                       headers={"Authorization": f"Bearer {room['host_token']}"})
             await asyncio.sleep(seconds)  # the bots think meanwhile
             return counts
+        if name == "sign-in-loop":
+            return await sign_in_loop(client, base, seconds)
         if name == "lobby-flood":
             async def one() -> str:
                 return str((await client.get("/api/rooms", params={"limit": 200})).status_code)
@@ -171,6 +173,31 @@ async def never_reads(base_ws: str, client: Any, seconds: float) -> dict[str, in
         return {"sent": sent, f"closed ({type(error).__name__}, code {getattr(ws.close_code, 'real', None)})": 1}
     await ws.close()
     return {"sent": sent}
+
+
+async def sign_in_loop(client: Any, base: str, seconds: float, addresses: int = 8) -> dict[str, int]:
+    """An account signs in with its right password again and again (each sign-in costs the hall an
+    Argon2id hash), from the attacker's address and from ``addresses`` more of its loopback
+    neighbours (127.0.0.10...), two requests at a time from each."""
+    import httpx
+
+    credentials = {"name": "looper", "password": "a right password, over and over"}
+    made = await patiently(lambda: client.post("/api/accounts", json=credentials))
+    if made.status_code not in (201, 409):
+        raise RuntimeError(f"the attacker's account was refused: {made.text[:100]}")
+    clients = [client, *(httpx.AsyncClient(base_url=base, timeout=30, transport=httpx.AsyncHTTPTransport(
+        local_address=f"127.0.0.{10 + n}")) for n in range(addresses))]
+    turn = iter(range(10 ** 9))
+
+    async def one() -> str:
+        answer = await clients[next(turn) % len(clients)].post("/api/session", json=credentials)
+        return str(answer.status_code)
+
+    try:
+        return await hammer(seconds, one, parallel=2 * len(clients))
+    finally:
+        for other in clients[1:]:
+            await other.aclose()
 
 
 async def send_and_read(ws: Any, message: str, seconds: float) -> dict[str, int]:

@@ -6,6 +6,7 @@ import argparse
 import os
 
 DEFAULT_DB = "sqlite:///var/parlour.sqlite3"
+PROXY_SECRET_ENV = "PARLOUR_PROXY_SECRET"
 WS_MAX_SIZE = 1024 * 1024  # the hall refuses messages over 64 KiB in words; past this the socket closes
 
 
@@ -32,6 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                              " (default: one fewer than the cores, at least 1)")
     parser.add_argument("--bot-budget", type=float, default=1.0, metavar="SECONDS",
                         help="how long a bot may think on one move in the hall (default 1)")
+    parser.add_argument("--proxy", action="append", default=[], metavar="ADDRESS",
+                        help="a proxy in front of the hall whose X-Forwarded-For (the client's address, for the"
+                             " quotas) is believed; from any other address it is ignored. With $PARLOUR_PROXY_SECRET"
+                             " set, only requests carrying it in X-Parlour-Proxy count (parlour cluster's nginx)")
     parser.add_argument("--no-client-quotas", action="store_true",
                         help="no quota per client address (for load tests from one machine); sizes,"
                              " per-connection rates and outgoing queues stay bounded")
@@ -50,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from ..hall.clock import SystemClock
     from ..hall.quotas import Limits
     from ..hall.store import SqlStore
+    from ..hall.web.middleware import Proxies
 
     try:
         limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
@@ -66,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         cluster = Node(store, args.redis, os.environ.get("PARLOUR_HALL_ADDRESS") or reachable(args.host, args.port))
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
                      bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed,
-                     cluster=cluster)
+                     cluster=cluster, proxies=Proxies(frozenset(args.proxy), os.environ.get(PROXY_SECRET_ENV) or None))
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     among = f"; one of the halls on Redis {args.redis}, reached at {cluster.address}" if cluster else ""
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it)",
@@ -74,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         # No per-message deflate: it costs the server more CPU per message than the wire it saves
         # on a local network (docs/benchmarks.md).
+        # proxy_headers off: uvicorn would believe X-Forwarded-For from any local process; the hall's
+        # own TrustedProxy believes only --proxy (hall/web/middleware.py)
         uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,
+                    proxy_headers=False,
                     access_log=not args.quiet, log_level="warning" if args.quiet else "info")
     finally:
         store.close()

@@ -12,6 +12,7 @@ with the process.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -40,13 +41,15 @@ class Limits:
     chat: str = "5/10second;40/minute"  # chat lines said on one connection
     flood: int = 100  # messages refused for rate on one connection before it is closed
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
+    hashing_ms: int = 2000  # milliseconds of password hashing a minute (sign-ins: ~150-200 each; hall/accounts.py)
+    hashing_share: int = 25  # percent of the time the whole hall may spend hashing passwords (all addresses)
 
     @classmethod
     def lifted(cls) -> Limits:
         """No quota per client address (a load test from one machine); the sizes, the
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
-                   sockets=1_000_000, messages="1000000/second")
+                   sockets=1_000_000, messages="1000000/second", hashing_ms=1_000_000_000, hashing_share=100)
 
     def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
@@ -98,7 +101,7 @@ class Guard:
         self.limits = limits
         self._rates = {name: parse_many(getattr(limits, name)) for name in COUNTED}
         self._limiter = FixedWindowRateLimiter(MemoryStorage())  # a moving window cost twice the CPU per message
-        self.exempt = frozenset(a.strip() for a in limits.exempt.split(",") if a.strip())
+        self.exempt = frozenset(address_key(a.strip()) for a in limits.exempt.split(",") if a.strip())
         self.sockets: dict[str, int] = {}  # open WebSocket connections by address
         self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
 
@@ -161,3 +164,24 @@ def describe(item: RateLimitItem) -> str:
     """``10/minute`` as words: "10 per minute"."""
     per = item.GRANULARITY.name if item.multiples == 1 else f"{item.multiples} {item.GRANULARITY.name}s"
     return f"{item.amount} per {per}"
+
+
+IPV6_NETWORK = 64  # an IPv6 client is counted by its /64: one host usually holds the whole network
+
+
+def address_key(address: str) -> str:
+    """What a client's quotas are counted by: its IPv4 address, or its IPv6 address's /64 network
+    (an IPv4 address written as IPv6, ``::ffff:203.0.113.7``, is the IPv4 one).
+
+    >>> address_key("2001:db8:1:2:aaaa::1")
+    '2001:db8:1:2::/64'
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # not an address ("testclient", "unknown"): as it is
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_NETWORK), strict=False))
+    return str(parsed)

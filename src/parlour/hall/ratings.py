@@ -9,6 +9,11 @@ history). A player whose seat went to a bot mid-game forfeits: ranked below ever
 account at two seats (two ``random`` bots) rates the others but is not itself changed. What is
 shown and ranked is the ordinal ``mu - 3 sigma`` (0 for a new player).
 
+Two signed-in players are rated together at most ``PAIR_GAMES`` games of one game in
+``PAIR_PERIOD`` seconds (a day): their later games together that day are played and placed, not
+rated, and the pair is flagged for the moderators (``store.flagged_pairs``). Two accounts of one
+person throwing games to each other move a rating three games a day at most, and show up.
+
     settle = settlement(room_code, "patchwork", seat_records, result.ranks, clock.now())
     await store.append_action(code, record, status="over", settle=settle)
 """
@@ -22,6 +27,8 @@ from typing import Any
 from .store import Settlement, Skill
 
 BOT_PREFIX = "bot:"
+PAIR_GAMES = 3  # rated games of one game two signed-in players may have together...
+PAIR_PERIOD = 24 * 3600.0  # ...in this many seconds
 
 
 @lru_cache(maxsize=1)
@@ -48,6 +55,9 @@ def final_ranks(ranks: Sequence[int], forfeits: set[int]) -> list[int]:
 
 class OpenSkill:
     """The rating rules the store runs while it settles a game (:class:`~parlour.hall.store.Rater`)."""
+
+    pair_games = PAIR_GAMES
+    pair_period = PAIR_PERIOD
 
     def places(self, ranks: Sequence[int], forfeits: set[int]) -> list[int]:
         return final_ranks(ranks, forfeits)

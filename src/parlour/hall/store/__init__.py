@@ -29,6 +29,7 @@ from .records import (
     ActionRecord,
     AnalysisRecord,
     ChatLine,
+    FlaggedPair,
     GamesPlayed,
     Leader,
     Lease,
@@ -61,11 +62,11 @@ from .schema import (
 from .sql import SqlStore
 
 __all__ = [
-    "LENGTH", "Account", "ActionRecord", "AnalysisRecord", "analyses_table",
-    "ChatLine", "GamesPlayed", "Leader", "Lease", "LeaseLost", "Leases",
-    "PlayedGame", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord", "Settlement", "Skill",
-    "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "chat_table", "cluster_settings_table",
-    "leaving", "make_engine", "metadata", "ratings_table", "room_leases_table", "room_players_table",
+    "LENGTH", "Account", "ActionRecord", "AnalysisRecord", "ChatLine", "FlaggedPair", "GamesPlayed", "Leader",
+    "Lease", "LeaseLost", "Leases", "PlayedGame", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft",
+    "SeatRecord", "Settlement", "Skill", "SqlStore", "Store", "StoreError", "accounts_table", "actions_table",
+    "analyses_table", "chat_table", "cluster_settings_table", "leaving", "make_engine", "metadata", "ratings_table",
+    "room_leases_table", "room_players_table",
     "rooms_table", "sessions_table",
 ]
 
@@ -156,6 +157,11 @@ class Store(Protocol):
         """The ``limit`` best rated players of ``game``, best first."""
         ...
 
+    async def flagged_pairs(self, limit: int) -> list[FlaggedPair]:
+        """For the moderators: the pairs of players who met more often than is rated (store/ratings.py),
+        latest first."""
+        ...
+
     # -- analyses ---------------------------------------------------------------------------------
     async def analysis(self, code: str) -> AnalysisRecord | None:
         """The stored analysis of room ``code``'s finished game, or None."""
@@ -166,11 +172,6 @@ class Store(Protocol):
         ...
 
     # -- the cluster ------------------------------------------------------------------------------
-    def shared_secret_blocking(self) -> str:
-        """The secret the hall processes on this store forward with (made by the first to ask).
-        Blocking: at start-up."""
-        ...
-
     def leases(self, now: Callable[[], float], length: float = LENGTH) -> Leases:
         """The rooms' leases on this store, by the clock ``now`` (blocking calls: on a thread)."""
         ...

@@ -126,6 +126,9 @@ class Rater(Protocol):
     """The rating rules (:mod:`parlour.hall.ratings`, pure); the store runs them inside the transaction
     that reads and writes the ratings they change."""
 
+    pair_games: int  # rated games of one game two signed-in players may have together...
+    pair_period: float  # ...within this many seconds; later ones are not rated, and the pair is flagged
+
     def places(self, ranks: Sequence[int], forfeits: set[int]) -> list[int]:
         """The places the game's ``ranks`` give once the ``forfeits`` seats are accounted for."""
         ...
@@ -152,6 +155,20 @@ class Settlement:
     bots: dict[int, str]
     at: float
     rater: Rater
+
+
+@dataclass(frozen=True)
+class FlaggedPair:
+    """Two players who met at ``game`` more often than is rated (for the moderators): since when,
+    until when, how many games were not rated for it, and the latest such room."""
+
+    first: str
+    second: str
+    game: str
+    since: float
+    last: float
+    unrated: int
+    last_code: str
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ accounts_table = sa.Table(
     "accounts", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("name", sa.String(32), nullable=False),             # as shown
-    sa.Column("name_key", sa.String(128), nullable=False, unique=True),  # casefolded: unique regardless of case
+    sa.Column("name_key", sa.String(128), nullable=False, unique=True),  # hall/text.py's name_key: look-alikes one
     sa.Column("kind", sa.String(8), nullable=False),              # human | bot
     sa.Column("password", sa.String(255), nullable=True),         # Argon2id hash; None for a bot
     sa.Column("created", sa.Float, nullable=False),
@@ -78,6 +78,28 @@ room_players_table = sa.Table(
     sa.Column("change", sa.Float, nullable=True),                 # the rating it gave, if rated
 )
 
+# -- ratings between the same two players (store/ratings.py): rated games per pair, pairs flagged -----
+rated_pairs_table = sa.Table(
+    "rated_pairs", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("first", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),   # the smaller id
+    sa.Column("second", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),  # the larger one
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("rated_pairs_by_pair", "first", "second", "game", "at"),
+)
+
+flagged_pairs_table = sa.Table(
+    "flagged_pairs", metadata,  # for the moderators: two accounts that met more often than is rated
+    sa.Column("first", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("second", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("since", sa.Float, nullable=False),     # the first game not rated for it
+    sa.Column("last", sa.Float, nullable=False),      # the latest
+    sa.Column("unrated", sa.Integer, nullable=False),  # games not rated for it
+    sa.Column("last_code", sa.String(16), nullable=False),  # the latest such room
+)
+
 # -- the cluster (store/leases.py, cluster.py): which hall process applies a room, the shared secret ---
 room_leases_table = sa.Table(
     "room_leases", metadata,
@@ -90,7 +112,7 @@ room_leases_table = sa.Table(
 cluster_settings_table = sa.Table(
     "cluster_settings", metadata,
     sa.Column("name", sa.String(32), primary_key=True),
-    sa.Column("value", sa.String(128), nullable=False),    # e.g. the secret the halls forward with
+    sa.Column("value", sa.String(128), nullable=False),    # (the forwarding secret is no longer kept here: 0006)
 )
 
 # -- the chat (store/rooms.py): each room's chat, system lines included ------------------------------

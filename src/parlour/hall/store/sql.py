@@ -23,16 +23,17 @@ from typing import TypeVar
 
 import sqlalchemy as sa
 
-from . import accounts, analyses, cluster, history, rooms
+from . import accounts, analyses, history, rooms
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
 from .migrations import prepare
-from .ratings import settling
+from .ratings import flagged, settling
 from .records import (
     Account,
     ActionRecord,
     AnalysisRecord,
     ChatLine,
+    FlaggedPair,
     GamesPlayed,
     Leader,
     Lease,
@@ -118,10 +119,10 @@ class SqlStore:
     async def analysis(self, code: str) -> AnalysisRecord | None:
         return await self._read(lambda conn: analyses.load(conn, code))
 
-    # -- reading: the cluster (blocking: at start-up, or on a thread) ------------------------------
-    def shared_secret_blocking(self) -> str:
-        return cluster.shared_secret(self.engine)
+    async def flagged_pairs(self, limit: int) -> list[FlaggedPair]:
+        return await self._read(lambda conn: flagged(conn, limit))
 
+    # -- reading: the cluster (blocking: at start-up, or on a thread) ------------------------------
     def leases(self, now: Callable[[], float], length: float = LENGTH) -> Leases:
         return Leases(self.engine, now, length)
 

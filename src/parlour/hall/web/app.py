@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware import Middleware
 
 from ...core import Game
-from ..accounts import Accounts
+from ..accounts import Accounts, hash_budget
 from ..analyses import Analyses
 from ..broadcast import Broadcast
 from ..clock import Clock
@@ -31,21 +31,22 @@ from ..quotas import Guard, Limits
 from ..store import Store
 from . import analysis_api, pages, players_api, replays_api, rooms_api, socket
 from .errors import HANDLERS
-from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
+from .middleware import BodyLimits, Proxies, RateLimit, SameOrigin, SecurityHeaders, TrustedProxy
+from .signed_in import SignedInSockets
 
 
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
-               seed: int | None = None, cluster: Ownership | None = None) -> FastAPI:
+               seed: int | None = None, cluster: Ownership | None = None, proxies: Proxies | None = None) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
     ``password_hasher``: Argon2id's (hall/accounts.py) unless given; ``seed``: deal every room and
     seed every bot from it (tests and demonstrations: whoever knows it knows every deal);
     ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
-    docs/scaling.md)."""
+    docs/scaling.md); ``proxies``: those whose ``X-Forwarded-For`` is believed (none by default)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
                 ownership=cluster)
     guard = Guard(limits or Limits())
@@ -65,14 +66,13 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                               " `/ws/rooms/{code}`, documented in docs/protocol.md.",
                   lifespan=lifespan, exception_handlers=HANDLERS,
                   # outermost first; SameOrigin's refusal goes out before the security headers are added
-                  middleware=[Middleware(SameOrigin), Middleware(SecurityHeaders), Middleware(RateLimit, guard=guard),
+                  middleware=[Middleware(TrustedProxy, proxies=proxies or Proxies()),
+                              Middleware(SameOrigin), Middleware(SecurityHeaders), Middleware(RateLimit, guard=guard),
                               Middleware(BodyLimits)])
     app.state.hall = hall
     app.state.guard = guard
-    app.state.accounts = Accounts(store, clock, password_hasher)
-    app.state.analyses = analyses
-    for router in (rooms_api.router, replays_api.router, analysis_api.router, socket.router, pages.router,
-                   players_api.router):
+from ..accounts import Accounts, hash_budget
+from ..analyses import Analyses
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

@@ -45,9 +45,19 @@ function place(rank, players) {
 }
 
 // --- sign in and sign up ---------------------------------------------------------------------------
+// Where to go once signed in: a page of this site only. The address is resolved as the browser
+// would (it reads "/\\evil.example" and "/%09/evil.example" as another site) and kept only if it
+// stays here; anything else goes to "My games".
 function nextPage() {
   const next = new URLSearchParams(location.search).get("next") || "";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/me";
+  if (!next.startsWith("/") || /[\\\s\u0000-\u001f]/.test(next)) return "/me";
+  let target;
+  try {
+    target = new URL(next, location.origin);
+  } catch {
+    return "/me";
+  }
+  return target.origin === location.origin ? `${target.pathname}${target.search}${target.hash}` : "/me";
 }
 
 function authForm(id, title, button, path, note) {

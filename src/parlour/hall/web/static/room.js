@@ -168,7 +168,7 @@ function showWaiting(room) {
     const mine = seat.seat === mySeat;
     return el("li", { class: ["seat-row", `seat-${seat.kind}`, mine && "mine"], dataset: { seat: seat.seat } },
       seatDot(seat.seat),
-      el("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)),
+      ...seatLabel(seat),
       mine ? el("span", { class: "badge" }, "you") : null,
       seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null,
       seat.kind === "human" ? el("span", { class: ["presence", seat.connected ? "on" : "off"] },
@@ -319,7 +319,7 @@ function updateSidebar(msg) {
     dataset: { seat: seat.seat },
   },
   seatDot(seat.seat),
-  el("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)),
+  ...seatLabel(seat),
   seat.seat === mySeat ? el("span", { class: "badge" }, "you") : null,
   seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
     : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
@@ -406,12 +406,24 @@ function buildChat() {
   return { card, lines, input };
 }
 
+// A seat's name at the table: a signed-in player's links to their profile, with a mark no guest
+// can copy (a guest may call themselves anything, but never gets the link or the mark)
+function seatLabel(seat) {
+  const name = seatName(seat);
+  if (seat.kind !== "human" || !seat.profile) return [el("span", { class: "seat-name", title: name }, name)];
+  return [el("a", { class: "seat-name seat-account", href: `/players/${encodeURIComponent(seat.profile)}`,
+    title: `${name}: a signed-in player (${seat.profile}); their profile` }, name),
+  el("span", { class: "badge badge-account", title: "a signed-in player", "aria-label": "signed in" }, "✓")];
+}
+
+// The "watching" mark stands apart from the name: no name, however long or blank, can push it out of sight
 function chatLine(line) {
   if (line.kind === "system") return el("li", { class: "chat-system" }, line.text);
-  const who = line.kind === "spectator" ? `${line.name} (watching)` : line.name;
   return el("li", { class: ["chat-said", line.seat === mySeat && line.kind === "player" && "mine"] },
     line.seat !== null ? seatDot(line.seat) : null,
-    el("b", { class: "chat-who", title: who }, who), " ", el("span", { class: "chat-text" }, line.text));
+    el("b", { class: "chat-who", title: line.name }, line.name),
+    line.kind === "spectator" ? el("span", { class: "badge chat-watching" }, "watching") : null,
+    " ", el("span", { class: "chat-text" }, line.text));
 }
 
 function onChat(lines) {
