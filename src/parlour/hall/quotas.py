@@ -35,6 +35,7 @@ class Limits:
     joins: str = "30/minute"  # seats taken
     bot_rooms: int = 4  # unfinished rooms with a bot seat, made or given bots from one address
     sockets: int = 32  # WebSocket connections open at once
+    connections: int = 64  # HTTP connections open at once, WebSockets included (counted by the server, cli/edge.py)
     messages: str = "200/second"  # WebSocket messages, all of an address's connections together
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
     chat: str = "5/10second;40/minute"  # chat lines said on one connection
@@ -46,7 +47,7 @@ class Limits:
         """No quota per client address (a load test from one machine); the sizes, the
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
-                   sockets=1_000_000, messages="1000000/second")
+                   sockets=1_000_000, messages="1000000/second", connections=1_000_000)
 
     def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
