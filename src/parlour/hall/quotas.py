@@ -38,7 +38,8 @@ class Limits:
     connections: int = 64  # HTTP connections open at once, WebSockets included (counted by the server, cli/edge.py)
     messages: str = "200/second"  # WebSocket messages, all of an address's connections together
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
-    chat: str = "5/10second;40/minute"  # chat lines said on one connection
+    chat: str = "5/10second;40/minute"  # chat lines said by one seat, signed-in player or spectator's address
+    chat_address: str = "10/10second;80/minute"  # chat lines said from one address, in every room together
     flood: int = 100  # messages refused for rate on one connection before it is closed
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
 
@@ -88,7 +89,8 @@ class RateLimited(ParlourError):
 
 # What each rate counts, in the words of a refusal.
 COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
-           "connection_messages": "messages on this connection", "chat": "chat lines"}
+           "connection_messages": "messages on this connection", "chat": "chat lines",
+           "chat_address": "chat lines from your address"}
 PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
 
 
