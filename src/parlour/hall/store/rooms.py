@@ -29,7 +29,8 @@ FORFEIT_PLAYER = room_players_table.update().where(_PLAYER_AT).values(forfeit=Tr
 DELETE_PLAYER = room_players_table.delete().where(_PLAYER_AT)
 INSERT_CHAT = chat_table.insert()
 CHAT_KEPT = 1000  # the newest lines of a room's chat kept; an older one goes as each new one comes
-FORGET_CHAT = chat_table.delete().where(chat_table.c.code == sa.bindparam("room"), chat_table.c.n <= sa.bindparam("upto"))
+FORGET_CHAT = chat_table.delete().where(chat_table.c.code == sa.bindparam("room"),
+                                        chat_table.c.n <= sa.bindparam("upto"))
 
 
 # -- writing ----------------------------------------------------------------------------------------
