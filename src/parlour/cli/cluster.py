@@ -341,6 +341,9 @@ class Cluster:
                  f" {home / 'nginx.conf'}, its log: {home / 'logs' / 'error.log'}")
 
 
+CONNECTIONS_PER_ADDRESS = 64  # nginx's cap on one client address's connections at once (HTTP and WebSocket)
+
+
 def nginx_conf(port: int, hall_ports: Sequence[int], proxy_secret: str) -> str:
     """nginx's configuration: one address in front of the halls, each room's URLs to one hall;
     ``proxy_secret``: what it proves itself to the halls with (X-Parlour-Proxy)."""
@@ -362,6 +365,16 @@ http {{
     uwsgi_temp_path tmp/uwsgi;
     scgi_temp_path tmp/scgi;
     client_max_body_size 5m;  # above the hall's largest body (a 4 MiB replay): the hall refuses in words
+    # Half-sent requests (slowloris) are cut: headers within 10 s, a body's reads at most 10 s apart,
+    # and no address holds more than CONNECTIONS_PER_ADDRESS connections at once (429 past it).
+    client_header_timeout 10s;
+    client_body_timeout 10s;
+    send_timeout 30s;
+    keepalive_timeout 30s;
+    limit_conn_zone $binary_remote_addr zone=per_address:10m;
+    limit_conn per_address {CONNECTIONS_PER_ADDRESS};
+    limit_conn_status 429;
+    limit_conn_log_level warn;
 
     # A room's REST calls and its live socket go to one hall, chosen by a consistent hash of the
     # room's code (a hall added or gone moves only its share of the rooms); any other URL by the

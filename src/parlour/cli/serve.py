@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from ..hall.quotas import Limits
     from ..hall.store import SqlStore
     from ..hall.web.middleware import Proxies
+    from .edge import LOOPBACK, raise_descriptor_limit, server_config
 
     try:
         limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
@@ -80,11 +81,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         # No per-message deflate: it costs the server more CPU per message than the wire it saves
         # on a local network (docs/benchmarks.md).
+        # Deadlines on headers and bodies, connections per address capped (a hall of a cluster
+        # leaves that to nginx in front of it, whose connections all come from this machine).
         # proxy_headers off: uvicorn would believe X-Forwarded-For from any local process; the hall's
         # own TrustedProxy believes only --proxy (hall/web/middleware.py)
-        uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,
-                    proxy_headers=False,
-                    access_log=not args.quiet, log_level="warning" if args.quiet else "info")
+        raise_descriptor_limit()
+        exempt = {a.strip() for a in limits.exempt.split(",") if a.strip()} | (LOOPBACK if args.redis else set())
+        config = server_config(app, args.host, args.port, limits.connections, exempt, ws_max_size=WS_MAX_SIZE,
+                               ws_per_message_deflate=False, proxy_headers=False, access_log=not args.quiet,
+                               log_level="warning" if args.quiet else "info")
+        uvicorn.Server(config).run()
     finally:
         store.close()
     return 0

@@ -36,9 +36,11 @@ class Limits:
     joins: str = "30/minute"  # seats taken
     bot_rooms: int = 4  # unfinished rooms with a bot seat, made or given bots from one address
     sockets: int = 32  # WebSocket connections open at once
+    connections: int = 64  # HTTP connections open at once, WebSockets included (counted by the server, cli/edge.py)
     messages: str = "200/second"  # WebSocket messages, all of an address's connections together
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
-    chat: str = "5/10second;40/minute"  # chat lines said on one connection
+    chat: str = "5/10second;40/minute"  # chat lines said by one seat, signed-in player or spectator's address
+    chat_address: str = "10/10second;80/minute"  # chat lines said from one address, in every room together
     flood: int = 100  # messages refused for rate on one connection before it is closed
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
     hashing_ms: int = 2000  # milliseconds of password hashing a minute (sign-ins: ~150-200 each; hall/accounts.py)
@@ -49,7 +51,8 @@ class Limits:
         """No quota per client address (a load test from one machine); the sizes, the
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
-                   sockets=1_000_000, messages="1000000/second", hashing_ms=1_000_000_000, hashing_share=100)
+                   sockets=1_000_000, messages="1000000/second", connections=1_000_000, hashing_ms=1_000_000_000,
+                   hashing_share=100)
 
     def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
@@ -90,7 +93,8 @@ class RateLimited(ParlourError):
 
 # What each rate counts, in the words of a refusal.
 COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
-           "connection_messages": "messages on this connection", "chat": "chat lines"}
+           "connection_messages": "messages on this connection", "chat": "chat lines",
+           "chat_address": "chat lines from your address"}
 PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
 
 

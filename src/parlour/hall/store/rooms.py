@@ -28,6 +28,9 @@ INSERT_PLAYER = room_players_table.insert()
 FORFEIT_PLAYER = room_players_table.update().where(_PLAYER_AT).values(forfeit=True)
 DELETE_PLAYER = room_players_table.delete().where(_PLAYER_AT)
 INSERT_CHAT = chat_table.insert()
+CHAT_KEPT = 1000  # the newest lines of a room's chat kept; an older one goes as each new one comes
+FORGET_CHAT = chat_table.delete().where(chat_table.c.code == sa.bindparam("room"),
+                                        chat_table.c.n <= sa.bindparam("upto"))
 
 
 # -- writing ----------------------------------------------------------------------------------------
@@ -64,10 +67,11 @@ def releasing(code: str, left: SeatLeft) -> Write:
     return (FORFEIT_PLAYER if left.forfeit else DELETE_PLAYER, {"room": code, "at": left.seat})
 
 
-def chatting(code: str, line: ChatLine) -> Write:
-    """The write that keeps ``line`` of room ``code``'s chat."""
-    return (INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat, name=line.name,
-                              text=line.text))
+def chatting(code: str, line: ChatLine) -> list[Write]:
+    """The writes that keep ``line`` of room ``code``'s chat, and forget the line ``CHAT_KEPT`` before it."""
+    keep: Write = (INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat, name=line.name,
+                                     text=line.text))
+    return [keep, (FORGET_CHAT, {"room": code, "upto": line.n - CHAT_KEPT})] if line.n >= CHAT_KEPT else [keep]
 
 
 # -- reading ----------------------------------------------------------------------------------------

@@ -133,7 +133,7 @@ class SqlStore:
         if holder is not None:
             writes.append(rooms.holding(room.code, holder))
         if first_line is not None:
-            writes.append(rooms.chatting(room.code, first_line))
+            writes += rooms.chatting(room.code, first_line)
         await self.write(writes)
 
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
@@ -159,7 +159,7 @@ class SqlStore:
         await self.write(writes)
 
     async def append_chat(self, code: str, line: ChatLine, *, lease: Lease | None = None) -> None:
-        await self.write([rooms.chatting(code, line), *([fence(lease)] if lease is not None else [])])
+        await self.write([*rooms.chatting(code, line), *([fence(lease)] if lease is not None else [])])
 
     async def add_account(self, name: str, key: str, kind: str, password: str | None, created: float) -> None:
         await self.write(accounts.adding(name, key, kind, password, created))

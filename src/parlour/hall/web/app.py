@@ -71,8 +71,11 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                               Middleware(BodyLimits)])
     app.state.hall = hall
     app.state.guard = guard
-from ..accounts import Accounts, hash_budget
-from ..analyses import Analyses
+    app.state.accounts = Accounts(store, clock, password_hasher, hash_budget(guard))
+    app.state.signed_in = SignedInSockets()  # the live sockets of each session, closed when it ends
+    app.state.analyses = analyses
+    for router in (rooms_api.router, replays_api.router, analysis_api.router, socket.router, pages.router,
+                   players_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

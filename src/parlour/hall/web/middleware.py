@@ -163,7 +163,8 @@ class BodyLimits:
                 return
             if not message.get("more_body"):
                 break
-        if body and b"json" in headers.get(b"content-type", b""):
+        kind = headers.get(b"content-type", b"").lower()  # media types are read whatever their capitals
+        if body and (b"json" in kind or not kind):  # FastAPI reads a body without a type as JSON too
             try:
                 read_json(bytes(body))
             except BadJson as problem:

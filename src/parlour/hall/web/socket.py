@@ -260,13 +260,22 @@ class Connection:
         name = message.get("name")
         if name is not None and not isinstance(name, str):
             raise HallError("bad_message", '"name" must be text')
-        try:
-            self.guard.take("chat", self.key)
+        try:  # counted by who speaks and from where, so that reconnecting does not start it again
+            self.guard.take("chat", self.speaker())
+            self.guard.take("chat_address", self.address)
         except RateLimited as refused:
             raise HallError("rate_limited", f"{refused}; nothing was said") from None
         kind: Literal["player", "spectator"] = "player" if self.seat is not None else "spectator"
         assert self.hall is not None
         await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name))
+
+    def speaker(self) -> str:
+        """Who a chat line is counted against: the signed-in player, else the room's seat, else
+        (a spectator) the address."""
+        assert self.room is not None
+        if self.account is not None:
+            return f"account {self.account.id}"
+        return f"{self.room.code} seat {self.seat}" if self.seat is not None else self.address
 
     async def act(self, message: dict[str, Any], message_id: Any) -> None:
         assert self.room is not None
