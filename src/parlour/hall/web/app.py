@@ -28,7 +28,7 @@ from ..clock import Clock
 from ..hall import Hall, Ownership
 from ..quotas import Guard, Limits
 from ..store import Store
-from . import pages, players_api, replays_api, rooms_api, socket
+from . import pages, players_api, replays_api, rooms_api, socket, table_api
 from .errors import HANDLERS
 from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
 
@@ -67,7 +67,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.hall = hall
     app.state.guard = guard
     app.state.accounts = Accounts(store, clock, password_hasher)
-    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router):
+    for router in (table_api.router, rooms_api.router, replays_api.router, socket.router, pages.router,
+                   players_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency
