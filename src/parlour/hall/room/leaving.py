@@ -30,23 +30,64 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from ...core import Game, Result
 from ..errors import HallError
 from ..ratings import settlement
-from ..store import SeatLeft, SeatRecord, leaving
+from ..store import ActionRecord, SeatLeft, SeatRecord, leaving
+from .bots import BotPool
+from .chat import Chat
 from .commands import GiveToBot, Resign
+from .context import RoomContext
 from .seats import Seat, SeatBook
-
-if TYPE_CHECKING:
-    from .room import Room
 
 Departure = Literal["resigned", "away", "abandoned"]
 AWAY_GRACE = 120.0  # seconds a player must be gone before the others may take their seat mid-game
 ABANDONED_AFTER = 3600.0  # seconds without a person connected or a move before a game ends by itself
 HOST_AWAY = 60.0  # seconds the host of a waiting room may be gone before any seated player may start it
 ENDED = "forfeit"  # a replay's "ended" for a game ended before its rules ended it
+
+
+class Ballots(Protocol):
+    ballot: Any  # the vote under way (room/votes.py), dropped when people leave
+
+
+class Room(Protocol):
+    """What leaving and voting use of a room (room/room.py's :class:`~.room.Room`)."""
+
+    code: str
+    game: Game[Any]
+    status: str
+    seats: SeatBook
+    context: RoomContext
+    bots: BotPool
+    chat: Chat
+    lock: asyncio.Lock
+    leading: bool
+
+    @property
+    def votes(self) -> Ballots: ...
+
+    @property
+    def records(self) -> list[ActionRecord]: ...
+
+    @property
+    def turn_timer(self) -> float | None: ...
+
+    def names(self) -> list[str]: ...
+
+    async def save(self, **changes: Any) -> None: ...
+
+    def committed(self, change: dict[str, Any]) -> None: ...
+
+    def show_status(self) -> None: ...
+
+    def host_away(self) -> bool: ...
+
+    def check_host(self, token: str | None) -> None: ...
+
+    def seat_for_token(self, token: str | None) -> int: ...
 
 
 @dataclass

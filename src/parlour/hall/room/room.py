@@ -235,7 +235,7 @@ class Room:
             await self._give_to_bot(command)
             return Done()
         if isinstance(command, Vote):
-            await vote(self, command)
+            await vote(self, self.votes, command)
             return Done()
         if isinstance(command, Start):
             await self._start()

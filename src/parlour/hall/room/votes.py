@@ -20,15 +20,12 @@ of two the one who stayed decides alone, once the other has been gone that long.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import HallError
 from .commands import Vote
-from .leaving import AWAY_GRACE, Farewell, away_for, check_away, departing, ending, leave, people
+from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_away, departing, ending, leave, people
 from .seats import SeatBook
-
-if TYPE_CHECKING:
-    from .room import Room
 
 VOTE_TIME = 120.0  # seconds a vote stays open
 
@@ -141,10 +138,11 @@ def decided(room: Room, ballot: Ballot) -> Farewell:
     return ending(room.seats, gone, "away", why)
 
 
-async def vote(room: Room, command: Vote) -> None:
-    """Casts ``command``'s vote in ``room`` (applied here); a vote that passes is carried out."""
+async def vote(room: Room, votes: Votes, command: Vote) -> None:
+    """Casts ``command``'s vote in ``room`` (applied here; ``votes``: its votes); a vote that passes
+    is carried out."""
     async with room.lock:
-        lines, passed = room.votes.cast(room.seats, room.status, command, room.context.clock.now())
+        lines, passed = votes.cast(room.seats, room.status, command, room.context.clock.now())
     room.show_status()
     for line in lines:
         await room.chat.tell(line)
