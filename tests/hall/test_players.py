@@ -13,6 +13,7 @@ from hallkit import OPEN, Socket, bot, host, join, new_room
 
 from parlour.hall.accounts import SESSION_COOKIE
 from parlour.hall.quotas import Limits
+from parlour.hall.room.leaving import AWAY_GRACE
 from parlour.hall.store import make_engine, metadata
 
 PASSWORD = "correct horse battery"
@@ -295,7 +296,7 @@ def test_a_game_between_signed_in_players_and_a_bot_is_rated_in_the_store(client
     assert (status, rated) == ("over", 3)
 
 
-def test_a_seat_given_to_a_bot_mid_game_forfeits_for_its_player(client):
+def test_a_seat_given_to_a_bot_mid_game_forfeits_for_its_player_and_rewards_nobody(client, clock):
     sign_up(client, "Ana")
     room = new_room(client, "secrets", [OPEN, OPEN], take_seat=0)
     code = room["code"]
@@ -303,7 +304,11 @@ def test_a_seat_given_to_a_bot_mid_game_forfeits_for_its_player(client):
     sign_up(client, "Bo")
     join(client, code, "Bo")
     client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"]))
-    # Bo never comes; the host lets a bot play Bo's seat, and Ana picks 0: whoever wins, Bo forfeits
+    # Bo never comes; the host may not take the seat of a player who may be reloading (issue 27.4)...
+    early = client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "random"}, headers=host(room["host_token"]))
+    assert early.status_code == 409 and "gone" in early.json()["detail"]
+    # ...but once Bo has been gone a while, a bot plays Bo's seat, and Ana picks 0: whoever wins, Bo forfeits
+    clock.advance(AWAY_GRACE)
     given = client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "random"}, headers=host(room["host_token"]))
     assert given.status_code == 200
     as_guest(client)
@@ -311,7 +316,8 @@ def test_a_seat_given_to_a_bot_mid_game_forfeits_for_its_player(client):
     play_secrets((seat_socket(client, code), 0))
     ana = client.get("/api/players/Ana").json()["recent"][0]
     bo = client.get("/api/players/Bo").json()
-    assert ana["rank"] == 1 and ana["change"] > 0
+    # Bo loses as a forfeit; taking an absent player's seat does not pay: Ana's rating does not move
+    assert ana["rank"] == 1 and ana["change"] is None
     assert bo["recent"][0]["rank"] == 2 and bo["recent"][0]["change"] < 0 and bo["played"][0]["won"] == 0
     assert client.get("/api/players/bot:random").status_code == 404  # the stand-in is not rated
 

@@ -9,6 +9,7 @@ from hallkit import OPEN, Socket, bot, host, new_room, started_room
 from parlour.hall.hall import WAITING_TTL
 from parlour.hall.quotas import Limits
 from parlour.hall.room import chat as room_chat
+from parlour.hall.room.leaving import AWAY_GRACE
 from parlour.hall.room.seats import RESERVE_SEATS
 
 
@@ -54,12 +55,13 @@ def test_a_waiting_room_nobody_is_connected_to_expires_from_the_lobby(client, cl
     assert client.post(f"/api/rooms/{lonely}/join", json={"name": "Ana"}).status_code == 200
 
 
-def test_a_seat_a_bot_takes_over_keeps_its_players_name(client):
+def test_a_seat_a_bot_takes_over_keeps_its_players_name(client, clock):
     code, tokens, host_token = started_room(client)
+    clock.advance(AWAY_GRACE)  # Bo never came
     taken = client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "greedy"}, headers=host(host_token))
     assert taken.json()["seats"][1] == {"seat": 1, "kind": "bot", "name": "Bo (bot)", "bot": "greedy",
                                         "connected": True, "kept_for": None,
-                                        "profile": None}
+                                        "profile": None, "left": "away"}
 
 
 def chat_lines(socket: Socket, count: int) -> list[dict]:
@@ -159,7 +161,7 @@ def test_a_rematch_keeps_the_bots_and_a_kept_seat_is_anyones_once_its_time_is_up
     assert client.post(f"/api/rooms/{again['code']}/join", json={"name": "Cy"}).json()["seat"] == 0
 
 
-def test_the_chat_says_who_left_unless_they_came_back_at_once_and_when_a_bot_took_over(client, monkeypatch):
+def test_the_chat_says_who_left_unless_they_came_back_at_once_and_when_a_bot_took_over(client, clock, monkeypatch):
     monkeypatch.setattr(room_chat, "LEFT_GRACE", 0.0)
     code, tokens, host_token = started_room(client)
     with Socket(client, code) as watcher:
@@ -173,9 +175,11 @@ def test_the_chat_says_who_left_unless_they_came_back_at_once_and_when_a_bot_too
             bo.hello(tokens[1])
             assert chat_lines(watcher, 1)[0]["text"] == "Bo is back"
         assert chat_lines(watcher, 1)[0]["text"] == "Bo left"
+        clock.advance(AWAY_GRACE)
         client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "greedy"}, headers=host(host_token))
         line = chat_lines(watcher, 1)[0]
-    assert (line["kind"], line["seat"], line["text"]) == ("system", None, "a bot (greedy) took over Bo's seat")
+    assert (line["kind"], line["seat"], line["text"]) == (
+        "system", None, "Bo was away too long: a bot (greedy) plays their seat on")
 
 
 def test_a_finished_games_replay_shows_what_each_seat_saw_and_nothing_while_it_runs(client):

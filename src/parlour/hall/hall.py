@@ -25,6 +25,7 @@ from .errors import HallError
 from .room import Room, RoomContext
 from .room.bots import BotPool
 from .room.commands import Acted, Answer, Command
+from .room.leaving import abandoned, end_if_abandoned
 from .room.seats import human
 from .room.timer import MAX_TURN_TIMER, Deadlines
 from .store import ChatLine, RoomRecord, SeatHolder, Store, StoreError
@@ -166,10 +167,14 @@ class Hall:
     def sweep(self, now: float) -> list[str]:
         """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds and of the
         waiting rooms that expired (:meth:`Room.expired`); they stay in the store, and come back
-        when asked for. Returns their codes."""
+        when asked for. Returns their codes. Games nobody plays any more end (room/leaving.py:
+        ``ABANDONED_AFTER``)."""
         idle = [code for code, room in self.rooms.items() if room.expired(now, WAITING_TTL) or (
                 room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED) or (
                 not room.leading and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
+        for room in self.rooms.values():
+            if abandoned(room, now) is not None:  # nobody plays it any more (room/leaving.py)
+                self.spawn(end_if_abandoned(room))
         for code in idle:
             room = self.rooms.pop(code)
             if room.expired(now, WAITING_TTL):
@@ -288,7 +293,7 @@ class Hall:
             if host_name is None:
                 raise HallError("bad_request", "to take a seat, give host_name")
             seat_token = new_token()
-            records[take_seat] = human(clean_name(host_name), seat_token, account)
+            records[take_seat] = {**human(clean_name(host_name), seat_token, account), "host": True}
         for i, seat_record in enumerate(records):
             if seat_record["name"] is not None:
                 seat_record["name"] = distinct_name(seat_record["name"], [r["name"] for r in records[:i]])

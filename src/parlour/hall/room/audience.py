@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...core import Game, LogEntry
+from ...core import Game, LogEntry, Result
 from ..wire import dumps_bytes
 
 
@@ -94,8 +94,11 @@ class Audiences:
     ``turn``, which each audience counts), ``deadline()`` the turn timer's deadline."""
 
     def __init__(self, game: Game[Any], players: int, names: Callable[[], list[str]],
-                 status: Callable[[], dict[str, Any]], deadline: Callable[[], float | None]) -> None:
+                 status: Callable[[], dict[str, Any]], deadline: Callable[[], float | None],
+                 ended: Callable[[], Result | None] = lambda: None) -> None:
+        """``ended()``: the result of a game ended before its rules ended it (room/leaving.py)."""
         self.game = game
+        self._ended = ended
         self.players = players
         self._names_of = names
         self._status = status
@@ -149,7 +152,7 @@ class Audiences:
         """Who must act and the result: the same for every audience."""
         if state is None:
             return [], None
-        outcome = self.game.result(state)
+        outcome = self.game.result(state) or self._ended()
         return sorted(self.game.to_act(state)), (outcome.to_json(self._names_of()) if outcome is not None else None)
 
     def game_part(self, state: Any, seat: int | None,

@@ -6,15 +6,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...core import Game
-from ...core.replays import frames, record
+from ...core import Game, Result
+from ...core.replays import NORMAL, frames, record
 from ..store import ActionRecord
 
 
 def replay_of(game: Game[Any], players: int, options: Mapping[str, Any], seed: int, names: list[str],
-              records: Sequence[ActionRecord], state: Any, seen_by: int | None) -> dict[str, Any]:
-    """The replay file of a finished game, its frames as ``seen_by`` saw them."""
-    replay = record(game, players, options, seed, names, ((r.seat, r.action) for r in records), game.result(state))
+              records: Sequence[ActionRecord], state: Any, seen_by: int | None,
+              ended: Result | None = None, how: str | None = None) -> dict[str, Any]:
+    """The replay file of a finished game, its frames as ``seen_by`` saw them; ``ended``: the
+    result of a game ended before its rules ended it (room/leaving.py), ``how`` it ended."""
+    replay = record(game, players, options, seed, names, ((r.seat, r.action) for r in records),
+                    game.result(state) or ended, how or NORMAL)
     replay["seen_by"] = seen_by
     replay["frames"] = frames(game, replay, seen_by)
     return replay

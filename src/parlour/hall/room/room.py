@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ...core import Game, IllegalAction, LogEntry
+from ...core import Game, IllegalAction, LogEntry, Result
 from ..accounts import Account
 from ..errors import HallError
 from ..ratings import settlement
@@ -32,12 +32,14 @@ from .audience import Audience, Audiences
 from .bots import BotDriver
 from .chat import Chat
 from .checks import prepared
-from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Said, Say, Start
+from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
 from .context import RoomContext
+from .leaving import ENDED, ended_early, farewell, host_away, leave, watch_host
 from .play import Play
 from .replay import Replays, replay_of
 from .seats import SeatBook
 from .timer import TurnTimer
+from .votes import Votes, vote
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +64,10 @@ class Room:
         self.watchers = 0  # connections, spectators' included
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
+        self.host_seen = self.touched  # when the host was last here (room/leaving.py: host_away)
+        for seat in self.seats:
+            seat.away_since = self.touched
+        self.votes = Votes()
         self.play = Play(game, self.players, self.options, self.seed)
         self.lock = asyncio.Lock()
         # Several hall processes (hall/cluster/): whether this process applies the room, and the
@@ -71,7 +77,8 @@ class Room:
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
         self.timer = TurnTimer(record.turn_timer, context.deadlines,
                                lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
-        self.audiences = Audiences(game, self.players, self.names, self._status, lambda: self.timer.deadline)
+        self.audiences = Audiences(game, self.players, self.names, self._status, lambda: self.timer.deadline,
+                                   self.ended)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
         self._replays = Replays()
@@ -108,10 +115,18 @@ class Room:
     def _status(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
                 "seats": self.seats.to_json(self.context.clock.now()), "turn_timer": self.turn_timer,
-                "created": self.created, "rematch": self.rematch}
+                "created": self.created, "rematch": self.rematch,
+                "vote": self.votes.to_json(self.seats, self.context.clock.now()), "host_away": self.host_away()}
 
     def to_act(self) -> frozenset[int]:
         return self.play.to_act()
+
+    def ended(self) -> Result | None:
+        """The result of a game ended before its rules ended it (room/leaving.py), else None."""
+        return ended_early(self.status, self.game, self.state, self.seats)
+
+    def host_away(self) -> bool:
+        return host_away(self.status, self.seats, self.host_seen, self.context.clock.now())
 
     def expired(self, now: float, ttl: float) -> bool:
         """A waiting room nobody has been connected to for ``ttl`` seconds."""
@@ -155,8 +170,10 @@ class Room:
                             " (its seed stays secret until then)")
         if seat is not None:
             self.seats.check_seat(seat)
+        ended = self.ended()
         return self._replays.of(seat, lambda: replay_of(self.game, self.players, self.options, self.seed,
-                                                        self.names(), self.records, self.state, seat))
+                                                        self.names(), self.records, self.state, seat,
+                                                        ended, ENDED if ended is not None else None))
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -168,11 +185,13 @@ class Room:
     def check_host(self, token: str | None) -> None:
         if not token or not hmac.compare_digest(token_hash(token), self.host_token):
             raise HallError("not_host", "only the room's host may do this (send the host token)")
+        self.host_seen = self.context.clock.now()
 
     def connect(self, seat: int | None) -> None:
         self.watchers += 1
         if seat is not None:
             self.seats[seat].connections += 1
+            self.seats[seat].away_since = None
             self.chat.arrived(seat)
             self._changed(game=False, here_only=True)
 
@@ -181,6 +200,11 @@ class Room:
         self.touched = self.context.clock.now()
         if seat is not None:
             self.seats[seat].connections -= 1
+            if self.seats[seat].connections == 0:
+                self.seats[seat].away_since = self.touched
+                if self.seats[seat].host:
+                    self.host_seen = self.touched
+                    self.context.spawn(watch_host(self))
             if self.seats[seat].kind == "human" and self.seats[seat].connections == 0:
                 self.chat.departed(seat)
             self._changed(game=False, here_only=True)
@@ -203,8 +227,15 @@ class Room:
             return Acted(await asyncio.shield(self._act(command, on_commit)))
         if isinstance(command, Join):
             return Joined(*await self._join(command))
+        if isinstance(command, Resign) or isinstance(command, GiveToBot) and self.status == "playing" \
+                and self.seats[command.seat].kind == "human":  # room/leaving.py: a forfeit
+            await leave(self, lambda: farewell(self, command))
+            return Done()
         if isinstance(command, GiveToBot):
             await self._give_to_bot(command)
+            return Done()
+        if isinstance(command, Vote):
+            await vote(self, self.votes, command)
             return Done()
         if isinstance(command, Start):
             await self._start()
@@ -236,6 +267,15 @@ class Room:
         await self.chat.tell(f"a bot ({command.bot}) took over {current.name}'s seat" if current.kind == "human"
                              else f"{seats[command.seat]['name']} (bot) took seat {command.seat + 1}")
 
+    def committed(self, change: dict[str, Any]) -> None:
+        """A collaborator committed ``change`` (seats, status: room/leaving.py): shown to the
+        watchers here, told to the other processes."""
+        self._changed(change=lambda: change)
+
+    def show_status(self) -> None:
+        """The room's status changed without a commit (a vote): its watchers here are shown it."""
+        self._changed(game=False, here_only=True)
+
     async def _start(self) -> None:
         async with self.lock:
             if self.status != "waiting":
@@ -261,6 +301,8 @@ class Room:
             await self.context.store.update_room(self.code, lease=self.lease, **changes)
         except StoreError as error:
             raise self.refusal(error) from None
+
+    save = _save  # for its collaborators (room/leaving.py)
 
     def refusal(self, error: StoreError) -> HallError:
         """What a failed commit of this room tells the client (the room follows if it was lost)."""
@@ -470,6 +512,8 @@ class Room:
             if self.audiences.built:  # as the owner showed it
                 self.audiences.show(self.state)
             changed = True
+        if self.status == "playing" and status == "over":  # ended before its rules ended it
+            self.status, changed = "over", True
         return changed
 
     def _take_action(self, record: ActionRecord) -> bool:

@@ -19,7 +19,7 @@ The package: :mod:`.schema` (the tables), :mod:`.records` (what goes in and out)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .engine import make_engine
@@ -95,10 +95,12 @@ class Store(Protocol):
         ...
 
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
-                          rematch: str | None = None, taken: SeatHolder | None = None, left: SeatLeft | None = None,
-                          lease: Lease | None = None) -> None:
+                          rematch: str | None = None, taken: SeatHolder | None = None,
+                          left: SeatLeft | Sequence[SeatLeft] | None = None, lease: Lease | None = None,
+                          settle: Settlement | None = None) -> None:
         """Change a room's seats, status or rematch; ``taken``, ``left``: a signed-in player took a
-        seat, or left it to a bot (:func:`leaving`), in the same transaction."""
+        seat, or signed-in players left theirs (:func:`leaving`), in the same transaction; ``settle``:
+        the places and ratings of a game ended before its rules ended it (hall/room/leaving.py)."""
         ...
 
     async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,

@@ -71,14 +71,14 @@ def settle(conn: sa.Connection, settlement: Settlement) -> None:
     places = settlement.rater.places(settlement.ranks, forfeits)
     changes: dict[int, float] = {}
     if rated and len(accounts) >= 2 and _pairs_allow(conn, settlement, sorted({row.account for row in held.values()})):
-        changes = _rate(conn, settlement.game, accounts, places, settlement.at, settlement.rater)
+        changes = _rate(conn, settlement.game, accounts, places, settlement.at, settlement.rater, settlement.only)
     for seat in accounts:
         conn.execute(rp.update().where(rp.c.code == code, rp.c.seat == seat).values(
             rank=places[seat], change=changes.get(seat)))
 
 
 def _rate(conn: sa.Connection, game: str, accounts: dict[int, int], places: list[int], now: float,
-          rater: Rater) -> dict[int, float]:
+          rater: Rater, only: frozenset[int] | None = None) -> dict[int, float]:
     """Rate the seats in ``accounts`` by ``places``; returns each changed seat's rating change.
 
     The rows of the accounts it changes are made first if missing (a new player's rating, 0
@@ -87,6 +87,8 @@ def _rate(conn: sa.Connection, game: str, accounts: dict[int, int], places: list
     instead of overwriting them (PostgreSQL; SQLite has one writer at a time anyway)."""
     rt = ratings_table
     twice = {account for account, n in Counter(accounts.values()).items() if n > 1}
+    if only is not None:  # the others are rated against, not changed (hall/ratings.py: unrewarded)
+        twice |= {account for seat, account in accounts.items() if seat not in only}
     changed = sorted(set(accounts.values()) - twice)
     new = rater.skill()
     insert_missing(conn, rt, [dict(account=account, game=game, mu=new.mu, sigma=new.sigma, rating=new.rating,

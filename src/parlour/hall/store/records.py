@@ -155,6 +155,7 @@ class Settlement:
     bots: dict[int, str]
     at: float
     rater: Rater
+    only: frozenset[int] | None = None  # the seats whose ratings may move (None: all), see hall/ratings.py
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
@@ -137,13 +137,16 @@ class SqlStore:
         await self.write(writes)
 
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
-                          rematch: str | None = None, taken: SeatHolder | None = None, left: SeatLeft | None = None,
-                          lease: Lease | None = None) -> None:
+                          rematch: str | None = None, taken: SeatHolder | None = None,
+                          left: SeatLeft | Sequence[SeatLeft] | None = None, lease: Lease | None = None,
+                          settle: Settlement | None = None) -> None:
         writes = rooms.updating(code, seats, status, rematch)
         if taken is not None:
             writes.append(rooms.holding(code, taken))
-        if left is not None:
-            writes.append(rooms.releasing(code, left))
+        for gone in [left] if isinstance(left, SeatLeft) else left or ():
+            writes.append(rooms.releasing(code, gone))
+        if settle is not None:  # after the forfeits it counts
+            writes.append(settling(settle))
         if lease is not None:
             writes.append(fence(lease))
         if writes:

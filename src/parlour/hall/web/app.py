@@ -29,7 +29,7 @@ from ..clock import Clock
 from ..hall import Hall, Ownership
 from ..quotas import Guard, Limits
 from ..store import Store
-from . import analysis_api, pages, players_api, replays_api, rooms_api, socket
+from . import analysis_api, pages, players_api, replays_api, rooms_api, socket, table_api
 from .errors import HANDLERS
 from .middleware import BodyLimits, Proxies, RateLimit, SameOrigin, SecurityHeaders, TrustedProxy
 from .signed_in import SignedInSockets
@@ -74,7 +74,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.accounts = Accounts(store, clock, password_hasher, hash_budget(guard))
     app.state.signed_in = SignedInSockets()  # the live sockets of each session, closed when it ends
     app.state.analyses = analyses
-    for router in (rooms_api.router, replays_api.router, analysis_api.router, socket.router, pages.router,
+    for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
+                   pages.router,
                    players_api.router):
         app.include_router(router)
     if cluster is not None:

@@ -17,6 +17,7 @@ from ..quotas import Guard
 from ..rematch import offer_rematch
 from ..room import Room
 from ..room import commands as do
+from ..room.leaving import check_standing_host
 from .deps import ClientAddress, CurrentAccount, GuardDep, HallDep, HostToken, KeptSeatToken, SeatToken
 from .errors import responses
 from .schemas import CreateRoom, GameOut, GiveToBot, Join, Joined, LobbyRoomOut, RoomCreated, RoomOut
@@ -30,10 +31,13 @@ router = APIRouter()
 
 
 def bots_busy(room: Room) -> bool:
-    """Whether a room's bots count against its creator's share: they play, or may soon (a
-    waiting room touched in the last ten minutes)."""
-    return room.status == "playing" or (room.status == "waiting" and
-                                        room.context.clock.now() - room.touched < BOT_ROOM_WAIT)
+    """Whether a room's bots count against its creator's share: they play, or may soon (a game
+    with a person at the table, or that changed in the last ten minutes; a waiting room touched in
+    the last ten minutes). A game its people resigned or walked away from stops counting."""
+    recent = room.context.clock.now() - room.touched < BOT_ROOM_WAIT
+    if room.status == "playing":
+        return recent or any(seat.kind == "human" and seat.connections > 0 for seat in room.seats)
+    return room.status == "waiting" and recent
 
 
 def count_bot_room(guard: Guard, address: str, room: Room) -> None:
@@ -116,9 +120,11 @@ async def rematch(code: str, hall: HallDep, guard: GuardDep, address: ClientAddr
 @router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
 async def give_to_bot(code: str, seat: int, body: GiveToBot, hall: HallDep, guard: GuardDep,
                       address: ClientAddress, token: HostToken) -> dict[str, Any]:
-    """The host gives an empty seat, or one whose player is gone, to a bot."""
+    """The host gives an empty seat, or one whose player has been gone two minutes, to a bot
+    (mid-game that player forfeits, and nobody gains rating from it). In a waiting room whose
+    host has been gone a minute, any seated player may (their seat token)."""
     room = await hall.room(code)
-    room.check_host(token)
+    check_standing_host(room, token)
     guard.check_bot_room(address, room.code)
     await hall.run(room, do.GiveToBot(seat, body.bot, body.name))
     count_bot_room(guard, address, room)
@@ -127,8 +133,9 @@ async def give_to_bot(code: str, seat: int, body: GiveToBot, hall: HallDep, guar
 
 @router.post("/api/rooms/{code}/start", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
 async def start(code: str, hall: HallDep, token: HostToken) -> dict[str, Any]:
-    """The host starts the game once no seat is open."""
+    """The host starts the game once no seat is open; once the host has been gone a minute
+    (``host_away``), any seated player may (their seat token)."""
     room = await hall.room(code)
-    room.check_host(token)
+    check_standing_host(room, token)
     await hall.run(room, do.Start())
     return room.status_json()

@@ -88,6 +88,18 @@ class SeatOut(BaseModel):
     connected: bool
     profile: str | None = Field(None, description="a signed-in player's account name (their profile)")
     kept_for: str | None = Field(None, description="an open seat a rematch keeps for this player a while")
+    left: Literal["resigned", "away", "abandoned"] | None = Field(
+        None, description="mid-game, how this seat's person left the game (a forfeit): a bot plays it on")
+
+
+class BallotOut(BaseModel):
+    motion: Literal["end", "bot"] = Field(description="end: end the game now, absent players last;"
+                                          " bot: a bot plays the absent player's seat")
+    seat: int | None = Field(None, description="bot: the seat to hand to a bot")
+    by: int = Field(description="the seat that proposed it")
+    yes: list[int] = Field(description="the seats that agreed")
+    needed: list[int] = Field(description="the seats whose yes it needs")
+    until: float = Field(description="when it lapses unless passed (epoch seconds)")
 
 
 class RoomOut(BaseModel):
@@ -100,6 +112,9 @@ class RoomOut(BaseModel):
     turn: int = Field(description="how many actions the spectators have seen (each seat counts the ones it saw)")
     created: float
     rematch: str | None = Field(None, description="once the game is over: the room its players are invited to next")
+    vote: BallotOut | None = Field(None, description="the players' vote under way, if any (POST .../vote)")
+    host_away: bool = Field(False, description="waiting: the host has been gone a while, so any seated player"
+                            " may start the game and seat bots")
 
 
 class LobbyRoomOut(BaseModel):
@@ -110,6 +125,7 @@ class LobbyRoomOut(BaseModel):
     created: float
     turn: int = Field(description="how far along: the moves a spectator has seen (0 while waiting)")
     watchers: int = Field(description="connections to the room now, spectators' included")
+    host_here: bool = Field(True, description="waiting: the host is here (else any seated player may start)")
 
 
 class Join(Wire):

@@ -85,6 +85,7 @@ class Connection:
         self.room: Room | None = None
         self.account: Account | None = None  # the player signed in on this connection, if any
         self.seat: int | None = None
+        self.token: str | None = None  # the seat token it said hello with
         self.greeted = False
         self.legal = True
         self.shown: tuple[int, int] | None = None  # the room's and the seat's revisions last sent
@@ -163,6 +164,7 @@ class Connection:
     def newest_state(self) -> str | None:
         """The seat's newest state with the log lines this connection lacks; None if it has it."""
         assert self.room is not None
+        self.still_seated()
         audience = self.room.audience(self.seat)
         shown = (self.room.shared_revision, audience.revision)
         if shown == self.shown:
@@ -170,6 +172,18 @@ class Connection:
         start = self.log_lines if self.log_epoch == audience.epoch else 0
         self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, len(audience.lines)
         return self.room.state_text(self.seat, self.legal, start)
+
+    def still_seated(self) -> None:
+        """A seat that is no longer this connection's player's (they resigned: a bot plays it; or
+        left it before the start) is not theirs to see or play: the connection watches from then
+        on, and is told so (a ``welcome`` with no seat)."""
+        assert self.room is not None
+        if self.seat is None or self.room.seats.holds(self.seat, self.token, self.account):
+            return
+        left, self.seat = self.seat, None
+        self.room.disconnect(left)
+        self.room.connect(None)
+        self.push({"type": "welcome", "seat": None, "room": self.room.status_json(None)})
 
     async def receive_loop(self) -> tuple[int, str] | None:
         """Read until the client goes; returns the close code and reason when the hall ends it."""
@@ -242,7 +256,7 @@ class Connection:
         # no token: a signed-in player's seat follows them (hall/accounts.py); else a spectator
         seat = self.room.seat_for_token(token) if token else self.room.seat_of(self.account)
         self.legal = message.get("legal", True) is not False
-        self.greeted, self.seat = True, seat
+        self.greeted, self.seat, self.token = True, seat, token
         self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
         assert self.hall is not None
         self.hall.broadcast.subscribe(self.room.code, self.changed)
@@ -281,6 +295,7 @@ class Connection:
         assert self.room is not None
         if not self.greeted:
             raise HallError("not_a_player", "say hello with your seat token first")
+        self.still_seated()
         if self.seat is None:
             raise HallError("not_a_player", "spectators watch; only a seat's player can act")
         if "action" not in message:
