@@ -28,7 +28,7 @@ def test_a_whole_game_against_a_bot(monkeypatch, capsys):
     assert "Patchwork, seed 3: you are player 1 against random" in out
     assert "You skipped ahead" in out and "random bought patch" in out
     assert "Not allowed: you cannot SKIP while holding special patch -" in out
-    assert "You sewed the special patch onto square (" in out
+    assert "You sewed the special patch onto the square at column " in out  # counted from 1, as the rules page does
     assert "you hold no special patch" in out  # 'sp' lines when nothing is held: the prompt comes back
     assert "Final scores" in out and ("random wins" in out or "You win" in out)
     assert "collected 0 buttons" not in out

@@ -584,8 +584,10 @@ class PrestigeCities(Game[State]):
             s.rooms = tuple(FULL & ~built(city) for city in s.cities)
         if log is not None:
             era = ERAS[s.era]
-            dice = ", ".join(f"{DIE_COLORS[b]} {s.dice[b]}" for b in DIE_BLOCKS) if s.dice else "no dice"
-            log.append(LogEntry(f"Round {s.round}: {era['name']}. {era['rule']} Dice: {dice}."))
+            # only the dice this era rolls (ERA_DICE); a name ending in "!" takes no full stop
+            dice = ", ".join(f"{DIE_COLORS[b]} {s.dice[b]}" for b in ERA_DICE[s.era]) if s.dice else ""
+            name = era["name"] if era["name"][-1] in ".!?" else f"{era['name']}."
+            log.append(LogEntry(f"Round {s.round}: {name} {era['rule']}" + (f" Dice: {dice}." if dice else "")))
             for seat, target in enumerate(s.targets):
                 log.append(LogEntry(f"{{p{seat}}} strikes {{p{target}}}'s city."))
 

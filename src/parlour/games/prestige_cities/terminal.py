@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, View
+from ...core.words import number
 
 HELP = """\
 Place one block at a time: a round's blocks go one square after another, all touching.
@@ -149,5 +150,5 @@ WORDS = {"cards": cards}  # words of this game besides the moves (parlour play)
 
 def render_result(view: View, names: list[str]) -> Text:
     result = view["result"]
-    return Text("Final scores: " + ", ".join(f"{names[s]} {result['scores'][s]} (rank {result['ranks'][s]})"
+    return Text("Final scores: " + ", ".join(f"{names[s]} {number(result['scores'][s])} (rank {result['ranks'][s]})"
                                              for s in range(len(names))))
