@@ -42,6 +42,11 @@ class Option:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     legacy: Any = None
+    # what players read for each of ``choices`` (the same order), where an id is no word for them
+    choice_labels: tuple[str, ...] = ()
+    # a setting the hall keeps for the games stored before it existed and for their replays (a rules
+    # edition): new rooms take the default, and the lobby does not offer it
+    replay_only: bool = False
 
     def coerce(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -72,6 +77,10 @@ class Option:
             out["maximum"] = self.maximum
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.choice_labels:
+            out["choice_labels"] = list(self.choice_labels)
+        if self.replay_only:
+            out["replay_only"] = True
         return out
 
 

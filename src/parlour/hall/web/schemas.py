@@ -34,6 +34,8 @@ class OptionOut(BaseModel):
     minimum: int | None = None
     maximum: int | None = None
     choices: list[str] | None = None
+    choice_labels: list[str] | None = Field(None, description="the words shown for each of choices, in their order")
+    replay_only: bool = Field(False, description="kept for old games and their replays: new rooms take the default")
 
 
 class GameOut(BaseModel):
@@ -172,6 +174,10 @@ class NewPassword(Wire):
 class AccountOut(BaseModel):
     name: str
     kind: str = Field(description="human, or bot for a built-in bot's account")
+
+
+class SessionOut(BaseModel):
+    player: AccountOut | None = Field(description="the signed-in player; null for a guest")
 
 
 class RatingOut(BaseModel):

@@ -161,7 +161,10 @@ function showWaiting(room) {
   const host = !!hostToken();
   const seated = mySeat !== null;
   const shown = (value) => (value === true ? "yes" : value === false ? "no" : String(value));
-  const optionLines = game.options.map((o) => [o.label, shown(room.options?.[o.name] ?? o.default)]);
+  const optionLines = game.options.filter((o) => !o.replay_only).map((o) => {
+    const value = room.options?.[o.name] ?? o.default;
+    return [o.label, (o.choice_labels || [])[(o.choices || []).indexOf(value)] || shown(value)];
+  });
   if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
   replace(waiting.options, optionLines.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   replace(waiting.seats, room.seats.map((seat) => {
