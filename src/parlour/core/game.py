@@ -197,6 +197,7 @@ class Game(ABC, Generic[S]):
     id: ClassVar[str]
     name: ClassVar[str]
     pitch: ClassVar[str]  # one line for the catalogue
+    scores_label: ClassVar[str] = "points"  # what a view's scores count, shown beside each player's name
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     hidden_information: ClassVar[bool] = False
@@ -320,7 +321,7 @@ class Game(ABC, Generic[S]):
 
     # --- what the catalogue says --------------------------------------------------------------
     def describe(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "pitch": self.pitch,
+        return {"id": self.id, "name": self.name, "pitch": self.pitch, "scores_label": self.scores_label,
                 "min_players": self.min_players, "max_players": self.max_players,
                 "hidden_information": self.hidden_information,
                 "bots": sorted(self.bots),

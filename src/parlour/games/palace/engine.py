@@ -506,6 +506,7 @@ class Palace(Game[State]):
     name = "Palace"
     pitch = ("The shedding card game better known as Shithead, by the Judd School rules: burn the pile,"
              " skip, reverse and swap hands, and do not be the last one holding cards.")
+    scores_label = "cards left"
     min_players = 2
     max_players = 6
     hidden_information = True

@@ -42,6 +42,7 @@ class GameOut(BaseModel):
     id: str
     name: str
     pitch: str
+    scores_label: str = Field("points", description="what the number beside each player's name counts")
     min_players: int
     max_players: int
     hidden_information: bool

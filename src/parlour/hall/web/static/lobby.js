@@ -19,7 +19,7 @@ let catalogue = [];
 let chosen = null;
 
 app.append(
-  header(el("a", { href: "/replay", class: "topbar-link" }, "Watch a replay file"),
+  header(el("a", { href: "/replay", class: "topbar-link topbar-wide" }, "Watch a replay file"),
     el("a", { href: "/leaderboard", class: "topbar-link topbar-wide" }, "Leaderboards"), accountCorner()),
   el("main", { class: "lobby" },
     el("section", { class: "lobby-intro" },

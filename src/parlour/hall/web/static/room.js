@@ -256,7 +256,17 @@ async function showGame(msg) {
     frame.renderer.update({ view: msg.view, legal: msg.legal, to_act: msg.to_act, turn: msg.turn,
       result: msg.result, names: names(msg.room) });
     turnAlerts(msg);
+    if (msg.result) showVerdict();
   }
+}
+
+// When the game ends, its verdict comes into view once: the board's result ([data-verdict]), or
+// the status card's; below the sticky top bar (style.css gives it a scroll margin).
+function showVerdict() {
+  if (frame.verdictShown) return;
+  frame.verdictShown = true;
+  const verdict = frame.board.querySelector("[data-verdict]") || frame.status;
+  verdict.scrollIntoView({ block: "start" });
 }
 
 /** Resolves once every stylesheet of the page has loaded (or failed to). */
@@ -330,7 +340,8 @@ function updateSidebar(msg) {
   host && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
     ? el("button", { type: "button", class: "btn btn-small", title: "Let a bot play this seat",
       onclick: () => hostCall(`seats/${seat.seat}/bot`, { bot: game.bots[0] }) }, "Bot takes over") : null,
-  scores ? el("span", { class: "seat-score", title: "score" }, String(scores[seat.seat])) : null)));
+  scores ? el("span", { class: "seat-score", title: game.scores_label },
+    String(scores[seat.seat]), el("small", { class: "seat-score-label" }, ` ${game.scores_label}`)) : null)));
   const atBottom = frame.log.scrollHeight - frame.log.scrollTop - frame.log.clientHeight < 40;
   const lines = msg.log || [];
   const logLine = (line) => el("li", {}, el("span", { class: "log-turn" }, String(line.turn)), line.text);
