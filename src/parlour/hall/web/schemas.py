@@ -183,7 +183,8 @@ class SessionOut(BaseModel):
 
 class RatingOut(BaseModel):
     game: str
-    rating: float = Field(description="OpenSkill's ordinal, mu - 3 sigma: 0 for a new player")
+    rating: float = Field(description="OpenSkill's ordinal, mu - 3 sigma: 0 for a new player"
+                                      " (the pages show 1500 + 20 x it)")
     mu: float
     sigma: float
     games: int = Field(description="rated games")

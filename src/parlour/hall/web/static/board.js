@@ -126,6 +126,8 @@ function watch() {
     if (held && event.target instanceof Node && held.contains(event.target)) {
       event.preventDefault();
       event.stopImmediatePropagation();
+    } else if (tip && tip.held && event.target instanceof Node && tip.target.contains(event.target)) {
+      hide();  // the choice is made: its explanation has done its job
     }
   }, true);
   document.addEventListener("focusin", (event) => {
