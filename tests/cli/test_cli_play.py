@@ -159,7 +159,10 @@ def test_moves_in_words_are_the_engine_s_actions():
     assert palace("play 10s QH", {}, 0) == {"type": "play", "cards": ["10S", "QH"]}
     assert palace("swap 1 3", {}, 0) == {"type": "swap", "seats": [0, 2]}
     assert palace("flip 2", {}, 0) == {"type": "flip", "index": 1}
-    assert prestige("remove 2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 2, "col": 5}
-    assert prestige("2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 2, "col": 5}
+    # squares counted from 1, as the rules page and the log count them (issue 28.9); the actions from 0
+    assert prestige("remove 2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 1, "col": 4}
+    assert prestige("2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 1, "col": 4}
+    with pytest.raises(ValueError, match="counted from 1"):
+        prestige("0 5", {"task": {"kind": "remove"}}, 0)
     with pytest.raises(ValueError, match="which block"):
         prestige("2 5", {"task": {"kind": "pick"}}, 0)
