@@ -84,6 +84,29 @@ def test_a_dinosaur_shows_its_traits_and_a_disaster_its_text_before_the_choice(b
         context.close()
 
 
+def test_in_every_game_a_first_tap_on_a_choice_explains_it_and_a_second_makes_it(browser, hall, screenshot):
+    """The same rule beyond the dinosaurs: Empire's "Income +1" on a phone."""
+    context = device(browser, hall, PHONE)
+    try:
+        page = seated(hall, context, "empire", ["detective"])
+        expect(page.locator(".em-board")).to_have_attribute("data-step", "turn")
+        income = page.get_by_role("button", name=re.compile("^Income"))
+        moves = page.locator("#log li:not(.log-empty)").count()
+        income.tap()
+        tip = page.locator("#explain-tip")
+        expect(tip).to_contain_text("Income: take 1 coin from the bank.")
+        expect(tip).to_contain_text("Tap again to choose.")
+        page.wait_for_timeout(400)
+        assert page.locator("#log li:not(.log-empty)").count() == moves  # nothing done yet
+        screenshot(page, "papercut-empire-first-tap-390", full_page=False)
+        income.tap()
+        expect(page.locator("#log li:not(.log-empty)").nth(moves)).to_contain_text("Ana takes 1 coin")
+        expect(tip).to_have_count(0)  # the choice made, its explanation goes
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
 def test_a_resting_pointer_opens_no_explanation_over_the_next_question(browser, hall, screenshot):
     context = device(browser, hall, LAPTOP)
     try:
@@ -122,12 +145,16 @@ def test_hints_speak_of_taps_on_a_touch_screen_and_of_keys_on_a_laptop(browser, 
         empire = seated(hall, context, "empire", ["detective"])
         expect(empire.locator(".em-notebook")).to_be_visible()
         expect(empire.locator(".em-keys")).to_have_count(0 if phone else 1)
+        cities = seated(hall, context, "prestige_cities", ["random"])
+        hint = cities.locator("#pc-hint")
+        expect(hint).to_contain_text("Choose a die")
+        assert ("(1-5)" in hint.inner_text()) != phone and ("tap" in hint.inner_text()) == phone, hint.inner_text()
         palace = seated(hall, context, "palace", ["shark"])
         expect(palace.locator("#pa-me")).to_be_visible()
         prompt = palace.locator("#pa-actions .pa-prompt")
         if prompt.count():
             assert ("Tab and Enter" in prompt.inner_text()) != phone, prompt.inner_text()
-        for p in (page, empire, palace):
+        for p in (page, empire, cities, palace):
             assert not p.errors, p.errors
     finally:
         context.close()
@@ -174,6 +201,30 @@ def test_the_verdict_comes_into_view_at_the_end(browser, hall, screenshot, size)
         assert box["y"] >= top["y"] + top["height"] - 1, (box, top)  # not under the sticky top bar
         assert box["y"] < size["height"] - 40, box  # on the screen
         screenshot(page, f"papercut-verdict-{size_name(size)}", full_page=False)
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
+def test_patchwork_s_final_scores_come_out_from_under_the_top_bar_on_a_phone(browser, hall, screenshot):
+    context = device(browser, hall, PHONE)
+    try:
+        page = seated(hall, context, "patchwork", ["greedy"])
+        log = page.locator("#log li:not(.log-empty)")
+        for _ in range(400):  # the keyboard alone: skip ahead, and sew each special patch won
+            page.wait_for_function("() => document.querySelector('.pw-my-turn') || document.getElementById('pw-final')")
+            if page.locator("#pw-final").count():
+                break
+            before = log.count()
+            page.keyboard.press("Enter" if page.locator(".pw-special-offer").count() else "s")
+            page.wait_for_function("(n) => document.querySelectorAll('#log li:not(.log-empty)').length > n"
+                                   " || document.getElementById('pw-final')", arg=before)
+        verdict = page.locator("#pw-final")
+        expect(verdict).to_be_visible()
+        page.wait_for_timeout(300)
+        box, bar = verdict.bounding_box(), page.locator(".topbar").bounding_box()
+        assert bar["y"] + bar["height"] - 1 <= box["y"] < PHONE["height"] - 40, (box, bar)
+        screenshot(page, "papercut-patchwork-verdict-390", full_page=False)
         assert not page.errors, page.errors
     finally:
         context.close()
@@ -235,7 +286,19 @@ def test_empire_notebook_explanation_sits_by_its_row(browser, hall, screenshot):
     context = device(browser, hall, LAPTOP)
     try:
         page = seated(hall, context, "empire", ["detective"])
+        expect(page.locator(".em-suspect").first).to_be_visible()  # the board, and its explanations, are there
         tip = page.locator("#explain-tip")
+        # a short explanation at the screen's right edge first: the next one was measured there,
+        # squeezed tall and thin, and placed that much above its row
+        page.evaluate("""() => {
+            const piece = document.createElement('div');
+            piece.id = 'edge-piece';
+            piece.style.cssText = 'position: fixed; right: 20px; top: 300px; width: 16px; height: 16px';
+            piece.dataset.explain = 'A short one';
+            document.body.append(piece);
+        }""")
+        page.locator("#edge-piece").hover()
+        expect(tip).to_have_text("A short one")
         for n in (14, 6, 0, 9):  # one row after another: each explanation just above or below its row
             row = page.locator(".em-suspect").nth(n)
             row.evaluate("(e) => e.scrollIntoView({ block: 'center' })")  # clear of the sticky top bar
@@ -247,6 +310,39 @@ def test_empire_notebook_explanation_sits_by_its_row(browser, hall, screenshot):
             assert 0 <= gap <= 12, (n, r, t)
             assert t["x"] <= box["x"] + 30 <= t["x"] + t["width"], (n, r, t)  # by the pointer
         screenshot(page, "papercut-empire-notebook-tip-1280", full_page=False)
+    finally:
+        context.close()
+
+
+def test_empire_notebook_explanation_on_a_phone_stays_by_its_row_or_goes(browser, hall, screenshot):
+    """A tap picks a suspect and brings the actions into view: an explanation left behind would
+    stand far from its row."""
+    context = device(browser, hall, PHONE)
+    try:
+        page = seated(hall, context, "empire", ["detective"])
+        row = page.locator(".em-suspect").nth(9)
+        expect(row).to_be_visible()  # the board, and its explanations, are there
+        row.evaluate("(e) => e.scrollIntoView({ block: 'center' })")
+        page.evaluate("""() => {  // a short explanation at the screen's right edge, tapped first
+            const piece = document.createElement('div');
+            piece.id = 'edge-piece';
+            piece.style.cssText = 'position: fixed; right: 4px; top: 80px; width: 16px; height: 16px';
+            piece.dataset.explain = 'A short one';
+            document.body.append(piece);
+        }""")
+        page.locator("#edge-piece").tap()
+        expect(page.locator("#explain-tip")).to_have_text("A short one")
+        row.tap()
+        expect(page.locator(".em-suspect.em-picked")).to_have_count(1)
+        page.wait_for_timeout(500)
+        screenshot(page, "papercut-empire-notebook-tap-390", full_page=False)
+        tip = page.locator("#explain-tip")
+        expect(tip).to_contain_text("General (10)")
+        if tip.count():
+            r, t = page.locator(".em-suspect").nth(9).bounding_box(), tip.bounding_box()
+            gap = max(r["y"] - (t["y"] + t["height"]), t["y"] - (r["y"] + r["height"]))
+            assert 0 <= gap <= 12, (r, t)
+        assert not page.errors, page.errors
     finally:
         context.close()
 
