@@ -256,6 +256,15 @@ def test_the_top_bar_shows_a_signed_in_name_and_sign_out_on_one_line(browser, ha
         expect(page.locator("#signed-in-as")).to_have_text(name)
         expect(page.locator("#player-name")).to_have_count(0)
         screenshot(page, f"papercut-signed-in-lobby-{size_name(size)}", full_page=False)
+        # nor does a waiting room's seat
+        seats = [{"kind": "open"}, {"kind": "open"}]
+        room = httpx.post(f"{hall}/api/rooms", json={"game": "empire", "options": {}, "host_name": "Ben",
+                                                     "take_seat": 0, "seats": seats}).json()
+        page.goto(f"/r/{room['code']}")
+        expect(page.locator("#join-as")).to_have_text(name)
+        expect(page.locator("#join-name")).to_have_count(0)
+        page.get_by_role("button", name="Take this seat").click()
+        expect(page.locator(".seat-row.mine .seat-name")).to_have_text(name)
     finally:
         context.close()
 

@@ -6,6 +6,7 @@ import {
   seatName, seatDot, toast, plural, rulesPage, RoomSocket,
 } from "/static/ui.js";
 import { chime, muteSwitch, notify, notifyButton } from "/static/alerts.js";
+import { signedIn } from "/static/account.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const app = document.getElementById("app");
@@ -143,6 +144,11 @@ function buildWaiting() {
     options: el("dl", { class: "options-list" }),
   };
   parts.joinBox.append(el("label", { for: "join-name" }, "Join as"), parts.name);
+  signedIn().then((player) => {  // signed in, the seat takes the account's name: none to type
+    if (!player) return;
+    parts.name.value = player.name;
+    replace(parts.joinBox, el("span", {}, "You join as "), el("strong", { id: "join-as" }, player.name));
+  });
   replace(main, el("div", { class: "waiting" },
     el("section", { class: "card waiting-card" },
       el("h1", {}, `${game.name} — waiting for players`),
