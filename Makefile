@@ -3,12 +3,14 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+BASE_STAMP := $(VENV)/.base-stamp
 
 .PHONY: run cluster test check chromium postgresql redis nginx icu
 SERVERS ?= 2
 
-# The hall on an embedded SQLite file under ./var/; it prints the address to open.
-run: $(STAMP)
+# The hall on an embedded SQLite file under ./var/; it prints the address to open. Playing needs only
+# the base package: the extras (tests, cluster, PostgreSQL, learning agents) come with make test.
+run: $(BASE_STAMP)
 	$(VENV)/bin/parlour serve --db sqlite:///var/parlour.sqlite3
 
 # A local cluster: PostgreSQL, Redis and nginx in front of $(SERVERS) halls, everything under
@@ -25,9 +27,15 @@ check: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-$(STAMP): pyproject.toml | icu
-	$(PYTHON) -m venv $(VENV)
+# What playing needs: the base package alone (make run); PyICU in it builds against ICU's headers.
+$(BASE_STAMP): pyproject.toml | icu
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $(BASE_STAMP)
+
+# Everything else too: the tests, the cluster, PostgreSQL and the learning agents' libraries.
+$(STAMP): $(BASE_STAMP)
 	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl]'
 	touch $(STAMP)
 

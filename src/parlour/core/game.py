@@ -42,6 +42,11 @@ class Option:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     legacy: Any = None
+    # what players read for each of ``choices`` (the same order), where an id is no word for them
+    choice_labels: tuple[str, ...] = ()
+    # a setting the hall keeps for the games stored before it existed and for their replays (a rules
+    # edition): new rooms take the default, and the lobby does not offer it
+    replay_only: bool = False
 
     def coerce(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -72,6 +77,10 @@ class Option:
             out["maximum"] = self.maximum
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.choice_labels:
+            out["choice_labels"] = list(self.choice_labels)
+        if self.replay_only:
+            out["replay_only"] = True
         return out
 
 
@@ -188,6 +197,7 @@ class Game(ABC, Generic[S]):
     id: ClassVar[str]
     name: ClassVar[str]
     pitch: ClassVar[str]  # one line for the catalogue
+    scores_label: ClassVar[str] = "points"  # what a view's scores count, shown beside each player's name
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     hidden_information: ClassVar[bool] = False
@@ -311,7 +321,7 @@ class Game(ABC, Generic[S]):
 
     # --- what the catalogue says --------------------------------------------------------------
     def describe(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "pitch": self.pitch,
+        return {"id": self.id, "name": self.name, "pitch": self.pitch, "scores_label": self.scores_label,
                 "min_players": self.min_players, "max_players": self.max_players,
                 "hidden_information": self.hidden_information,
                 "bots": sorted(self.bots),

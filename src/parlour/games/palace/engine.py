@@ -506,6 +506,7 @@ class Palace(Game[State]):
     name = "Palace"
     pitch = ("The shedding card game better known as Shithead, by the Judd School rules: burn the pile,"
              " skip, reverse and swap hands, and do not be the last one holding cards.")
+    scores_label = "cards left"
     min_players = 2
     max_players = 6
     hidden_information = True
@@ -517,7 +518,7 @@ class Palace(Game[State]):
                            " until 27 November 2026; 1: also no Social or Cardinal card on a Rules card, a"
                            " joker played as a special card obeying it, and face-ups joining the last hand"
                            " cards only once the pick-up pile is empty, as ruled before 25 November 2026"
-                           " (games played then replay by it)"),)
+                           " (games played then replay by it)", replay_only=True),)
 
     # -- set-up --------------------------------------------------------------------------------------
     def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:

@@ -18,9 +18,9 @@ from ..errors import HallError
 from ..hall import Hall
 from ..store import PlayedGame
 from ..tokens import token_hash
-from .deps import AccountsDep, ClientAddress, HallDep, SignedIn
+from .deps import AccountsDep, ClientAddress, CurrentAccount, HallDep, SignedIn
 from .errors import responses
-from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut
+from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut, SessionOut
 from .signed_in import SignedInSockets
 
 RECENT = 20  # games in a profile's and in "My games"' finished list
@@ -74,6 +74,13 @@ async def sign_out(request: Request, accounts: AccountsDep) -> Response:
 def who_am_i(account: SignedIn) -> dict[str, Any]:
     """The signed-in player (401 for a guest)."""
     return {"name": account.name, "kind": account.kind}
+
+
+@router.get("/api/session", response_model=SessionOut, tags=["players"])
+def session(account: CurrentAccount) -> dict[str, Any]:
+    """Who is signed in on this browser: the player, or null for a guest (never 401, so a guest's
+    page asks without an error in its console)."""
+    return {"player": None if account is None else {"name": account.name, "kind": account.kind}}
 
 
 @router.put("/api/me/password", status_code=204, responses=ERRORS, tags=["players"])

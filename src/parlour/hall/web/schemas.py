@@ -34,12 +34,15 @@ class OptionOut(BaseModel):
     minimum: int | None = None
     maximum: int | None = None
     choices: list[str] | None = None
+    choice_labels: list[str] | None = Field(None, description="the words shown for each of choices, in their order")
+    replay_only: bool = Field(False, description="kept for old games and their replays: new rooms take the default")
 
 
 class GameOut(BaseModel):
     id: str
     name: str
     pitch: str
+    scores_label: str = Field("points", description="what the number beside each player's name counts")
     min_players: int
     max_players: int
     hidden_information: bool
@@ -190,9 +193,14 @@ class AccountOut(BaseModel):
     kind: str = Field(description="human, or bot for a built-in bot's account")
 
 
+class SessionOut(BaseModel):
+    player: AccountOut | None = Field(description="the signed-in player; null for a guest")
+
+
 class RatingOut(BaseModel):
     game: str
-    rating: float = Field(description="OpenSkill's ordinal, mu - 3 sigma: 0 for a new player")
+    rating: float = Field(description="OpenSkill's ordinal, mu - 3 sigma: 0 for a new player"
+                                      " (the pages show 1500 + 20 x it)")
     mu: float
     sigma: float
     games: int = Field(description="rated games")

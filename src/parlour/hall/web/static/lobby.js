@@ -2,7 +2,7 @@
 // played (to watch), both filtered by game and kept up to date by themselves.
 
 import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural, rulesPage } from "/static/ui.js";
-import { accountCorner } from "/static/account.js";
+import { accountCorner, signedIn } from "/static/account.js";
 
 const TIMERS = [[null, "No turn timer"], [30, "30 seconds a turn"], [60, "1 minute a turn"],
   [120, "2 minutes a turn"], [300, "5 minutes a turn"]];
@@ -19,7 +19,7 @@ let catalogue = [];
 let chosen = null;
 
 app.append(
-  header(el("a", { href: "/replay", class: "topbar-link" }, "Watch a replay file"),
+  header(el("a", { href: "/replay", class: "topbar-link topbar-wide" }, "Watch a replay file"),
     el("a", { href: "/leaderboard", class: "topbar-link topbar-wide" }, "Leaderboards"), accountCorner()),
   el("main", { class: "lobby" },
     el("section", { class: "lobby-intro" },
@@ -56,7 +56,7 @@ function choose(game, focus = false) {
   showForm();
   if (focus) {
     formCard.scrollIntoView({ behavior: "smooth", block: "nearest" });
-    formCard.querySelector("#player-name").focus();
+    formCard.querySelector("#player-name, select").focus();
   }
 }
 
@@ -74,8 +74,9 @@ function optionControl(option) {
     input = el("input", { type: "number", id, name: option.name, value: option.default, step: 1,
       min: option.minimum, max: option.maximum, required: true });
   } else {
+    const labels = option.choice_labels || [];
     input = el("select", { id, name: option.name },
-      (option.choices || []).map((c) => el("option", { value: c, selected: c === option.default }, c)));
+      (option.choices || []).map((c, i) => el("option", { value: c, selected: c === option.default }, labels[i] || c)));
   }
   return el("label", { class: "field", for: id }, el("span", {}, option.label), input,
     option.help && el("small", {}, option.help));
@@ -115,8 +116,14 @@ function seatControl(game, index, seats) {
   return el("label", { class: "seat-choice" }, el("span", { class: "seat-label" }, `Seat ${index + 1}`), select, note);
 }
 
+/** The options a new room may set: not those kept only for old games' replays (rules editions). */
+function offered(game) {
+  return game.options.filter((o) => !o.replay_only);
+}
+
 function showForm() {
   const game = chosen;
+  const options = offered(game);
   const seats = el("div", { class: "seat-choices" });
   const fillSeats = (count) => replace(seats, Array.from({ length: count }, (_, i) => seatControl(game, i, seats)));
   const count = el("select", { name: "players", id: "players" },
@@ -125,20 +132,26 @@ function showForm() {
   count.value = Math.min(game.max_players, Math.max(2, game.min_players));
   count.addEventListener("change", () => fillSeats(Number(count.value)));
   fillSeats(Number(count.value));
+  const nameField = el("label", { class: "field", for: "player-name" }, el("span", {}, "Your name"),
+    el("input", { id: "player-name", name: "name", maxlength: 32, placeholder: "e.g. Ana", value: lastName(), required: true }));
+  signedIn().then((player) => {  // a signed-in player's seat takes the account's name: none to type
+    if (!player) return;
+    nameField.dataset.account = player.name;
+    replace(nameField, el("span", {}, "You play as"), el("strong", { id: "signed-in-as", class: "field-value" }, player.name));
+  });
   const error = el("p", { class: "form-error", role: "alert" });
   const submit = el("button", { type: "submit", class: "btn btn-primary btn-wide" }, `Create ${/^[AEIOU]/i.test(game.name) ? "an" : "a"} ${game.name} room`);
   const form = el("form", { class: "create-form", autocomplete: "off" },
     el("label", { class: "field", for: "game-choice" }, el("span", {}, "Game"),
       el("select", { id: "game-choice", onchange: (e) => choose(catalogue.find((g) => g.id === e.target.value)) },
         catalogue.map((g) => el("option", { value: g.id, selected: g.id === game.id }, g.name)))),
-    el("label", { class: "field", for: "player-name" }, el("span", {}, "Your name"),
-      el("input", { id: "player-name", name: "name", maxlength: 32, placeholder: "e.g. Ana", value: lastName(), required: true })),
+    nameField,
     game.min_players !== game.max_players
       ? el("label", { class: "field", for: "players" }, el("span", {}, "Players"), count) : null,
     el("fieldset", { class: "field" }, el("legend", {}, "Seats"), seats),
-    game.options.length ? el("details", { class: "field options", open: game.options.length <= 3 },
-      el("summary", {}, `Game options (${game.options.length})`, el("span", { class: "muted" }, " · the defaults are fine")),
-      el("div", { class: "options-body" }, game.options.map(optionControl))) : null,
+    options.length ? el("details", { class: "field options", open: options.length <= 3 },
+      el("summary", {}, `Game options (${options.length})`, el("span", { class: "muted" }, " · the defaults are fine")),
+      el("div", { class: "options-body" }, options.map(optionControl))) : null,
     el("label", { class: "field", for: "turn-timer" }, el("span", {}, "Turn timer"),
       el("select", { id: "turn-timer", name: "turn_timer" },
         TIMERS.map(([value, label]) => el("option", { value: value ?? "" }, label))),
@@ -147,7 +160,8 @@ function showForm() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
-    const name = form.elements.name.value.trim();
+    const account = nameField.dataset.account;
+    const name = account || (form.elements.name ? form.elements.name.value.trim() : "");
     const choices = [...seats.querySelectorAll("select")].map((s) => s.value);
     const you = choices.indexOf("you");
     if (you >= 0 && !name) {
@@ -157,7 +171,7 @@ function showForm() {
     }
     const body = {
       game: game.id,
-      options: Object.fromEntries(game.options.map((o) => [o.name, readOption(form, o)])),
+      options: Object.fromEntries(options.map((o) => [o.name, readOption(form, o)])),
       seats: choices.map((c) => (c.startsWith("bot:") ? { kind: "bot", bot: c.slice(4) } : { kind: "open" })),
       turn_timer: form.elements.turn_timer.value ? Number(form.elements.turn_timer.value) : null,
       host_name: name || "host",
@@ -166,7 +180,7 @@ function showForm() {
     submit.disabled = true;
     try {
       const room = await api("POST", "/api/rooms", body);
-      if (name) rememberName(name);
+      if (name && !account) rememberName(name);
       saveRoom(room.code, { host_token: room.host_token, seat: room.seat, seat_token: room.seat_token, name });
       location.href = `/r/${encodeURIComponent(room.code)}`;
     } catch (err) {

@@ -6,6 +6,7 @@ import {
   seatName, seatDot, toast, plural, rulesPage, RoomSocket,
 } from "/static/ui.js";
 import { chime, muteSwitch, notify, notifyButton } from "/static/alerts.js";
+import { signedIn } from "/static/account.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const app = document.getElementById("app");
@@ -143,6 +144,11 @@ function buildWaiting() {
     options: el("dl", { class: "options-list" }),
   };
   parts.joinBox.append(el("label", { for: "join-name" }, "Join as"), parts.name);
+  signedIn().then((player) => {  // signed in, the seat takes the account's name: none to type
+    if (!player) return;
+    parts.name.value = player.name;
+    replace(parts.joinBox, el("span", {}, "You join as "), el("strong", { id: "join-as" }, player.name));
+  });
   replace(main, el("div", { class: "waiting" },
     el("section", { class: "card waiting-card" },
       el("h1", {}, `${game.name} — waiting for players`),
@@ -161,7 +167,10 @@ function showWaiting(room) {
   const host = !!hostToken();
   const seated = mySeat !== null;
   const shown = (value) => (value === true ? "yes" : value === false ? "no" : String(value));
-  const optionLines = game.options.map((o) => [o.label, shown(room.options?.[o.name] ?? o.default)]);
+  const optionLines = game.options.filter((o) => !o.replay_only).map((o) => {
+    const value = room.options?.[o.name] ?? o.default;
+    return [o.label, (o.choice_labels || [])[(o.choices || []).indexOf(value)] || shown(value)];
+  });
   if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
   replace(waiting.options, optionLines.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   replace(waiting.seats, room.seats.map((seat) => {
@@ -253,7 +262,17 @@ async function showGame(msg) {
     frame.renderer.update({ view: msg.view, legal: msg.legal, to_act: msg.to_act, turn: msg.turn,
       result: msg.result, names: names(msg.room) });
     turnAlerts(msg);
+    if (msg.result) showVerdict();
   }
+}
+
+// When the game ends, its verdict comes into view once: the board's result ([data-verdict]), or
+// the status card's; below the sticky top bar (style.css gives it a scroll margin).
+function showVerdict() {
+  if (frame.verdictShown) return;
+  frame.verdictShown = true;
+  const verdict = frame.board.querySelector("[data-verdict]") || frame.status;
+  verdict.scrollIntoView({ block: "start" });
 }
 
 /** Resolves once every stylesheet of the page has loaded (or failed to). */
@@ -327,7 +346,8 @@ function updateSidebar(msg) {
   host && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
     ? el("button", { type: "button", class: "btn btn-small", title: "Let a bot play this seat",
       onclick: () => hostCall(`seats/${seat.seat}/bot`, { bot: game.bots[0] }) }, "Bot takes over") : null,
-  scores ? el("span", { class: "seat-score", title: "score" }, String(scores[seat.seat])) : null)));
+  scores ? el("span", { class: "seat-score", title: game.scores_label },
+    String(scores[seat.seat]), el("small", { class: "seat-score-label" }, ` ${game.scores_label}`)) : null)));
   const atBottom = frame.log.scrollHeight - frame.log.scrollTop - frame.log.clientHeight < 40;
   const lines = msg.log || [];
   const logLine = (line) => el("li", {}, el("span", { class: "log-turn" }, String(line.turn)), line.text);
