@@ -28,7 +28,7 @@ check: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl]'
+	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl,notify]'
 	touch $(STAMP)
 
 # Browser tests drive Debian's Chromium; install it when it is missing and we can (root, apt).

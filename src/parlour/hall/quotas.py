@@ -39,6 +39,7 @@ class Limits:
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
     chat: str = "5/10second;40/minute"  # chat lines said on one connection
     flood: int = 100  # messages refused for rate on one connection before it is closed
+    games_per_player: int = 50  # unfinished games a signed-in player may be seated in at once
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
 
     @classmethod
