@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.policy import SMTP
 from email.utils import formatdate, make_msgid
 from urllib.parse import parse_qs, unquote, urlsplit
 
 SMTP_TIMEOUT = 30.0  # seconds for one message, connection included
 TRUE = ("1", "true", "yes", "on")
+POLICY = SMTP.clone(max_line_length=998)  # a long link stays one word: never folded into encoded words
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class SmtpConfig:
 
 def message(config: SmtpConfig, to: str, subject: str, body: str, unsubscribe: str | None = None) -> EmailMessage:
     """A plain-text message; ``unsubscribe``: its List-Unsubscribe link (RFC 8058: one click)."""
-    mail = EmailMessage()
+    mail = EmailMessage(policy=POLICY)
     mail["From"] = config.mail_from
     mail["To"] = to
     mail["Subject"] = subject
@@ -79,6 +81,7 @@ async def send_mail(config: SmtpConfig, to: str, subject: str, body: str, unsubs
     is not accepted."""
     import aiosmtplib  # the notify extra: a hall without --smtp never needs it
 
-    await aiosmtplib.send(message(config, to, subject, body, unsubscribe), hostname=config.host, port=config.port,
+    raw = message(config, to, subject, body, unsubscribe).as_bytes(policy=POLICY)  # as made: aiosmtplib would refold it
+    await aiosmtplib.send(raw, sender=config.mail_from, recipients=[to], hostname=config.host, port=config.port,
                           use_tls=config.tls, start_tls=config.starttls, username=config.username,
                           password=config.password, validate_certs=config.verify, timeout=SMTP_TIMEOUT)
