@@ -148,7 +148,7 @@ class PushService:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                service.received.append((self.path, dict(self.headers), body))
+                service.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(service.status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
