@@ -147,3 +147,36 @@ def test_a_player_is_in_at_most_the_halls_cap_of_unfinished_games(make_client):
     assert len(client.get("/api/me/games").json()["playing"]) == 2
     as_guest(client)
     assert client.post(f"/api/rooms/{other}/join", json={"name": "Guest"}).status_code == 200  # guests uncounted
+
+
+def test_when_time_runs_out_nothing_happens_until_another_player_hands_the_seat_to_a_bot(client, clock):
+    room = turn_based(client)
+    code = room["code"]
+    tokens = started(client, room)
+    ana, bo = (host(token) for token in tokens)  # Ana (seat 0) must move first
+    ask = lambda seat, who, choice="bot": client.post(f"/api/rooms/{code}/late/{seat}",  # noqa: E731
+                                                      json={"choice": choice}, headers=who)
+    early = ask(0, bo)
+    assert early.status_code == 409 and "has not run out" in early.json()["detail"]
+    clock.advance(DAY + 1)
+    assert status(client, code)["late"] == [0] and status(client, code)["turn"] == 0  # nothing by itself
+    assert ask(0, ana).status_code == 403  # not for her own seat
+    assert ask(0, {}).status_code == 403  # a spectator
+    assert client.post(f"/api/rooms/{code}/late/0", json={"choice": "resign"}, headers=bo).status_code == 422
+    not_yet = ask(0, bo, "forfeit")
+    assert not_yet.status_code == 409 and "issue 28" in not_yet.json()["detail"]
+    assert [s["kind"] for s in status(client, code)["seats"]] == ["human", "human"]  # nothing changed
+    taken = ask(0, bo)
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["seats"][0]["kind"] == "bot" and taken.json()["seats"][0]["name"] == "Ana (bot)"
+    watcher = Socket(client, code)
+    watcher.hello()
+    watcher.until(lambda s: s["turn"] >= 1)  # the bot moved for her seat
+    watcher.close()
+
+
+def test_a_live_room_has_no_late_choice(client):
+    room = new_room(client, "patchwork", [OPEN, OPEN], turn_timer=60)
+    tokens = started(client, room)
+    answer = client.post(f"/api/rooms/{room['code']}/late/0", json={"choice": "bot"}, headers=host(tokens[1]))
+    assert answer.status_code == 409 and "turn-based" in answer.json()["detail"]

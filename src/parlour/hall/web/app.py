@@ -29,7 +29,7 @@ from ..hall import Hall, Ownership
 from ..notify import Notifications, NotifyConfig
 from ..quotas import Guard, Limits
 from ..store import Store
-from . import me_api, pages, players_api, replays_api, rooms_api, socket
+from . import me_api, pace_api, pages, players_api, replays_api, rooms_api, socket
 from .errors import HANDLERS
 from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
 
@@ -74,7 +74,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.notifications = notifications
     app.state.accounts = Accounts(store, clock, password_hasher)
     for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router,
-                   me_api.router):
+                   me_api.router, pace_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency
