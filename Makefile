@@ -36,7 +36,7 @@ $(BASE_STAMP): pyproject.toml | icu
 
 # Everything else too: the tests, the cluster, PostgreSQL and the learning agents' libraries.
 $(STAMP): $(BASE_STAMP)
-	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl]'
+	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl,notify]'
 	touch $(STAMP)
 
 # PyICU (names compared by their confusable skeleton, hall/text.py) builds against ICU's headers:

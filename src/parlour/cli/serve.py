@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..hall.notify import NotifyConfig
 
 DEFAULT_DB = "sqlite:///var/parlour.sqlite3"
 PROXY_SECRET_ENV = "PARLOUR_PROXY_SECRET"
@@ -44,6 +48,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="deal the rooms and seed the bots from N, so that the same rooms created in the"
                              " same order get the same deals (for tests and demonstrations; never on a public"
                              " hall: whoever knows N knows every deal)")
+    parser.add_argument("--smtp", metavar="URL",
+                        help="send e-mail alerts (confirmed addresses only) through this SMTP server:"
+                             " smtp://HOST:PORT, smtp+starttls://USER:PASSWORD@HOST:587 (STARTTLS, then login),"
+                             " smtps://... (TLS); ?verify=false accepts a self-signed certificate. Without it the"
+                             " hall sends no mail (Web Push still works)")
+    parser.add_argument("--mail-from", metavar="ADDRESS", default=None,
+                        help="the address the hall's mail comes from (with --smtp)")
+    parser.add_argument("--public-url", metavar="URL", default=None,
+                        help="the hall's address as players reach it, for the links in mail and push"
+                             " (default http://HOST:PORT)")
     parser.set_defaults(run=run)
 
 
@@ -62,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
     except ValueError as problem:
         raise SystemExit(f"parlour serve: {problem}") from None
+    notify = notify_config(args)
     ensure_folder(args.db)
     store = SqlStore(args.db, upgrade=args.upgrade)
     if store.upgraded:
@@ -73,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         cluster = Node(store, args.redis, os.environ.get("PARLOUR_HALL_ADDRESS") or reachable(args.host, args.port))
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
                      bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed,
-                     cluster=cluster, proxies=Proxies(frozenset(args.proxy), os.environ.get(PROXY_SECRET_ENV) or None))
+                     cluster=cluster, proxies=Proxies(frozenset(args.proxy), os.environ.get(PROXY_SECRET_ENV) or None),
+                     notify=notify)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     among = f"; one of the halls on Redis {args.redis}, reached at {cluster.address}" if cluster else ""
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it)",
@@ -94,6 +110,28 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def notify_config(args: argparse.Namespace) -> NotifyConfig:
+    """The hall's e-mail and push settings from ``--smtp``, ``--mail-from``, ``--public-url``."""
+    from ..hall.notify import NotifyConfig, SmtpConfig
+
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    public = args.public_url or f"http://{shown}:{args.port}"
+    if not public.startswith(("http://", "https://")) or len(public) > 200:
+        raise SystemExit(f"parlour serve: --public-url {public!r} is not an http(s) URL")
+    smtp = None
+    if args.smtp:
+        try:
+            import aiosmtplib  # noqa: F401 - present, or said now rather than at the first mail
+            smtp = SmtpConfig.parse(args.smtp, args.mail_from or "")
+        except ImportError:
+            raise SystemExit("parlour serve: --smtp needs the notify extra: pip install 'parlour[notify]'") from None
+        except ValueError as problem:
+            raise SystemExit(f"parlour serve: {problem}") from None
+    elif args.mail_from:
+        raise SystemExit("parlour serve: --mail-from goes with --smtp")
+    return NotifyConfig(public, smtp)
 
 
 def settle_collector() -> None:

@@ -29,10 +29,11 @@ def listed(room: Room, status: LobbyStatus, now: float) -> bool:
 
 
 async def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = None,
-                offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+                offset: int = 0, limit: int | None = None, pace: str | None = None) -> list[dict[str, Any]]:
     """The rooms the lobby shows, newest first: ``waiting`` ones to join, or ``playing`` ones to
     watch, with their players and how far along they are (``turn``: the moves a spectator saw);
-    ``limit`` rooms from ``offset`` on (all by default). Only the page's entries are built."""
+    ``limit`` rooms from ``offset`` on (all by default); ``pace``: only live or only turn-based
+    rooms. Only the page's entries are built."""
     if game is not None:
         hall.game(game)  # an unknown game is refused in words
     now = hall.clock.now()
@@ -40,7 +41,8 @@ async def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = 
     skipped = 0
     async with aclosing(_candidates(hall, status, game)) as rooms:
         async for room in rooms:
-            if not listed(room, status, now) or (game is not None and room.game.id != game):
+            if not listed(room, status, now) or (game is not None and room.game.id != game) or (
+                    pace is not None and room.pace.pace != pace):
                 continue
             if skipped < offset:
                 skipped += 1
@@ -50,7 +52,7 @@ async def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = 
             page.append(room)
     return [{"code": r.code, "game": r.game.id, "status": r.status, "seats": r.seats.to_json(now),
              "created": r.created, "turn": r.audience(None).turn if r.status == "playing" else 0,
-             "watchers": r.watchers}
+             "watchers": r.watchers, "pace": r.pace.pace, "turn_timer": r.turn_timer}
             for r in page]
 
 

@@ -42,6 +42,7 @@ class Limits:
     chat: str = "5/10second;40/minute"  # chat lines said by one seat, signed-in player or spectator's address
     chat_address: str = "10/10second;80/minute"  # chat lines said from one address, in every room together
     flood: int = 100  # messages refused for rate on one connection before it is closed
+    games_per_player: int = 50  # unfinished games a signed-in player may be seated in at once
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
     hashing_ms: int = 2000  # milliseconds of password hashing a minute (sign-ins: ~150-200 each; hall/accounts.py)
     hashing_share: int = 25  # percent of the time the whole hall may spend hashing passwords (all addresses)

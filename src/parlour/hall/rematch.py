@@ -39,7 +39,8 @@ async def rematch_here(hall: Hall, room: Room, token: str | None) -> Rematched:
     specs, kept = room.seats.for_rematch(seat, hall.clock.now() + RESERVE_SEATS)
     # the room's options as played, bots as named: a bot that took over a seat keeps "Ana (bot)"
     new_room, host_token, mine, seat_token = await hall.create_room(
-        room.game.id, room.options, specs, room.turn_timer, room.names()[seat], (seat + 1) % room.players, kept)
+        room.game.id, room.options, specs, room.turn_timer, room.names()[seat], (seat + 1) % room.players, kept,
+        pace=room.pace.pace)
     await room.offered_rematch(new_room.code)
     await room.chat.tell(f"{room.names()[seat]} offers a rematch")
     assert mine is not None and seat_token is not None

@@ -35,6 +35,7 @@ from .checks import prepared
 from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
 from .context import RoomContext
 from .leaving import ENDED, ended_early, farewell, host_away, leave, watch_host
+from .pace import Pace
 from .play import Play
 from .replay import Replays, replay_of
 from .seats import SeatBook
@@ -75,10 +76,11 @@ class Room:
         self.leading = leading
         self.lease: Lease | None = None
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
-        self.timer = TurnTimer(record.turn_timer, context.deadlines,
+        self.pace = Pace(record.pace, record.turn_timer, record.deadline, lambda seats: context.asked(self.code, seats))
+        self.timer = TurnTimer(None if self.pace.turn_based else record.turn_timer, context.deadlines,
                                lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
-        self.audiences = Audiences(game, self.players, self.names, self._status, lambda: self.timer.deadline,
-                                   self.ended)
+        self.audiences = Audiences(game, self.players, self.names, self._status,
+                                   lambda: self.timer.deadline or self.pace.deadline, self.ended)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
         self._replays = Replays()
@@ -103,7 +105,7 @@ class Room:
     # -- what anyone may see ----------------------------------------------------------------------
     @property
     def turn_timer(self) -> float | None:
-        return self.timer.seconds
+        return self.pace.seconds if self.pace.turn_based else self.timer.seconds
 
     def names(self) -> list[str]:
         return self.seats.names()
@@ -113,10 +115,11 @@ class Room:
         return {**self._status(), "turn": self.audience(seat).turn}
 
     def _status(self) -> dict[str, Any]:
+        now = self.context.clock.now()
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
-                "seats": self.seats.to_json(self.context.clock.now()), "turn_timer": self.turn_timer,
-                "created": self.created, "rematch": self.rematch,
-                "vote": self.votes.to_json(self.seats, self.context.clock.now()), "host_away": self.host_away()}
+                "seats": self.seats.to_json(now), "turn_timer": self.turn_timer, "created": self.created,
+                "rematch": self.rematch, "vote": self.votes.to_json(self.seats, now), "host_away": self.host_away(),
+                **self.pace.status(self.seats.humans(self.to_act()), now)}
 
     def to_act(self) -> frozenset[int]:
         return self.play.to_act()
@@ -281,10 +284,13 @@ class Room:
             if self.status != "waiting":
                 raise HallError("conflict", "the game has already started")
             self.seats.check_full()
-            await self._save(status="playing")
+            humans = self.seats.humans(self.game.to_act(self.play.start_state()))
+            deadline = self.pace.after(humans, [None] * self.players, None, self.context.clock.now(), False)
+            await self._save(status="playing", deadline=deadline)
+            self.pace.committed(deadline, humans, self.leading)
             self.status = "playing"
             self.play.begin()
-        self._changed(change=lambda: {"status": "playing"})
+        self._changed(change=lambda: {"status": "playing", "deadline": self.pace.deadline})
         await self.chat.tell("the game started")
 
     async def offered_rematch(self, code: str) -> None:
@@ -334,18 +340,22 @@ class Room:
             result = self.game.result(state) if over else None
             rated = settlement(self.code, self.game.id, self.seats.records(), result.ranks,
                                record.at) if result is not None else None
+            humans = [] if over else self.seats.humans(self.game.to_act(state))
+            deadline = self.pace.after(humans, self.play.waiting_since, seat, record.at, over)
             try:
-                # the fencing check and a finished game's ratings commit with the action, or none does
+                # the fencing check, a finished game's ratings and a turn-based deadline commit with the action
                 await self.context.store.append_action(self.code, record, status="over" if over else None,
-                                                       lease=self.lease, settle=rated)
+                                                       lease=self.lease, settle=rated, deadline=deadline)
             except StoreError as error:
                 raise self.refusal(error) from None
             seen_by_all = self._advance(record, state, entries)
+            self.pace.committed(deadline, humans, self.leading)
             turn = self.audience(seat).turn
             if on_commit is not None:
                 on_commit(turn)
         self._changed(action_seen_by_all=seen_by_all, change=lambda: {"action": {
-            "turn": record.turn, "seat": record.seat, "action": record.action, "by": record.by, "at": record.at}})
+            "turn": record.turn, "seat": record.seat, "action": record.action, "by": record.by, "at": record.at},
+            **({"deadline": deadline.at} if deadline is not None else {})})
         return turn
 
     def _check_turn(self, seat: int, turn: Any) -> None:
@@ -475,6 +485,7 @@ class Room:
         or an action of this copy's is being forwarded): the copy is then caught up from the store."""
         if self.forwarding:
             return False
+        self.pace.deadline = change.get("deadline", self.pace.deadline)
         if "action" in change:
             record = ActionRecord(**change["action"])
             if record.turn != self.turn or self.status != "playing":
@@ -490,6 +501,8 @@ class Room:
         this copy's turn on, applied in order (the store holds every turn, so none is skipped).
         Its watchers here are told unless ``quiet``. Returns whether anything changed."""
         changed = self._take(record.seats, record.rematch, record.status)
+        if self.pace.turn_based and record.deadline != self.pace.deadline:
+            self.pace.deadline, changed = record.deadline, True
         applied, seen_by_all = False, False
         for action in record.actions:
             if action.turn < self.turn:

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from .engine import make_engine
 from .leases import LENGTH, Leases
+from .notifications import Deadline, NotifySettings, NotifyStore, Outgoing, PushSubscription, Queued
 from .records import (
     Account,
     ActionRecord,
@@ -62,16 +63,17 @@ from .schema import (
 from .sql import SqlStore
 
 __all__ = [
-    "LENGTH", "Account", "ActionRecord", "AnalysisRecord", "ChatLine", "FlaggedPair", "GamesPlayed", "Leader",
-    "Lease", "LeaseLost", "Leases", "PlayedGame", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft",
-    "SeatRecord", "Settlement", "Skill", "SqlStore", "Store", "StoreError", "accounts_table", "actions_table",
-    "analyses_table", "chat_table", "cluster_settings_table", "leaving", "make_engine", "metadata", "ratings_table",
+    "LENGTH", "Account", "ActionRecord", "AnalysisRecord", "ChatLine", "Deadline", "FlaggedPair", "GamesPlayed",
+    "Leader", "Lease", "LeaseLost", "Leases", "NotifySettings", "NotifyStore", "Outgoing", "PlayedGame",
+    "PushSubscription", "Queued", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord",
+    "Settlement", "Skill", "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "analyses_table",
+    "chat_table", "cluster_settings_table", "leaving", "make_engine", "metadata", "ratings_table",
     "room_leases_table", "room_players_table",
     "rooms_table", "sessions_table",
 ]
 
 
-class Store(Protocol):
+class Store(NotifyStore, Protocol):
     """What the hall asks of storage. A write returns once committed, or raises
     :class:`StoreError` and changed nothing; ``lease``: the write commits only while this process
     still holds the room's lease (:class:`LeaseLost` is the error's ``__cause__`` otherwise)."""
@@ -97,16 +99,19 @@ class Store(Protocol):
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
                           rematch: str | None = None, taken: SeatHolder | None = None,
                           left: SeatLeft | Sequence[SeatLeft] | None = None, lease: Lease | None = None,
-                          settle: Settlement | None = None) -> None:
+                          settle: Settlement | None = None, deadline: Deadline | None = None) -> None:
         """Change a room's seats, status or rematch; ``taken``, ``left``: a signed-in player took a
-        seat, or signed-in players left theirs (:func:`leaving`), in the same transaction; ``settle``:
-        the places and ratings of a game ended before its rules ended it (hall/room/leaving.py)."""
+        seat, or signed-in players left theirs (:func:`leaving`); ``settle``: the places and ratings
+        of a game ended before its rules ended it (hall/room/leaving.py); ``deadline``: a turn-based
+        room's new one; all in the same transaction."""
         ...
 
     async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
-                            lease: Lease | None = None, settle: Settlement | None = None) -> None:
-        """One accepted action, with the room's new ``status`` and, for the last one of a game,
-        its places and ratings (``settle``), all in one transaction."""
+                            lease: Lease | None = None, settle: Settlement | None = None,
+                            deadline: Deadline | None = None) -> None:
+        """One accepted action, with the room's new ``status``, a turn-based room's new
+        ``deadline`` and, for the last one of a game, its places and ratings (``settle``), all in
+        one transaction."""
         ...
 
     async def lobby_page(self, status: str, game: str | None, offset: int, limit: int) -> list[str]:

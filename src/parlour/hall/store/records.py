@@ -68,6 +68,8 @@ class RoomRecord:
     created: float
     actions: list[ActionRecord] = field(default_factory=list)
     rematch: str | None = None  # the code of the room its players were invited to next
+    pace: str = "live"  # or turn-based (hall/room/pace.py)
+    deadline: float | None = None  # a turn-based room's deadline for the turn, as stored
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from . import accounts, analyses, history, rooms
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
 from .migrations import prepare
+from .notifications import Deadline, NotifySql, deadline_write
 from .ratings import flagged, settling
 from .records import (
     Account,
@@ -54,7 +55,7 @@ T = TypeVar("T")
 READERS = 4  # threads reading for the event loop (each holds a pooled connection while it reads)
 
 
-class SqlStore:
+class SqlStore(NotifySql):
     """The :class:`~parlour.hall.store.Store` on SQLAlchemy Core."""
 
     def __init__(self, url: str, *, upgrade: bool = True) -> None:
@@ -139,8 +140,10 @@ class SqlStore:
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
                           rematch: str | None = None, taken: SeatHolder | None = None,
                           left: SeatLeft | Sequence[SeatLeft] | None = None, lease: Lease | None = None,
-                          settle: Settlement | None = None) -> None:
+                          settle: Settlement | None = None, deadline: Deadline | None = None) -> None:
         writes = rooms.updating(code, seats, status, rematch)
+        if deadline is not None:
+            writes.append(deadline_write(code, deadline))
         if taken is not None:
             writes.append(rooms.holding(code, taken))
         for gone in [left] if isinstance(left, SeatLeft) else left or ():
@@ -153,8 +156,11 @@ class SqlStore:
             await self.write(writes)
 
     async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
-                            lease: Lease | None = None, settle: Settlement | None = None) -> None:
+                            lease: Lease | None = None, settle: Settlement | None = None,
+                            deadline: Deadline | None = None) -> None:
         writes = [rooms.acting(code, action), *rooms.updating(code, None, status, None)]
+        if deadline is not None:
+            writes.append(deadline_write(code, deadline))
         if settle is not None:
             writes.append(settling(settle))
         if lease is not None:

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Query, Request, Response
 from ..accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from ..errors import HallError
 from ..hall import Hall
+from ..mygames import your_turn_first
 from ..store import PlayedGame
 from ..tokens import token_hash
 from .deps import AccountsDep, ClientAddress, CurrentAccount, HallDep, SignedIn
@@ -100,8 +101,10 @@ def signed_in(request: Request) -> SignedInSockets:
 
 @router.get("/api/me/games", response_model=MyGamesOut, responses=ERRORS, tags=["players"])
 async def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
-    """My games: those in progress (whose turn it is) and the last finished ones."""
-    playing = [entry(hall, row, account) for row in await hall.store.games_of(account.id, finished=False)]
+    """My games: those in progress, where it is your turn first (soonest deadline first), then
+    those waiting for others; and the last finished ones."""
+    playing = your_turn_first([entry(hall, row, account) for row in await hall.store.games_of(account.id,
+                                                                                                finished=False)])
     finished = await hall.store.games_of(account.id, finished=True, limit=RECENT)
     return {"playing": playing, "finished": [entry(hall, row) for row in finished]}
 
@@ -142,4 +145,5 @@ def entry(hall: Hall, row: PlayedGame, viewer: Account | None = None) -> dict[st
         acting = sorted(room.to_act())
         out["to_act"] = [room.names()[seat] for seat in acting]
         out["your_turn"] = room.seat_of(viewer) in acting
+        out["pace"], out["deadline"] = room.pace.pace, room.pace.deadline
     return out

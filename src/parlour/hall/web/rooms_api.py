@@ -7,12 +7,13 @@ and this module only translates HTTP to it and back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query
 
 from ... import bots as bot_registry
 from .. import lobby as lobby_listing
+from ..mygames import check_cap
 from ..quotas import Guard
 from ..rematch import offer_rematch
 from ..room import Room
@@ -60,10 +61,11 @@ async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address:
     """A new room. The answer's host token manages it; take_seat also seats the creator (signed
     in: under the account's name, and the seat follows the account)."""
     with_bots = any(s.kind == "bot" for s in body.seats)
+    await check_cap(hall, account if body.take_seat is not None else None, guard.limits.games_per_player)
     guard.new_room(address, with_bots)
     room, host_token, seat, seat_token = await hall.create_room(
         body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
-        body.host_name, body.take_seat, account=account)
+        body.host_name, body.take_seat, account=account, pace=body.pace)
     if with_bots:
         count_bot_room(guard, address, room)
     return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
@@ -75,11 +77,13 @@ async def lobby_rooms(hall: HallDep,
                                                                 " to take; playing: games in progress to watch"),
                       game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
                       limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
-                      offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
+                      offset: int = Query(0, ge=0, description="rooms to skip (the pages before)"),
+                      pace: Literal["live", "turn-based"] | None = Query(None, description="only live rooms, or"
+                                                                         " only turn-based ones")
                       ) -> list[dict[str, Any]]:
     """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
     or being played."""
-    return await lobby_listing.lobby(hall, status, game, offset, limit)
+    return await lobby_listing.lobby(hall, status, game, offset, limit, pace)
 
 
 @router.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
@@ -94,6 +98,7 @@ async def join(code: str, body: Join, hall: HallDep, guard: GuardDep, address: C
     in, the seat is the account's (under its name) and opening the room from any browser
     where the player is signed in puts them back in it."""
     guard.take("joins", address)
+    await check_cap(hall, account, guard.limits.games_per_player)
     joined = await hall.execute(code, do.Join(body.name, body.seat, token, account))
     assert isinstance(joined, do.Joined)
     return {"seat": joined.seat, "seat_token": joined.token}

@@ -71,7 +71,10 @@ class CreateRoom(Wire):
     game: Word
     options: dict[Word, Any] = Field(default_factory=dict, max_length=32)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
-    turn_timer: float | None = Field(None, description="seconds per turn; null: no timer")
+    turn_timer: float | None = Field(None, description="seconds per turn; null: no timer. Turn-based: the time"
+                                     " per move, 3600 (an hour) to 1209600 (14 days), e.g. 86400")
+    pace: Literal["live", "turn-based"] = Field("live", description="live: everyone at the table until the end;"
+                                                " turn-based: a move when you can, within turn_timer")
     host_name: Name | None = Field(None, description="the creator's name, when taking a seat")
     take_seat: int | None = Field(None, description="an open seat the creator takes at once")
 
@@ -118,6 +121,10 @@ class RoomOut(BaseModel):
     vote: BallotOut | None = Field(None, description="the players' vote under way, if any (POST .../vote)")
     host_away: bool = Field(False, description="waiting: the host has been gone a while, so any seated player"
                             " may start the game and seat bots")
+    pace: Literal["live", "turn-based"] = "live"
+    deadline: float | None = Field(None, description="turn-based: when the time of those to act runs out (epoch s)")
+    late: list[int] = Field(default_factory=list, description="turn-based: the seats whose time ran out; the others"
+                            " may hand one to a bot or end the game with its player last")
 
 
 class LobbyRoomOut(BaseModel):
@@ -129,6 +136,8 @@ class LobbyRoomOut(BaseModel):
     turn: int = Field(description="how far along: the moves a spectator has seen (0 while waiting)")
     watchers: int = Field(description="connections to the room now, spectators' included")
     host_here: bool = Field(True, description="waiting: the host is here (else any seated player may start)")
+    pace: Literal["live", "turn-based"] = "live"
+    turn_timer: float | None = None
 
 
 class Join(Wire):
@@ -222,6 +231,8 @@ class GameEntry(BaseModel):
     url: str
     to_act: list[str] = Field(default_factory=list, description="in progress: whose turn it is")
     your_turn: bool = False
+    pace: str = "live"
+    deadline: float | None = Field(None, description="turn-based, in progress: when the turn's time runs out")
     rank: int | None = Field(None, description="finished: the place, 1 for a win (a forfeit is last)")
     change: float | None = Field(None, description="finished and rated: how the rating moved")
     replay_url: str | None = None
@@ -236,7 +247,8 @@ class ProfileOut(BaseModel):
 
 
 class MyGamesOut(BaseModel):
-    playing: list[GameEntry] = Field(description="games not over, newest first")
+    playing: list[GameEntry] = Field(description="games not over: those where it is your turn first, soonest"
+                                     " deadline first, then the others, newest first")
     finished: list[GameEntry]
 
 

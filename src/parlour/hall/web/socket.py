@@ -266,6 +266,7 @@ class Connection:
             self.hall.broadcast.subscribe(chat_key(self.room.code), self.chatted)
             self.chatted()
         self.room.connect(seat)
+        self.hall.looked(self.room, seat)
 
     async def chat(self, message: dict[str, Any]) -> None:
         assert self.room is not None

@@ -3,6 +3,7 @@
 
 import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural, rulesPage } from "/static/ui.js";
 import { accountCorner, signedIn } from "/static/account.js";
+import { MOVE_TIMES, DEFAULT_MOVE_TIME, moveTime } from "/static/pace.js";
 
 const TIMERS = [[null, "No turn timer"], [30, "30 seconds a turn"], [60, "1 minute a turn"],
   [120, "2 minutes a turn"], [300, "5 minutes a turn"]];
@@ -12,6 +13,7 @@ const gameList = el("div", { class: "game-list" });
 const formCard = el("section", { class: "card create-card", id: "create" });
 const roomsList = el("div", { class: "rooms-list", id: "open-rooms" });
 const playingList = el("div", { class: "rooms-list", id: "playing-rooms" });
+const slowList = el("div", { class: "rooms-list", id: "turn-based-rooms" });
 const gameFilter = el("select", { id: "room-filter", "aria-label": "Show the rooms of", onchange: () => refreshRooms() },
   el("option", { value: "" }, "All games"));
 const REFRESH_EVERY = 4000;  // ms between two looks at the rooms
@@ -31,6 +33,7 @@ app.append(
         formCard,
         el("section", { class: "card live-card" },
           el("div", { class: "live-head" }, el("h2", { class: "card-title" }, "Open rooms"), gameFilter), roomsList,
+          el("h2", { class: "card-title live-playing" }, "Turn-based, waiting for players"), slowList,
           el("h2", { class: "card-title live-playing" }, "Being played"), playingList)))));
 
 function playersText(game) {
@@ -139,6 +142,23 @@ function showForm() {
     nameField.dataset.account = player.name;
     replace(nameField, el("span", {}, "You play as"), el("strong", { id: "signed-in-as", class: "field-value" }, player.name));
   });
+  const timerSelect = el("select", { id: "turn-timer", name: "turn_timer" });
+  const timerNote = el("small", {});
+  const timerField = el("label", { class: "field", for: "turn-timer" }, el("span", {}, "Turn timer"), timerSelect, timerNote);
+  const paceSelect = el("select", { id: "pace", name: "pace" },
+    el("option", { value: "live" }, "Live: everyone at the table"),
+    el("option", { value: "turn-based" }, "Turn-based: a move when you can"));
+  const showTimers = () => {
+    const slow = paceSelect.value === "turn-based";
+    replace(timerSelect, (slow ? MOVE_TIMES : TIMERS).map(([value, label]) =>
+      el("option", { value: value ?? "", selected: slow && value === DEFAULT_MOVE_TIME }, label)));
+    timerField.firstChild.textContent = slow ? "Time per move" : "Turn timer";
+    timerNote.textContent = slow ? "When it runs out, the others choose: a bot takes the seat, or the game ends."
+      : "When it runs out, a bot makes that seat's move.";
+  };
+  paceSelect.addEventListener("change", showTimers);
+  showTimers();
+  const paceField = () => el("label", { class: "field", for: "pace" }, el("span", {}, "Pace"), paceSelect);
   const error = el("p", { class: "form-error", role: "alert" });
   const submit = el("button", { type: "submit", class: "btn btn-primary btn-wide" }, `Create ${/^[AEIOU]/i.test(game.name) ? "an" : "a"} ${game.name} room`);
   const form = el("form", { class: "create-form", autocomplete: "off" },
@@ -152,10 +172,7 @@ function showForm() {
     options.length ? el("details", { class: "field options", open: options.length <= 3 },
       el("summary", {}, `Game options (${options.length})`, el("span", { class: "muted" }, " · the defaults are fine")),
       el("div", { class: "options-body" }, options.map(optionControl))) : null,
-    el("label", { class: "field", for: "turn-timer" }, el("span", {}, "Turn timer"),
-      el("select", { id: "turn-timer", name: "turn_timer" },
-        TIMERS.map(([value, label]) => el("option", { value: value ?? "" }, label))),
-      el("small", {}, "When it runs out, a bot makes that seat's move.")),
+    paceField(), timerField,
     error, submit);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -174,6 +191,7 @@ function showForm() {
       options: Object.fromEntries(options.map((o) => [o.name, readOption(form, o)])),
       seats: choices.map((c) => (c.startsWith("bot:") ? { kind: "bot", bot: c.slice(4) } : { kind: "open" })),
       turn_timer: form.elements.turn_timer.value ? Number(form.elements.turn_timer.value) : null,
+      pace: paceSelect.value,
       host_name: name || "host",
       take_seat: you >= 0 ? you : null,
     };
@@ -200,15 +218,17 @@ function roomRow(room, names) {
     el("div", { class: "room-row-main" },
       el("strong", {}, names[room.game] || room.game),
       el("span", { class: "room-code" }, room.code)),
-    el("span", { class: "room-row-when muted" }, playing ? `move ${room.turn}` : ago(room.created)),
+    el("span", { class: "room-row-when muted" }, playing ? `move ${room.turn}`
+      : room.pace === "turn-based" ? moveTime(room.turn_timer) : ago(room.created)),
     el("div", { class: "room-row-seats" },
       room.seats.map((s) => el("span", { class: ["seat-chip", `seat-${s.kind}`], title: seatName(s) }, seatName(s)))),
     el("span", { class: "room-row-join", title: open ? `${plural(open, "seat")} open` : "" },
       playing ? "Watch →" : open ? "Join →" : "Watch →"));
 }
 
-async function listRooms(list, status, empty) {
+async function listRooms(list, status, empty, pace) {
   const query = new URLSearchParams({ status });
+  if (pace) query.set("pace", pace);
   if (gameFilter.value) query.set("game", gameFilter.value);
   let rooms;
   try {
@@ -222,7 +242,8 @@ async function listRooms(list, status, empty) {
 }
 
 function refreshRooms() {
-  listRooms(roomsList, "waiting", "No room is waiting for players. Create one!");
+  listRooms(roomsList, "waiting", "No room is waiting for players. Create one!", "live");
+  listRooms(slowList, "waiting", "No turn-based room is waiting for players.", "turn-based");
   listRooms(playingList, "playing", "No game is being played right now.");
 }
 

@@ -3,6 +3,7 @@
 
 import { el, replace, api, games, header, ago } from "/static/ui.js";
 import { accountCorner, signedIn } from "/static/account.js";
+import { deadlineText, passed } from "/static/pace.js";
 
 const app = document.getElementById("app");
 const main = el("main", { class: "players-page" });
@@ -125,13 +126,15 @@ function gameRow(game, finished) {
     : game.status === "waiting" ? el("span", { class: "pill" }, "waiting for players")
       : game.your_turn ? el("span", { class: "badge badge-turn" }, "Your turn")
         : el("span", { class: "muted small" }, game.to_act.length ? `${game.to_act.join(", ")} to play` : "");
+  const until = !finished && game.deadline ? el("span", { class: ["small", "deadline", passed(game.deadline) ? "late" : "muted"] },
+    passed(game.deadline) ? `time ran out ${deadlineText(game.deadline)}` : `until ${deadlineText(game.deadline)}`) : null;
   return el("li", { class: "game-row", dataset: { code: game.code } },
     el("div", { class: "game-row-main" },
       el("strong", {}, gameName(game.game)),
       el("span", { class: "muted small" }, game.players.join(" · ")),
       el("span", { class: "room-code" }, `${game.code} · ${ago(game.created)}`)),
     el("div", { class: "game-row-side" },
-      status,
+      status, until,
       finished && game.change !== null ? el("span", { class: ["rating-change", game.change >= 0 ? "up" : "down"],
         title: "rating change" }, signed(shownChange(game.change))) : null,
       finished ? el("a", { class: "btn btn-small", href: game.replay_url }, "Replay") : null,
@@ -181,7 +184,9 @@ async function myGamesPage() {
   const mine = await api("GET", "/api/me/games");
   replace(main,
     el("div", { class: "page-head" }, el("h1", {}, "My games"),
-      el("a", { class: "btn btn-small", href: `/players/${encodeURIComponent(player.name)}` }, "My profile")),
+      el("div", { class: "page-head-links" },
+        el("a", { class: "btn btn-small", href: "/me/notifications", id: "notification-settings" }, "Alerts"),
+        el("a", { class: "btn btn-small", href: `/players/${encodeURIComponent(player.name)}` }, "My profile"))),
     el("section", { class: "card", id: "playing" }, el("h2", { class: "card-title" }, "In progress"),
       gameList(mine.playing, false, "No game in progress. Start one from the lobby.")),
     el("section", { class: "card", id: "finished" }, el("h2", { class: "card-title" }, "Finished"),

@@ -7,6 +7,7 @@ import {
 } from "/static/ui.js";
 import { chime, muteSwitch, notify, notifyButton } from "/static/alerts.js";
 import { signedIn } from "/static/account.js";
+import { deadlineText, moveTime, passed } from "/static/pace.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const app = document.getElementById("app");
@@ -171,7 +172,8 @@ function showWaiting(room) {
     const value = room.options?.[o.name] ?? o.default;
     return [o.label, (o.choice_labels || [])[(o.choices || []).indexOf(value)] || shown(value)];
   });
-  if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
+  if (room.pace === "turn-based") optionLines.push(["Pace", `turn-based, ${moveTime(room.turn_timer)}`]);
+  else if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
   replace(waiting.options, optionLines.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   replace(waiting.seats, room.seats.map((seat) => {
     const mine = seat.seat === mySeat;
@@ -332,7 +334,7 @@ function updateSidebar(msg) {
   replace(frame.status, el("strong", { class: ["status-head", mine && "my-turn"] }, head),
     sub ? el("span", { class: "muted" }, sub) : null);
   document.title = `${mine ? "▶ " : ""}${game.name} · ${code} — Parlour`;
-  showTimer(msg.deadline);
+  showTimer(msg.deadline, msg);
   replace(frame.seats, room.seats.map((seat) => el("li", {
     class: ["seat-row", acting.has(seat.seat) && !msg.result && "acting", seat.seat === mySeat && "mine"],
     dataset: { seat: seat.seat },
@@ -454,10 +456,14 @@ function onChat(lines) {
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
-function showTimer(deadline) {
+function showTimer(deadline, msg) {
   clearInterval(frame.timerTick);
-  if (!deadline) {
+  if (!deadline || msg.result) {
     frame.timer.hidden = true;
+    return;
+  }
+  if (msg.room.pace === "turn-based") {
+    showDeadline(deadline, msg);
     return;
   }
   const tick = () => {
@@ -468,6 +474,36 @@ function showTimer(deadline) {
   };
   tick();
   frame.timerTick = setInterval(tick, 500);
+}
+
+// A turn-based room's deadline, in words; once it passed, the other players choose what becomes of
+// the late seat (nothing happens by itself).
+function showDeadline(deadline, msg) {
+  const room = msg.room;
+  const late = (msg.to_act || []).filter((s) => room.seats[s].kind === "human");
+  const who = late.map((s) => (s === mySeat ? "You" : seatName(room.seats[s])));
+  const mayChoose = mySeat !== null && !late.includes(mySeat) && room.seats[mySeat].kind === "human";
+  const choose = (seat, choice) => api("POST", `/api/rooms/${encodeURIComponent(code)}/late/${seat}`, { choice },
+    loadRoom(code).seat_token).catch((err) => showError(err.message));
+  const draw = () => {
+    frame.timer.hidden = false;
+    if (!passed(deadline)) {
+      frame.timer.className = "timer deadline";
+      const verb = who.length === 1 && who[0] !== "You" ? "has" : "have";
+      frame.timer.textContent = `${who.join(", ")} ${verb} until ${deadlineText(deadline)}`;
+      return;
+    }
+    frame.timer.className = "timer timer-low deadline";
+    replace(frame.timer, el("span", {}, `Time ran out for ${who.join(", ")} (${deadlineText(deadline)}).`),
+      mayChoose ? late.map((seat) => el("span", { class: "late-choices" },
+        el("button", { type: "button", class: "btn btn-small", onclick: () => choose(seat, "bot") },
+          `A bot plays for ${seatName(room.seats[seat])}`),
+        el("button", { type: "button", class: "btn btn-small", onclick: () => choose(seat, "forfeit") },
+          `End the game, ${seatName(room.seats[seat])} last`)))
+        : el("span", { class: "muted" }, " The other players choose: a bot takes the seat, or the game ends."));
+  };
+  draw();
+  frame.timerTick = setInterval(() => { if (passed(deadline)) draw(); }, 30000);
 }
 
 // --- start ----------------------------------------------------------------------------------------
