@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 BASE_STAMP := $(VENV)/.base-stamp
 
-.PHONY: run cluster test check chromium postgresql redis nginx icu
+.PHONY: run cluster test check chromium postgresql redis nginx icu java
 SERVERS ?= 2
 
 # The hall on an embedded SQLite file under ./var/; it prints the address to open. Playing needs only
@@ -18,7 +18,7 @@ run: $(BASE_STAMP)
 cluster: $(STAMP) postgresql redis nginx
 	$(VENV)/bin/parlour cluster --servers $(SERVERS) --dir var/cluster
 
-test: check chromium postgresql redis nginx
+test: check chromium postgresql redis nginx java
 	$(PY) -m pytest
 
 # What the code declares, checked: ruff's rules, mypy's types and the import contracts (pyproject.toml).
@@ -80,3 +80,12 @@ nginx:
 	    echo "installing Debian's nginx for the multi-process hall's tests"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
 	  else echo "nginx is missing and cannot be installed here: its tests will be skipped"; fi; }
+
+# The cg-live: tests compile the CodinGame level-5 boss (../shared/anchors/cg-patchwork/Boss5.java)
+# with Java 17; install Debian's JDK when it is missing and we can (root, apt).
+java:
+	@command -v javac >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's openjdk-17-jdk-headless for the cg-live: tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless >/dev/null; \
+	  else echo "javac is missing and cannot be installed here: the CodinGame boss tests will be skipped"; fi; }
