@@ -20,6 +20,8 @@ from typing import Any
 from ...core import Game, LogEntry
 from ..wire import dumps_bytes
 
+LOG_SENT = 200  # the most log lines one state message carries: a connection lacking more gets the newest
+
 
 class Audience:
     """One seat (``seat`` None: the spectators) and what it has been shown so far."""
@@ -104,7 +106,7 @@ class Audiences:
         self._names: list[str] = []
         self._shared: tuple[bytes, float | None] | None = None  # the status and deadline as shown
         self.shared_revision = 0  # goes up when the status or the deadline changes
-        self._texts: dict[tuple[int | None, bool, int], str] = {}  # state messages, until the next change
+        self._texts: dict[tuple[int | None, bool, int, int], str] = {}  # state messages, until the next change
 
     @property
     def built(self) -> bool:
@@ -160,10 +162,12 @@ class Audiences:
         return dumps_bytes({"view": view, "to_act": to_act, "result": result})
 
     def state_text(self, seat: int | None, state: Any, moves: Callable[[], bytes], legal: bool = True,
-                   log_start: int = 0) -> str:
+                   log_start: int = 0, skipped: int = 0) -> str:
         """The ``state`` message for ``seat`` (None: a spectator), holding only what it may see,
-        with its log lines from ``log_start`` on; ``moves()`` gives the seat's legal actions."""
-        key = (seat, legal, log_start)
+        with its log lines from ``log_start`` on; ``moves()`` gives the seat's legal actions.
+        ``skipped``: the lines the connection never got (its log starts there), so its
+        ``log_start`` is counted from there."""
+        key = (seat, legal, log_start, skipped)
         text = self._texts.get(key)
         if text is None:
             audience = self[seat]
@@ -172,7 +176,7 @@ class Audiences:
             status, deadline = self.shared_parts()
             text = self._texts[key] = (
                 b'{"type":"state","turn":%d,"room":%s,"deadline":%s,"legal":%s,"log_start":%d,"log":[%s],%s'
-                % (audience.turn, status, dumps_bytes(deadline), moves() if legal else b"null", log_start,
+                % (audience.turn, status, dumps_bytes(deadline), moves() if legal else b"null", log_start - skipped,
                    b",".join(audience.lines[log_start:]), audience.game[1:])).decode()
         return text
 

@@ -127,11 +127,11 @@ class Room:
     def shared_revision(self) -> int:
         return self.audiences.shared_revision
 
-    def state_text(self, seat: int | None, legal: bool = True, log_start: int = 0) -> str:
+    def state_text(self, seat: int | None, legal: bool = True, log_start: int = 0, skipped: int = 0) -> str:
         """The ``state`` message for ``seat`` (None: a spectator), holding only what it may see,
         with its log lines from ``log_start`` on; made once per change for all alike connections."""
         self.audience(seat)
-        return self.audiences.state_text(seat, self.state, lambda: self._moves(seat), legal, log_start)
+        return self.audiences.state_text(seat, self.state, lambda: self._moves(seat), legal, log_start, skipped)
 
     def _moves(self, seat: int | None) -> bytes:
         if seat is None or seat not in self.to_act() or self.seats[seat].kind != "human":
