@@ -35,7 +35,7 @@ from .checks import prepared
 from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Said, Say, Start
 from .context import RoomContext
 from .play import Play
-from .replay import Replays, replay_of
+from .replay import replay_of
 from .seats import SeatBook
 from .timer import TurnTimer
 
@@ -74,7 +74,6 @@ class Room:
         self.audiences = Audiences(game, self.players, self.names, self._status, lambda: self.timer.deadline)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
-        self._replays = Replays()
         self.chat = Chat(self.code, context, self.seats, lambda: self.lease, self.refusal, self._say_system)
         if self.status != "waiting":
             self.play.begin()
@@ -147,16 +146,16 @@ class Room:
             (state, self._with_timer_line(record, entries), record.seat, record.turn + 1)
             for state, record, entries in self.play.steps()))
 
-    def replay_json(self, seat: int | None = None) -> dict[str, Any]:
-        """The finished game's replay, its frames as ``seat`` saw the game (None: a spectator);
-        refused while the game runs, when nothing of it may be revealed."""
+    def replay_json(self, seat: int | None = None, start: int = 0, count: int | None = None) -> dict[str, Any]:
+        """The finished game's replay, a page of its frames (from ``start``) as ``seat`` saw the game
+        (None: a spectator); refused while the game runs, when nothing of it may be revealed."""
         if self.status != "over":
             raise HallError("conflict", "the replay is shown once the game is over"
                             " (its seed stays secret until then)")
         if seat is not None:
             self.seats.check_seat(seat)
-        return self._replays.of(seat, lambda: replay_of(self.game, self.players, self.options, self.seed,
-                                                        self.names(), self.records, self.state, seat))
+        return replay_of(self.game, self.players, self.options, self.seed, self.names(), self.records, self.state,
+                         seat, start, count)
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
