@@ -117,6 +117,17 @@ class Guard:
                 raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
                                   f" try again in {max(1, math.ceil(retry))} s", retry)
 
+    def check(self, name: str, key: str) -> None:
+        """:class:`RateLimited` if ``key`` has no ``name`` left now; nothing is counted (a request
+        refused before it is read, when its cost is known only once it is)."""
+        if key in self.exempt and name not in PER_CONNECTION:
+            return
+        for item in self._rates[name]:
+            if not self._limiter.test(item, name, key):
+                retry = self._retry_after(item, name, key)
+                raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
+                                  f" try again in {max(1, math.ceil(retry))} s", retry)
+
     def _retry_after(self, item: RateLimitItem, *keys: str) -> float:
         reset = self._limiter.get_window_stats(item, *keys).reset_time
         return max(0.0, reset - time.time())

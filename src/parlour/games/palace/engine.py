@@ -520,8 +520,9 @@ class Palace(Game[State]):
     min_players = 2
     max_players = 6
     hidden_information = True
-    # random games' longest in 300 was 2,602 actions; a position's third time ends a cycle (edition 4)
-    max_actions = 10_000
+    # random games' longest in 300 was 2,602 actions (p99 1,986); a position's third time ends a
+    # cycle (edition 4); older editions' endless rounds stop here
+    max_actions = 4_000
     action_fields = {"play": {"cards": "strs", "as": "str?"}, "take": {}, "swap": {"seats": "ints"}, "no_swap": {},
                      "flip": {"index": "int"}}
     options = (Option("edition", "Rules edition", "int", EDITION, minimum=1, maximum=EDITION, legacy=1,

@@ -12,24 +12,28 @@ stored before its game had a cap too), a page at a time.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from pydantic import ValidationError
 
 from ...core import IllegalAction, ParlourError
 from ...core.replays import PAGE, PAGE_MAX, BadReplay, page_cost, paged
 from ..errors import HallError
 from ..quotas import Guard
-from ..wire import dumps_bytes
+from ..wire import BadJson, dumps_bytes, read_json
 from .deps import ClientAddress, GuardDep, HallDep
 from .errors import responses
+from .middleware import REPLAY_PATH
 from .schemas import ReplayIn, ReplayOut
 
 ERRORS = responses(403, 404, 409, 413, 422, 429)
 REPLAY_WORKERS = 1  # replays made at once in the whole hall (a thread shares the GIL with the event loop)
 _workers: anyio.CapacityLimiter | None = None
+T = TypeVar("T")
 
 router = APIRouter()
 
@@ -42,10 +46,7 @@ async def made(guard: Guard, address: str, start: int, count: int, total: int,
                make: Callable[[], dict[str, Any]]) -> Response:
     """``make()`` counted against the address's quota (frames ``start`` to ``start + count - 1`` of
     ``total``) and run on a replay worker, as JSON."""
-    global _workers
     guard.take("replay_frames", address, page_cost(start, max(1, min(count, total - start))))
-    if _workers is None:
-        _workers = anyio.CapacityLimiter(REPLAY_WORKERS)
 
     def work() -> bytes:
         try:
@@ -57,7 +58,15 @@ async def made(guard: Guard, address: str, start: int, count: int, total: int,
         except ParlourError as error:
             raise HallError("bad_request", str(error)) from None
 
-    return Response(await anyio.to_thread.run_sync(work, limiter=_workers), media_type="application/json")
+    return Response(await run_apart(work), media_type="application/json")
+
+
+async def run_apart(work: Callable[[], T]) -> T:
+    """``work()`` on a replay worker, ``REPLAY_WORKERS`` at once in the whole hall."""
+    global _workers
+    if _workers is None:
+        _workers = anyio.CapacityLimiter(REPLAY_WORKERS)
+    return await anyio.to_thread.run_sync(work, limiter=_workers)
 
 
 @router.get("/api/rooms/{code}/replay", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
@@ -69,10 +78,26 @@ async def room_replay(code: str, hall: HallDep, guard: GuardDep, address: Client
     return await made(guard, address, start, count, room.turn + 1, lambda: room.replay_json(seat, start, count))
 
 
-@router.post("/api/replays/frames", response_model=ReplayOut, responses=ERRORS, tags=["replays"])
-async def replay_frames(body: ReplayIn, hall: HallDep, guard: GuardDep, address: ClientAddress,
+BODY = {"requestBody": {"required": True, "description": "a replay file (parlour-replay/1)",
+                        "content": {"application/json": {"schema": ReplayIn.model_json_schema()}}}}
+
+
+@router.post(REPLAY_PATH, response_model=ReplayOut, responses=ERRORS, tags=["replays"], openapi_extra=BODY)
+async def replay_frames(request: Request, hall: HallDep, guard: GuardDep, address: ClientAddress,
                         seat: int | None = SEAT, start: int = START, count: int = COUNT) -> Response:
-    """A page of the frames of a replay file (from the arena), for the replay page."""
+    """A page of the frames of a replay file (from the arena), for the replay page. The file is
+    read, checked (depth, text, fields) and replayed on a replay worker, off the event loop."""
+    data = await request.body()
+
+    def read() -> ReplayIn:
+        try:
+            return ReplayIn.model_validate(read_json(data))
+        except BadJson as problem:
+            raise HallError("bad_request", f"this request does not read right: {problem}") from None
+        except ValidationError as problem:
+            raise RequestValidationError(problem.errors()) from None
+
+    body = await run_apart(read)
     game = hall.game(body.game)
     if len(body.actions) > game.max_actions:
         raise HallError("bad_request", f"this replay has {len(body.actions)} actions, and a game of {game.name} has"
