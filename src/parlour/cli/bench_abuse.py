@@ -34,9 +34,9 @@ MiB = 1024 * 1024
 
 def register(targets: argparse._SubParsersAction) -> None:
     parser = targets.add_parser("abuse", help="normal rooms' ack latency and the server's memory under each attack",
-                                description="Normal rooms play while one client runs each attack of issues 13 and 27 in turn"
-                                        " (docs/benchmarks.md: the goals are other rooms' p99 under 50 ms and the"
-                                        " server under 500 MiB during each).")
+                                description="Normal rooms play while one client runs each attack of issues 13 and"
+                                            " 27 in turn (docs/benchmarks.md: the goals are other rooms' p99 under"
+                                            " 50 ms and the server under 500 MiB during each).")
     parser.add_argument("--rooms", type=int, default=50, help="normal rooms playing throughout (default 50)")
     parser.add_argument("--seconds", type=float, default=8.0, help="how long each attack lasts (default 8)")
     parser.add_argument("--think", type=float, default=2.5, metavar="SECONDS",
