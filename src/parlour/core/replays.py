@@ -16,7 +16,7 @@ and written by their callers (``core`` does no I/O).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from .actions import Action
@@ -145,11 +145,12 @@ def frame(game: Game[Any], turn: int, state: Any, log: Sequence[LogEntry], seen_
 
 
 def frames(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = None, start: int = 0,
-           count: int | None = None) -> list[dict[str, Any]]:
+           count: int | None = None, pause: Callable[[], object] | None = None) -> list[dict[str, Any]]:
     """The frames of a checked replay as ``seen_by`` saw the game (None: a spectator): ``frames[0]``
     is the start, ``frames[k]`` follows action ``k``. Only frames ``start`` to ``start + count - 1``
     are made (``count`` None: to the end): the actions before ``start`` are applied, never viewed,
-    and none after the last frame asked for. Each action is normalised first; a move that does not
+    and none after the last frame asked for. ``pause()``, if given, is called after each action (a
+    server's worker thread lets its event loop run there). Each action is normalised first; a move that does not
     apply raises :class:`BadReplay` naming it."""
     if seen_by is not None and not 0 <= seen_by < replay["players"]:
         raise BadReplay(f"this replay has seats 0 to {replay['players'] - 1}, not {seen_by}")
@@ -160,6 +161,8 @@ def frames(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = Non
     shown = names(replay)
     made = []
     for turn, state, log in states(game, replay, normalise=True):
+        if pause is not None:
+            pause()
         if turn >= start:
             made.append(frame(game, turn, state, log, seen_by, shown))
         if turn + 1 >= end:
@@ -172,13 +175,13 @@ PAGE_MAX = 200  # the most frames one page holds
 
 
 def paged(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = None, start: int = 0,
-          count: int = PAGE) -> dict[str, Any]:
+          count: int = PAGE, pause: Callable[[], object] | None = None) -> dict[str, Any]:
     """``replay`` with one page of its frames as ``seen_by`` saw the game: ``frames`` (frames
     ``start`` on, ``count`` at most, ``PAGE_MAX`` at most), ``frames_start`` (``start``),
     ``frames_total`` (every frame: the actions and the start) and ``seen_by``; a replay of any
     length is served this way, a page at a time, the work of each bounded by its page."""
     count = max(1, min(count, PAGE_MAX))
-    page = frames(game, replay, seen_by, start, count)
+    page = frames(game, replay, seen_by, start, count, pause)
     return {**replay, "seen_by": seen_by, "frames": page, "frames_start": start,
             "frames_total": len(replay["actions"]) + 1}
 

@@ -3,11 +3,12 @@ game's seed, options and actions, and a page of its frames as one seat saw them.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core import Game
-from ...core.replays import paged, record
+from ...core.replays import PAGE, paged, record
 from ..store import ActionRecord
 
 
@@ -16,6 +17,13 @@ def replay_of(game: Game[Any], players: int, options: Mapping[str, Any], seed: i
               count: int | None = None) -> dict[str, Any]:
     """The replay file of a finished game with a page of its frames as ``seen_by`` saw them (a
     game of any length, one stored before its game had a cap on actions too, is served a page at a
-    time: :func:`parlour.core.replays.paged`)."""
+    time: :func:`parlour.core.replays.paged`). Made on a worker thread, it lets go of the GIL after
+    each action (:func:`yield_thread`)."""
     replay = record(game, players, options, seed, names, ((r.seat, r.action) for r in records), game.result(state))
-    return paged(game, replay, seen_by, start, *(() if count is None else (count,)))
+    return paged(game, replay, seen_by, start, PAGE if count is None else count, yield_thread)
+
+
+def yield_thread() -> None:
+    """Let another thread that waits for the GIL (the event loop) run now, not after Python's
+    switch interval (5 ms): a replay made on a worker thread delays other rooms' moves by little."""
+    time.sleep(0)

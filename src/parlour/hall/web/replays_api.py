@@ -24,6 +24,7 @@ from ...core import IllegalAction, ParlourError
 from ...core.replays import PAGE, PAGE_MAX, BadReplay, page_cost, paged
 from ..errors import HallError
 from ..quotas import Guard
+from ..room.replay import yield_thread
 from ..wire import BadJson, dumps_bytes, read_json
 from .deps import ClientAddress, GuardDep, HallDep
 from .errors import responses
@@ -110,6 +111,6 @@ async def replay_frames(request: Request, hall: HallDep, guard: GuardDep, addres
     def make() -> dict[str, Any]:
         game.check_players(body.players)
         replay["options"] = game.resolve_options(game.stored_options(body.options))
-        return paged(game, replay, seat, start, count)
+        return paged(game, replay, seat, start, count, pause=yield_thread)
 
     return await made(guard, address, start, count, len(body.actions) + 1, make)
