@@ -69,3 +69,27 @@ def test_a_state_message_carries_the_newest_lines_only(client, monkeypatch):
         assert first["type"] == "state" and first["log_start"] == 0 and len(first["log"]) == 5
         newest = [json.loads(line)["text"] for line in room.audience(None).lines[-5:]]
         assert [line["text"] for line in first["log"]] == newest
+
+
+def test_an_audience_keeps_the_newest_lines_and_connections_follow_on(client, monkeypatch):
+    import parlour.hall.room.audience as audience_module
+
+    monkeypatch.setattr(audience_module, "LOG_KEPT", 4)
+    monkeypatch.setattr(socket_module, "LOG_SENT", 3)
+    code, tokens, _ = started_room(client)
+    watcher = Socket(client, code)
+    watcher.send({"type": "hello"})
+    watcher.expect("welcome")
+    sockets = play(client, code, tokens, 14)
+    watcher.sync()
+    audience = client.app.state.hall.rooms[code].audience(None)
+    assert audience.count > 8 and len(audience.lines) < 8 and audience.dropped > 0  # the oldest let go
+    newest = [json.loads(line)["text"] for line in audience.lines[-3:]]
+    assert [line["text"] for line in watcher.state["log"][-3:]] == newest  # followed on, line by line
+    with Socket(client, code) as late:
+        late.send({"type": "hello"})
+        late.expect("welcome")
+        first = late.receive()
+        assert first["log_start"] == 0 and [line["text"] for line in first["log"]] == newest
+    for socket in [*sockets, watcher]:
+        socket.close()

@@ -21,12 +21,13 @@ from ...core import Game, LogEntry
 from ..wire import dumps_bytes
 
 LOG_SENT = 200  # the most log lines one state message carries: a connection lacking more gets the newest
+LOG_KEPT = 1000  # the newest log lines an audience keeps (at least LOG_SENT); the older ones are let go
 
 
 class Audience:
     """One seat (``seat`` None: the spectators) and what it has been shown so far."""
 
-    __slots__ = ("seat", "turn", "room_turns", "game", "entries", "lines", "epoch", "revision")
+    __slots__ = ("seat", "turn", "room_turns", "game", "entries", "lines", "dropped", "epoch", "revision")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
@@ -35,6 +36,7 @@ class Audience:
         self.game: bytes | None = None  # {"view", "to_act", "result"} as JSON; None: to be made
         self.entries: list[tuple[int, LogEntry]] = []  # the log lines it may read, at its own turns
         self.lines: list[bytes] = []  # the same lines as JSON objects, the players' names put in
+        self.dropped = 0  # the oldest lines let go (LOG_KEPT): line k of the log is lines[k - dropped]
         self.epoch = 0  # goes up when the lines are written again (a seat changed its name)
         self.revision = 0  # goes up whenever its game part or its log changes
 
@@ -55,7 +57,20 @@ class Audience:
             for entry in readable:
                 self.entries.append((self.turn, entry))
                 self.lines.append(write(self.turn, entry))
+            if len(self.lines) >= 2 * LOG_KEPT:  # let the oldest go, now and then
+                cut = len(self.lines) - LOG_KEPT
+                del self.entries[:cut], self.lines[:cut]
+                self.dropped += cut
         return seen
+
+    @property
+    def count(self) -> int:
+        """How many lines the log has had (the oldest may have been let go)."""
+        return self.dropped + len(self.lines)
+
+    def since(self, start: int) -> list[bytes]:
+        """The lines kept from line ``start`` of the log on."""
+        return self.lines[max(0, start - self.dropped):]
 
     def room_turn(self, turn: int) -> int | None:
         """The room's turn that was this audience's ``turn``; None if it has not been reached."""
@@ -177,7 +192,7 @@ class Audiences:
             text = self._texts[key] = (
                 b'{"type":"state","turn":%d,"room":%s,"deadline":%s,"legal":%s,"log_start":%d,"log":[%s],%s'
                 % (audience.turn, status, dumps_bytes(deadline), moves() if legal else b"null", log_start - skipped,
-                   b",".join(audience.lines[log_start:]), audience.game[1:])).decode()
+                   b",".join(audience.since(log_start)), audience.game[1:])).decode()
         return text
 
     def shared_parts(self) -> tuple[bytes, float | None]:

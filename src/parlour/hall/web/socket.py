@@ -115,10 +115,10 @@ class Connection:
         if shown == self.shown:
             return None
         start = self.log_lines if self.log_epoch == audience.epoch else 0
-        if start == 0 or len(audience.lines) - start > LOG_SENT:
+        if start == 0 or audience.count - start > LOG_SENT:
             # a log of its own from here: the newest LOG_SENT lines at most, numbered from 0 for it
-            start = self.log_skipped = max(0, len(audience.lines) - LOG_SENT)
-        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, len(audience.lines)
+            start = self.log_skipped = max(0, audience.count - LOG_SENT)
+        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, audience.count
         return self.room.state_text(self.seat, self.legal, start, self.log_skipped)
 
     async def receive_loop(self) -> tuple[int, str] | None:
