@@ -206,3 +206,17 @@ def test_nginx_caps_connections_per_address_and_serves_others_meanwhile(served, 
     finally:
         nginx.terminate()
         nginx.wait(10)
+
+
+def test_serve_raises_its_soft_limit_on_open_files_to_the_hard_one():
+    import subprocess
+    import sys
+
+    script = ("import resource\n"
+              "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+              "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
+              "from parlour.cli.edge import raise_descriptor_limit\n"
+              "print(raise_descriptor_limit(), hard, resource.getrlimit(resource.RLIMIT_NOFILE)[0])\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    raised, hard, now = out[:2], out[2], out[3]
+    assert raised[0] == "(256," and now == hard  # from 256 to the hard limit (20,000 here)

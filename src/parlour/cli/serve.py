@@ -16,7 +16,9 @@ WS_MAX_SIZE = 1024 * 1024  # the hall refuses messages over 64 KiB in words; pas
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("serve", help="run the hall (web server)",
-                            description="Run the hall: the lobby, the rooms and live play in the browser.")
+                            description="Run the hall: the lobby, the rooms and live play in the browser. A request's"
+                                        " headers must arrive within 10 s and its body within 30 s, and one address"
+                                        " holds at most --limit connections=N (default 64) connections at once.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--db", default=DEFAULT_DB,

@@ -41,6 +41,7 @@ class Limits:
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
     chat: str = "5/10second;40/minute"  # chat lines said by one seat, signed-in player or spectator's address
     chat_address: str = "10/10second;80/minute"  # chat lines said from one address, in every room together
+    replay_frames: str = "1000/10second;6000/minute"  # replay frames made (core/replays.py page_cost)
     flood: int = 100  # messages refused for rate on one connection before it is closed
     games_per_player: int = 50  # unfinished games a signed-in player may be seated in at once
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
@@ -53,7 +54,7 @@ class Limits:
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
                    sockets=1_000_000, messages="1000000/second", connections=1_000_000, hashing_ms=1_000_000_000,
-                   hashing_share=100)
+                   hashing_share=100, chat_address="1000000/second", replay_frames="1000000/second")
 
     def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
@@ -95,7 +96,7 @@ class RateLimited(ParlourError):
 # What each rate counts, in the words of a refusal.
 COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
            "connection_messages": "messages on this connection", "chat": "chat lines",
-           "chat_address": "chat lines from your address"}
+           "chat_address": "chat lines from your address", "replay_frames": "replay frames"}
 PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
 
 
@@ -110,12 +111,23 @@ class Guard:
         self.sockets: dict[str, int] = {}  # open WebSocket connections by address
         self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
 
-    def take(self, name: str, key: str) -> None:
-        """Count one of ``name`` for ``key`` (an address, a connection), or :class:`RateLimited`."""
+    def take(self, name: str, key: str, cost: int = 1) -> None:
+        """Count ``cost`` of ``name`` for ``key`` (an address, a connection), or :class:`RateLimited`."""
         if key in self.exempt and name not in PER_CONNECTION:
             return
         for item in self._rates[name]:
-            if not self._limiter.hit(item, name, key):
+            if not self._limiter.hit(item, name, key, cost=cost):
+                retry = self._retry_after(item, name, key)
+                raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
+                                  f" try again in {max(1, math.ceil(retry))} s", retry)
+
+    def check(self, name: str, key: str) -> None:
+        """:class:`RateLimited` if ``key`` has no ``name`` left now; nothing is counted (a request
+        refused before it is read, when its cost is known only once it is)."""
+        if key in self.exempt and name not in PER_CONNECTION:
+            return
+        for item in self._rates[name]:
+            if not self._limiter.test(item, name, key):
                 retry = self._retry_after(item, name, key)
                 raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
                                   f" try again in {max(1, math.ceil(retry))} s", retry)

@@ -37,7 +37,7 @@ from .context import RoomContext
 from .leaving import ENDED, ended_early, farewell, host_away, leave, watch_host
 from .pace import Pace
 from .play import Play
-from .replay import Replays, replay_of
+from .replay import replay_of
 from .seats import SeatBook
 from .timer import TurnTimer
 from .votes import Votes, vote
@@ -83,7 +83,6 @@ class Room:
                                    lambda: self.timer.deadline or self.pace.deadline, self.ended)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
-        self._replays = Replays()
         self.chat = Chat(self.code, context, self.seats, lambda: self.lease, self.refusal, self._say_system)
         if self.status != "waiting":
             self.play.begin()
@@ -145,11 +144,11 @@ class Room:
     def shared_revision(self) -> int:
         return self.audiences.shared_revision
 
-    def state_text(self, seat: int | None, legal: bool = True, log_start: int = 0) -> str:
+    def state_text(self, seat: int | None, legal: bool = True, log_start: int = 0, skipped: int = 0) -> str:
         """The ``state`` message for ``seat`` (None: a spectator), holding only what it may see,
         with its log lines from ``log_start`` on; made once per change for all alike connections."""
         self.audience(seat)
-        return self.audiences.state_text(seat, self.state, lambda: self._moves(seat), legal, log_start)
+        return self.audiences.state_text(seat, self.state, lambda: self._moves(seat), legal, log_start, skipped)
 
     def _moves(self, seat: int | None) -> bytes:
         if seat is None or seat not in self.to_act() or self.seats[seat].kind != "human":
@@ -165,18 +164,17 @@ class Room:
             (state, self._with_timer_line(record, entries), record.seat, record.turn + 1)
             for state, record, entries in self.play.steps()))
 
-    def replay_json(self, seat: int | None = None) -> dict[str, Any]:
-        """The finished game's replay, its frames as ``seat`` saw the game (None: a spectator);
-        refused while the game runs, when nothing of it may be revealed."""
+    def replay_json(self, seat: int | None = None, start: int = 0, count: int | None = None) -> dict[str, Any]:
+        """The finished game's replay, a page of its frames (from ``start``) as ``seat`` saw the game
+        (None: a spectator); refused while the game runs, when nothing of it may be revealed."""
         if self.status != "over":
             raise HallError("conflict", "the replay is shown once the game is over"
                             " (its seed stays secret until then)")
         if seat is not None:
             self.seats.check_seat(seat)
         ended = self.ended()
-        return self._replays.of(seat, lambda: replay_of(self.game, self.players, self.options, self.seed,
-                                                        self.names(), self.records, self.state, seat,
-                                                        ended, ENDED if ended is not None else None))
+        return replay_of(self.game, self.players, self.options, self.seed, self.names(), self.records, self.state,
+                         seat, start, count, ended, ENDED if ended is not None else None)
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:

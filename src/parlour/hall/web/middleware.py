@@ -33,6 +33,7 @@ from ..wire import BadJson, read_json
 # -- sizes: fixed, the same in every hall --------------------------------------------------------
 MAX_BODY = 64 * 1024  # bytes of a REST body
 MAX_REPLAY_BODY = 4 * 1024 * 1024  # bytes of a replay file sent to POST /api/replays/frames
+REPLAY_PATH = "/api/replays/frames"  # its body is read on a worker thread, its quota checked first
 MAX_MESSAGE = 64 * 1024  # bytes of a WebSocket message; longer ones are refused in words
 ID_MAX = 64  # characters of a message's "id", which the hall sends back
 OUTBOX_MAX = 256  # messages waiting to go out on one WebSocket before it is closed as too slow
@@ -127,6 +128,8 @@ class RateLimit:
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             try:
                 self.guard.take("rest", client_address(scope))
+                if scope["path"] == REPLAY_PATH:  # refused before its body (4 MiB) is read
+                    self.guard.check("replay_frames", client_address(scope))
             except RateLimited as refused:
                 await answer(send, 429, str(refused), [(b"retry-after", str(refused.retry_seconds).encode())])
                 return
@@ -146,7 +149,7 @@ class BodyLimits:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        cap = MAX_REPLAY_BODY if path == "/api/replays/frames" else MAX_BODY
+        cap = MAX_REPLAY_BODY if path == REPLAY_PATH else MAX_BODY
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > cap:
@@ -164,7 +167,9 @@ class BodyLimits:
             if not message.get("more_body"):
                 break
         kind = headers.get(b"content-type", b"").lower()  # media types are read whatever their capitals
-        if body and (b"json" in kind or not kind):  # FastAPI reads a body without a type as JSON too
+        # FastAPI reads a body without a type as JSON too; a replay file is read (and checked) on a
+        # worker thread, off the event loop (replays_api.py)
+        if body and (b"json" in kind or not kind) and path != REPLAY_PATH:
             try:
                 read_json(bytes(body))
             except BadJson as problem:

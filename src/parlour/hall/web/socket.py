@@ -22,6 +22,7 @@ from ..errors import HallError
 from ..hall import Hall
 from ..quotas import Guard, RateLimited
 from ..room import Room
+from ..room.audience import LOG_SENT
 from ..room.chat import chat_key
 from ..room.commands import Act, Say
 from ..text import clip, reason
@@ -91,6 +92,7 @@ class Connection:
         self.shown: tuple[int, int] | None = None  # the room's and the seat's revisions last sent
         self.log_epoch = 0  # the log this connection holds: its edition and how many lines
         self.log_lines = 0
+        self.log_skipped = 0  # the room's lines before this connection's log (LOG_SENT at most are sent)
         self.chat_queued = False
         self.chat_next = 0  # the number of the next chat line to send
         self.session: str | None = None  # the session cookie it was opened with, when signed in
@@ -170,8 +172,11 @@ class Connection:
         if shown == self.shown:
             return None
         start = self.log_lines if self.log_epoch == audience.epoch else 0
-        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, len(audience.lines)
-        return self.room.state_text(self.seat, self.legal, start)
+        if start == 0 or audience.count - start > LOG_SENT:
+            # a log of its own from here: the newest LOG_SENT lines at most, numbered from 0 for it
+            start = self.log_skipped = max(0, audience.count - LOG_SENT)
+        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, audience.count
+        return self.room.state_text(self.seat, self.legal, start, self.log_skipped)
 
     def still_seated(self) -> None:
         """A seat that is no longer this connection's player's (they resigned: a bot plays it; or
