@@ -10,7 +10,7 @@ from test_players import as_guest, seat_socket, sign_in, sign_up
 
 from parlour.hall.hall import SWEEP_EVERY
 from parlour.hall.quotas import Limits
-from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE
+from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE, HOST_AWAY
 from parlour.hall.room.votes import VOTE_TIME
 
 PICK = {"type": "pick", "number": 3}
@@ -233,3 +233,28 @@ def test_my_games_lists_the_rooms_whose_seat_tokens_a_device_kept(client, clock)
     assert too_many.status_code == 422
     long = client.post("/api/rooms/mine", json={"rooms": [{"code": code, "token": "x" * 129}]})
     assert long.status_code == 422
+
+
+def test_once_the_host_has_been_gone_a_minute_any_seated_player_may_start(client, clock):
+    room = new_room(client, "secrets", [OPEN, OPEN, OPEN], host_name="Ana", take_seat=0)
+    code = room["code"]
+    with Socket(client, code) as ana:
+        ana.hello(room["seat_token"])
+        bo = join(client, code, "Bo")
+        clock.advance(HOST_AWAY)
+        assert client.get(f"/api/rooms/{code}").json()["host_away"] is False  # Ana is here
+        refused = client.post(f"/api/rooms/{code}/seats/2/bot", json={"bot": "random"}, headers=host(bo["seat_token"]))
+        assert refused.status_code == 403 and "gone" in refused.json()["detail"]
+    with Socket(client, code) as bo_socket:  # Ana closed her tab; Bo waits at the table
+        bo_socket.hello(bo["seat_token"])
+        assert client.get("/api/rooms").json()[0]["host_here"] is True
+        assert client.post(f"/api/rooms/{code}/start", headers=host(bo["seat_token"])).status_code == 403
+        clock.advance(HOST_AWAY)
+        assert client.get(f"/api/rooms/{code}").json()["host_away"] is True
+        assert client.get("/api/rooms").json()[0]["host_here"] is False
+        stranger = client.post(f"/api/rooms/{code}/start", headers=host("not-a-seat-token"))
+        assert stranger.status_code == 403
+        given = client.post(f"/api/rooms/{code}/seats/2/bot", json={"bot": "random"}, headers=host(bo["seat_token"]))
+        assert given.status_code == 200, given.text
+        started = client.post(f"/api/rooms/{code}/start", headers=host(bo["seat_token"]))
+        assert started.status_code == 200 and started.json()["status"] == "playing"

@@ -288,10 +288,11 @@ def check_standing_host(room: Room, token: str | None) -> None:
     try:
         room.check_host(token)
     except HallError:
-        if not room.host_away() or not token:
-            raise
         try:
             room.seat_for_token(token)
         except HallError:
-            raise HallError("not_host", "only the room's host may do this, or a seated player once the host"
-                            f" has been gone {HOST_AWAY:.0f} seconds") from None
+            raise HallError("not_host", "only the room's host may do this (send the host token), or a seated"
+                            f" player once the host has been gone {HOST_AWAY:.0f} seconds") from None
+        if not room.host_away():
+            raise HallError("not_host", "only the room's host may do this while they are here; a seated player"
+                            f" may once the host has been gone {HOST_AWAY:.0f} seconds") from None
