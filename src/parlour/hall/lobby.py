@@ -4,7 +4,8 @@
 
 The lists show only rooms someone can use (issue 28.2): a waiting room is listed while somebody
 is in it (a connection) or it is new (``FRESH`` seconds: its maker is on the way), and a game
-being played while one of its people is at the table (or bots alone play it). Whether its host
+being played while one of its people is at the table or was in the last ``FRESH`` seconds (a
+reload, a player on the way), or bots alone play it. Whether its host
 is here (``host_here``) is shown: once the host has been gone a minute any seated player may
 start the game (room/leaving.py). A waiting room that nobody has been connected to for
 ``WAITING_TTL`` seconds expires: the hall lets go of it (the store keeps it, and its link still
@@ -20,6 +21,7 @@ from typing import Any, Literal
 from .errors import HallError
 from .hall import WAITING_TTL, Hall
 from .room import Room
+from .room.leaving import away_for
 
 LobbyStatus = Literal["waiting", "playing"]
 STORED_PAGE = 100  # rooms read from the store at a time for the lobby of several processes
@@ -33,7 +35,7 @@ def listed(room: Room, status: LobbyStatus, now: float) -> bool:
         return bool(room.seats.open_seats()) and not room.expired(now, WAITING_TTL) and (
             room.watchers > 0 or now - room.created < FRESH)
     people = [seat for seat in room.seats if seat.kind == "human" and not seat.left]
-    return not people or any(seat.connections > 0 for seat in people)
+    return not people or any(away_for(seat, now) < FRESH for seat in people)
 
 
 async def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = None,

@@ -6,6 +6,7 @@ import {
   seatName, seatDot, toast, plural, rulesPage, RoomSocket,
 } from "/static/ui.js";
 import { chime, muteSwitch, notify, notifyButton } from "/static/alerts.js";
+import { tableControls, leaveSeatButton } from "/static/table.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const app = document.getElementById("app");
@@ -87,8 +88,8 @@ function hostToken() {
 }
 
 async function hostCall(path, body) {
-  try {
-    await api("POST", `/api/rooms/${encodeURIComponent(code)}/${path}`, body, hostToken());
+  try {  // once the host has been gone a while, a seated player stands in with their seat token
+    await api("POST", `/api/rooms/${encodeURIComponent(code)}/${path}`, body, hostToken() || loadRoom(code).seat_token);
   } catch (err) {
     showError(err.message);
   }
@@ -158,8 +159,8 @@ function buildWaiting() {
 
 function showWaiting(room) {
   if (!waiting) waiting = buildWaiting();
-  const host = !!hostToken();
   const seated = mySeat !== null;
+  const host = !!hostToken() || (room.host_away && seated);  // the host gone a while: any player stands in
   const shown = (value) => (value === true ? "yes" : value === false ? "no" : String(value));
   const optionLines = game.options.map((o) => [o.label, shown(room.options?.[o.name] ?? o.default)]);
   if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
@@ -186,7 +187,9 @@ function showWaiting(room) {
     ? [el("button", { type: "button", class: "btn btn-primary btn-wide", id: "start", disabled: open > 0,
       onclick: () => hostCall("start") }, "Start the game"),
     open ? el("p", { class: "muted" }, `${plural(open, "seat")} still open: wait for friends or seat bots.`) : null]
-    : el("p", { class: "muted" }, open ? `Waiting for ${plural(open, "more player")}…` : "Waiting for the host to start…"));
+    : el("p", { class: "muted" }, open ? `Waiting for ${plural(open, "more player")}…` : "Waiting for the host to start…"),
+  host && !hostToken() ? el("p", { class: "muted", id: "host-away" }, "The host has been gone a while: any player may start.") : null,
+  seated ? leaveSeatButton(code, showError) : null);
 }
 
 // --- the game page ------------------------------------------------------------------------------
@@ -210,6 +213,7 @@ function buildFrame() {
     log: el("ol", { class: "log", id: "log" }),
     error: el("div", { class: "frame-error", id: "frame-error", role: "alert", hidden: true }),
     after: el("div", { class: "after-game", hidden: true }),
+    table: el("div", { class: "table-slot" }),  // resign, votes (table.js)
     notify: mySeat === null ? null : notifyButton(),
     renderer: null,
     myTurn: null,  // whether the last state drawn asked me to act (null: none drawn yet)
@@ -217,7 +221,7 @@ function buildFrame() {
   replace(main, el("div", { class: "game-page" },
     el("div", { class: "board-wrap" }, parts.error, parts.board),
     el("aside", { class: "sidebar" },
-      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.notify),
+      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.table, parts.notify),
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), parts.seats),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), parts.log),
       chat.card)));
@@ -343,6 +347,7 @@ function updateSidebar(msg) {
   if (atBottom || !frame.logSeen) frame.log.scrollTop = frame.log.scrollHeight;
   frame.logSeen = true;
   frame.after.hidden = !msg.result;
+  drawTable();
   if (frame.notify) frame.notify.hidden = !!msg.result;
   if (msg.result) {
     const again = room.rematch;
@@ -358,6 +363,12 @@ function updateSidebar(msg) {
       if (loadRoom(again).seat_token === undefined) toast("A rematch is offered: one click on “Join the rematch” takes your seat.");
     }
   }
+}
+
+function drawTable() {
+  if (!frame || !last) return;
+  replace(frame.table, tableControls({ code, room: last.room, mySeat, over: !!last.result, onError: showError,
+    redraw: drawTable }));
 }
 
 // --- the rematch ----------------------------------------------------------------------------------
