@@ -78,6 +78,7 @@ def test_resigning_from_a_game_against_bots_ends_it_and_frees_the_bot_room_quota
     assert final["room"]["status"] == "over"
     assert final["result"]["ranks"] == [2, 1] and "Ana" in final["result"]["reason"]
     assert "deck" not in final["view"]  # ended early: nothing more of the game is shown
+    assert final["to_act"] == [] and final["legal"] is None  # and nobody is asked to move
     assert client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, bot("random")]}).status_code == 201
     replay = client.get(f"/api/rooms/{code}/replay").json()
     assert replay["ended"] == "forfeit" and replay["result"]["ranks"] == [2, 1]
@@ -258,3 +259,12 @@ def test_once_the_host_has_been_gone_a_minute_any_seated_player_may_start(client
         assert given.status_code == 200, given.text
         started = client.post(f"/api/rooms/{code}/start", headers=host(bo["seat_token"]))
         assert started.status_code == 200 and started.json()["status"] == "playing"
+
+
+def test_alone_against_bots_nobody_can_end_the_game_as_a_draw(client):
+    room = new_room(client, "secrets", [OPEN, bot("random")], host_name="Ana", take_seat=0)
+    code = room["code"]
+    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
+    refused = vote(client, code, room["seat_token"], "end")
+    assert refused.status_code == 409 and "resign" in refused.json()["detail"]
+    assert client.get(f"/api/rooms/{code}").json()["status"] == "playing"

@@ -119,7 +119,7 @@ class Room:
                 "vote": self.votes.to_json(self.seats, self.context.clock.now()), "host_away": self.host_away()}
 
     def to_act(self) -> frozenset[int]:
-        return self.play.to_act()
+        return frozenset() if self.status == "over" else self.play.to_act()
 
     def ended(self) -> Result | None:
         """The result of a game ended before its rules ended it (room/leaving.py), else None."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import HallError
 from .commands import Vote
-from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_away, departing, ending, leave, people
+from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_away, departing, ending, forfeited, leave, people
 from .seats import SeatBook
 
 VOTE_TIME = 120.0  # seconds a vote stays open
@@ -95,8 +95,9 @@ class Votes:
         lines: list[str] = []
         if ballot is None:
             ballot = self.propose(seats, command, now)
-            lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
-                         f" within {VOTE_TIME / 60:.0f} minutes")
+            if set(self.needed(seats, now)) - {voter}:  # else it passes at once: decided() says it
+                lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
+                             f" within {VOTE_TIME / 60:.0f} minutes")
         elif voter in ballot.yes:
             raise HallError("conflict", "you have voted already")
         else:
@@ -117,6 +118,10 @@ class Votes:
             check_away(seats, target, now)
         elif command.motion != "end":
             raise HallError("bad_request", f"a vote is 'end' or 'bot', not {str(command.motion)[:20]!r}")
+        elif len(people(seats.records())) < 2 and not any(forfeited(s.record()) for s in seats) and \
+                not absent(seats, now, {command.seat}):
+            raise HallError("conflict", "you play against bots alone: nobody has left, so there is nothing"
+                            " to end by agreement (resign to leave the game)")
         self.ballot = Ballot(command.motion, command.target if command.motion == "bot" else None, command.seat,
                              now + VOTE_TIME)
         return self.ballot
@@ -132,9 +137,11 @@ def decided(room: Room, ballot: Ballot) -> Farewell:
         check_away(room.seats, ballot.seat, now)
         return departing(room.seats, [ballot.seat], "away", room.status, room.bots.builtin(room.game))
     gone = absent(room.seats, now, ballot.yes)
-    why = "the players agreed to end the game" + (
-        f": {', '.join(room.names()[s] for s in gone)} left it and place{'s' if len(gone) == 1 else ''} last"
-        if gone else ", a draw")
+    names = room.names()
+    out = gone + [s for s, seat in enumerate(room.seats) if forfeited(seat.record())]
+    who = f"{names[ballot.by]} ended the game" if ballot.yes == {ballot.by} else "the players agreed to end the game"
+    why = who + (f": {', '.join(names[s] for s in sorted(out))} left it and place{'s' if len(out) == 1 else ''} last"
+                 if out else ", a draw")
     return ending(room.seats, gone, "away", why)
 
 

@@ -85,7 +85,10 @@ function mount() {
     setTimeout(mount, 50);  // the lobby builds its page first
     return;
   }
-  side.prepend(card);
+  // beside the lobby's lists on a desk; on a phone first of all, before the games (yours come first)
+  const intro = document.querySelector(".lobby-intro");
+  if (intro && window.matchMedia("(max-width: 760px)").matches) intro.after(card);
+  else side.prepend(card);
   refresh();
   setInterval(refresh, REFRESH_EVERY);
 }

@@ -2,10 +2,16 @@
 // players' vote under way, "Let a bot play" for a player gone a while, and "End the game".
 // room.js draws tableControls() into the game page's first card after every state.
 
-import { el, replace, api, loadRoom, forgetSeat, seatName, toast } from "/static/ui.js";
+import { el, replace, api, loadRoom, saveRoom, forgetSeat, seatName, toast } from "/static/ui.js";
 
 if (!document.querySelector('link[href="/static/table.css"]')) {
   document.head.append(el("link", { rel: "stylesheet", href: "/static/table.css" }));
+}
+
+const SAID = "parlour.table.said";  // a word to show once the page has loaded again
+if (sessionStorage.getItem(SAID)) {
+  toast(sessionStorage.getItem(SAID));
+  sessionStorage.removeItem(SAID);
 }
 
 export const AWAY_GRACE = 120;  // seconds a player must be gone before the others may vote their seat to a bot
@@ -16,6 +22,23 @@ let ticking = null;
 function post(code, path, body) {
   const token = loadRoom(code).seat_token;  // signed in without one, the session's seat is used
   return api("POST", `/api/rooms/${encodeURIComponent(code)}/${path}`, body, token);
+}
+
+/** Leaves the seat (resign): the browser forgets its token first, so that the page, told it
+ * watches now, does not take it for a seat lost; then it loads again as a spectator's. */
+async function leaveSeat(code, onError, word) {
+  const { seat, seat_token: token } = loadRoom(code);
+  forgetSeat(code);
+  try {
+    await api("POST", `/api/rooms/${encodeURIComponent(code)}/resign`, undefined, token);
+  } catch (err) {
+    if (token) saveRoom(code, { seat, seat_token: token });
+    onError(err.message);
+    return false;
+  }
+  if (word) sessionStorage.setItem(SAID, word);
+  location.reload();
+  return true;
 }
 
 async function call(code, path, body, onError) {
@@ -52,7 +75,7 @@ function ballot(code, room, mySeat, redraw, onError) {
   const answer = (agree) => call(code, "vote", { motion: vote.motion, seat: vote.seat, agree }, onError).then(redraw);
   return el("div", { class: "table-vote", id: "table-vote", role: "group", "aria-label": "A vote" },
     el("p", {}, el("strong", {}, `${who(vote.by)} ${vote.by === mySeat ? "propose" : "proposes"} to ${what}.`), " ",
-      waiting.length ? `Waiting for ${waiting.map(who).join(", ")}.` : ""),
+      waiting.length ? `Waiting for ${waiting.map((s) => (s === mySeat ? "you" : who(s))).join(", ")}.` : ""),
     mine ? el("div", { class: "table-buttons" },
       el("button", { type: "button", class: "btn btn-primary btn-small", id: "vote-yes", onclick: () => answer(true) }, "Agree"),
       el("button", { type: "button", class: "btn btn-small", id: "vote-no", onclick: () => answer(false) }, "No")) : null);
@@ -84,13 +107,7 @@ function resignBox(code, redraw, onError) {
     el("div", { class: "table-buttons" },
       el("button", { type: "button", class: "btn btn-danger btn-small", id: "resign-yes", onclick: async () => {
         asking = false;
-        if (await call(code, "resign", undefined, onError)) {
-          forgetSeat(code);
-          toast("You resigned: a bot plays your seat. You are watching now.");
-          setTimeout(() => location.reload(), 600);
-        } else {
-          redraw();
-        }
+        if (!await leaveSeat(code, onError, "You resigned: a bot plays your seat. You are watching now.")) redraw();
       } }, "Yes, resign"),
       el("button", { type: "button", class: "btn btn-small", id: "resign-no", onclick: () => { asking = false; redraw(); } },
         "Keep playing")));
@@ -106,12 +123,13 @@ export function tableControls({ code, room, mySeat, over, onError, redraw }) {
   const away = others(room, mySeat).filter((s) => !s.connected);
   if (away.length) ticking = setTimeout(redraw, 1000);  // the countdown to "Let a bot play"
   const alone = others(room, mySeat).length === 0;
+  const someoneLeft = room.seats.some((s) => s.left);  // alone against bots from the start: only Resign
   const voting = room.vote && room.vote.until * 1000 >= Date.now();
   return el("div", { class: "table-controls", id: "table-controls" },
     ballot(code, room, mySeat, redraw, onError),
     voting ? null : absentSeats(code, room, mySeat, redraw, onError),
     el("div", { class: "table-buttons" },
-      voting ? null : el("button", { type: "button", class: "btn btn-small", id: "end-game",
+      voting || (alone && !someoneLeft) ? null : el("button", { type: "button", class: "btn btn-small", id: "end-game",
         title: alone ? "Only bots play on: end the game now; those who left place last"
           : "Ask the others to end the game now (those gone a while place last; with nobody gone, a draw)",
         onclick: () => call(code, "vote", { motion: "end" }, onError).then(redraw) },
@@ -121,10 +139,6 @@ export function tableControls({ code, room, mySeat, over, onError, redraw }) {
 
 /** The waiting room's button for a seated player: leave the seat before the game starts. */
 export function leaveSeatButton(code, onError) {
-  return el("button", { type: "button", class: "btn btn-ghost btn-small", id: "leave-seat", onclick: async () => {
-    if (await call(code, "resign", undefined, onError)) {
-      forgetSeat(code);
-      location.reload();
-    }
-  } }, "Leave this seat");
+  return el("button", { type: "button", class: "btn btn-ghost btn-small", id: "leave-seat",
+    onclick: () => leaveSeat(code, onError, "You left your seat.") }, "Leave this seat");
 }
