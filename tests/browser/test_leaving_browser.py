@@ -141,3 +141,25 @@ def test_an_opponent_who_resigned_leaves_a_bot_and_the_one_who_stayed_ends_the_g
     expect(ana.locator("#turn-status")).to_contain_text("Bo (bot) left it")
     fits(ana)
     screenshot(ana, f"leave-ended-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_shows_who_is_at_each_table(open_page, hall, screenshot, size):
+    room = httpx.post(f"{hall}/api/rooms", json={"game": "palace", "host_name": "Cy", "take_seat": 0,
+                                                 "seats": [{"kind": "open"}] * 3}).json()
+    code = room["code"]
+    dee = httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Dee"}).json()
+    host_page = open_page("/")
+    seat_me(host_page, code, room, "Cy")
+    host_page.goto(f"/r/{code}")
+    expect(host_page.locator("#start")).to_be_visible()  # Cy is at the table
+    lobby = open_page("/")
+    lobby.set_viewport_size(SIZES[size])
+    row = lobby.locator(f'#open-rooms .room-row[data-code="{code}"]')
+    expect(row.locator(".seat-here")).to_have_text("Cy")
+    expect(row.locator(".seat-away")).to_have_text("Dee")  # joined, never came to the table
+    expect(row.locator(".seat-open")).to_have_count(1)
+    assert dee["seat"] == 1
+    row.scroll_into_view_if_needed()
+    fits(lobby)
+    screenshot(lobby, f"lobby-presence-{size}", full_page=False)

@@ -328,7 +328,9 @@ function updateSidebar(msg) {
   seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
     : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
       seat.connected ? "●" : "○"),
-  host && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
+  // a host who plays has the players' controls (table.js); a host who watches may give the seat of
+  // a player gone two minutes to a bot (the hall says how long is left)
+  host && mySeat === null && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
     ? el("button", { type: "button", class: "btn btn-small", title: "Let a bot play this seat",
       onclick: () => hostCall(`seats/${seat.seat}/bot`, { bot: game.bots[0] }) }, "Bot takes over") : null,
   scores ? el("span", { class: "seat-score", title: "score" }, String(scores[seat.seat])) : null)));
