@@ -81,7 +81,7 @@ class Room(Protocol):
 
     def committed(self, change: dict[str, Any]) -> None: ...
 
-    def show_status(self) -> None: ...
+    def show_status(self, change: dict[str, Any] | None = None) -> None: ...
 
     def host_away(self) -> bool: ...
 
@@ -218,7 +218,7 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
         room.seats.replace(told.seats)
         room.status = status or room.status
         room.votes.ballot = None
-    room.committed({"seats": told.seats, "status": status})
+    room.committed({"seats": told.seats, "status": status, "vote": None})
     for line in told.lines:
         await room.chat.tell(line)
 

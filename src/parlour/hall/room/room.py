@@ -272,9 +272,10 @@ class Room:
         watchers here, told to the other processes."""
         self._changed(change=lambda: change)
 
-    def show_status(self) -> None:
-        """The room's status changed without a commit (a vote): its watchers here are shown it."""
-        self._changed(game=False, here_only=True)
+    def show_status(self, change: dict[str, Any] | None = None) -> None:
+        """The room's status changed without a commit: its watchers here are shown it, and with
+        ``change`` (a vote: room/votes.py) the other processes' copies too."""
+        self._changed(game=False, here_only=change is None, change=None if change is None else lambda: change)
 
     async def _start(self) -> None:
         async with self.lock:
@@ -481,6 +482,8 @@ class Room:
                 return record.turn < self.turn  # had it already, or missed one
             self._changed(self._take_action(record), here_only=True)
             return True
+        if "vote" in change:
+            self.votes.followed = change["vote"]
         self._take(change.get("seats"), change.get("rematch", self.rematch), change.get("status"))
         self._changed(here_only=True)
         return True

@@ -55,6 +55,7 @@ class Votes:
 
     def __init__(self) -> None:
         self.ballot: Ballot | None = None
+        self.followed: dict[str, Any] | None = None  # a replica's copy of the owner's, as published
 
     def current(self, now: float) -> Ballot | None:
         if self.ballot is not None and now >= self.ballot.until:
@@ -72,7 +73,8 @@ class Votes:
     def to_json(self, seats: SeatBook, now: float) -> dict[str, Any] | None:
         ballot = self.current(now)
         if ballot is None:
-            return None
+            shown = self.followed
+            return shown if shown is not None and now < shown["until"] else None
         return {"motion": ballot.motion, "seat": ballot.seat, "by": ballot.by, "yes": sorted(ballot.yes),
                 "needed": self.needed(seats, now), "until": ballot.until}
 
@@ -150,7 +152,7 @@ async def vote(room: Room, votes: Votes, command: Vote) -> None:
     is carried out."""
     async with room.lock:
         lines, passed = votes.cast(room.seats, room.status, command, room.context.clock.now())
-    room.show_status()
+    room.show_status({"vote": votes.to_json(room.seats, room.context.clock.now())})
     for line in lines:
         await room.chat.tell(line)
     if passed is not None:
