@@ -12,6 +12,7 @@ from parlour.hall.hall import SWEEP_EVERY
 from parlour.hall.quotas import Limits
 from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE, HOST_AWAY
 from parlour.hall.room.votes import VOTE_TIME
+from parlour.hall.web.rooms_api import BOT_ROOM_WAIT
 
 PICK = {"type": "pick", "number": 3}
 
@@ -268,3 +269,17 @@ def test_alone_against_bots_nobody_can_end_the_game_as_a_draw(client):
     refused = vote(client, code, room["seat_token"], "end")
     assert refused.status_code == 409 and "resign" in refused.json()["detail"]
     assert client.get(f"/api/rooms/{code}").json()["status"] == "playing"
+
+
+def test_a_bot_game_nobody_is_at_stops_counting_against_the_address_after_ten_minutes(make_client, clock):
+    client = make_client(Limits(bot_rooms=1))
+    room = new_room(client, "secrets", [OPEN, bot("random")], host_name="Ana", take_seat=0)
+    client.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"])).raise_for_status()
+    with seat_socket(client, room["code"], room["seat_token"]) as ana:
+        assert ana.act(PICK)["type"] == "ack"
+        clock.advance(BOT_ROOM_WAIT)
+        full = client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, bot("random")]})
+        assert full.status_code == 429 and "resign" in full.json()["detail"]  # Ana is at the table
+    time.sleep(0.3)  # the hall hears of the closed socket on its own loop
+    clock.advance(BOT_ROOM_WAIT)  # the family's other player, on the same address, may play now
+    assert client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, bot("random")]}).status_code == 201
