@@ -171,7 +171,7 @@ def test_one_no_ends_a_vote_and_a_vote_lapses(client, clock):
         assert refused.json()["status"] == "playing"
         assert vote(client, code, tokens[1], "end", agree=False).status_code == 409  # nothing to refuse
         vote(client, code, tokens[0], "end").raise_for_status()
-        clock.advance(VOTE_TIME)
+        clock.advance(VOTE_TIME + 1)
         assert client.get(f"/api/rooms/{code}").json()["vote"] is None
         # both agree, nobody away: a draw
         vote(client, code, tokens[0], "end").raise_for_status()
@@ -283,3 +283,20 @@ def test_a_bot_game_nobody_is_at_stops_counting_against_the_address_after_ten_mi
     time.sleep(0.3)  # the hall hears of the closed socket on its own loop
     clock.advance(BOT_ROOM_WAIT)  # the family's other player, on the same address, may play now
     assert client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, bot("random")]}).status_code == 201
+
+
+def test_a_vote_waiting_for_a_player_who_left_passes_once_they_have_been_gone_two_minutes(client, clock):
+    code, tokens, _ = started_room(client, "secrets", ("Ana", "Bo"))
+    with Socket(client, code) as ana:
+        ana.hello(tokens[0])
+        with Socket(client, code) as bo:
+            bo.hello(tokens[1])
+            assert bo.act(PICK)["type"] == "ack"
+        time.sleep(0.3)  # Bo's socket closed: the hall hears of it on its own loop
+        proposed = vote(client, code, tokens[0], "end")
+        assert proposed.json()["vote"]["needed"] == [0, 1]  # Bo may be reloading: he may still say no
+        again = vote(client, code, tokens[0], "end")
+        assert again.status_code == 409 and "waiting for Bo" in again.json()["detail"]
+        clock.advance(AWAY_GRACE)  # Bo never came back: the vote passes without a new click
+        final = ana.until(lambda s: s["result"] is not None)
+    assert final["result"]["ranks"] == [1, 2] and final["room"]["seats"][1]["left"] == "away"

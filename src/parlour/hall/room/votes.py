@@ -19,6 +19,8 @@ of two the one who stayed decides alone, once the other has been gone that long.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +60,7 @@ class Votes:
         self.followed: dict[str, Any] | None = None  # a replica's copy of the owner's, as published
 
     def current(self, now: float) -> Ballot | None:
-        if self.ballot is not None and now >= self.ballot.until:
+        if self.ballot is not None and now > self.ballot.until:
             self.ballot = None
         return self.ballot
 
@@ -74,7 +76,7 @@ class Votes:
         ballot = self.current(now)
         if ballot is None:
             shown = self.followed
-            return shown if shown is not None and now < shown["until"] else None
+            return shown if shown is not None and now <= shown["until"] else None
         return {"motion": ballot.motion, "seat": ballot.seat, "by": ballot.by, "yes": sorted(ballot.yes),
                 "needed": self.needed(seats, now), "until": ballot.until}
 
@@ -100,17 +102,38 @@ class Votes:
             if set(self.needed(seats, now)) - {voter}:  # else it passes at once: decided() says it
                 lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
                              f" within {VOTE_TIME / 60:.0f} minutes")
-        elif voter in ballot.yes:
-            raise HallError("conflict", "you have voted already")
+        elif voter in ballot.yes:  # counted again: someone it waited for may be gone long enough now
+            passed = self.tally(seats, now)
+            if passed is None:
+                waiting = [names[s] for s in self.needed(seats, now) if s not in ballot.yes]
+                raise HallError("conflict", f"you have voted already; waiting for {', '.join(waiting)}")
+            return lines, passed
         else:
             lines.append(f"{names[voter]} agrees")
         ballot.yes.add(voter)
+        return lines, self.tally(seats, now)
+
+    def tally(self, seats: SeatBook, now: float) -> Ballot | None:
+        """The vote under way if it has passed now (it is then closed), else None."""
+        ballot = self.current(now)
+        if ballot is None:
+            return None
         if ballot.seat is not None:
             check_away(seats, ballot.seat, now)  # they may have come back meanwhile
         if set(self.needed(seats, now)) <= ballot.yes:
             self.ballot = None
-            return lines, ballot
-        return lines, None
+            return ballot
+        return None
+
+    def recount_at(self, seats: SeatBook, now: float) -> float | None:
+        """When the vote under way may pass without a new vote: when the first player it waits
+        for who is not connected will have been gone ``AWAY_GRACE`` seconds (None: nobody such)."""
+        ballot = self.current(now)
+        if ballot is None:
+            return None
+        times = [since + AWAY_GRACE for s in self.needed(seats, now)
+                 if s not in ballot.yes and seats[s].connections == 0 and (since := seats[s].away_since) is not None]
+        return min(times) if times and min(times) <= ballot.until else None
 
     def propose(self, seats: SeatBook, command: Vote, now: float) -> Ballot:
         if command.motion == "bot":
@@ -149,11 +172,32 @@ def decided(room: Room, ballot: Ballot) -> Farewell:
 
 async def vote(room: Room, votes: Votes, command: Vote) -> None:
     """Casts ``command``'s vote in ``room`` (applied here; ``votes``: its votes); a vote that passes
-    is carried out."""
+    is carried out. One that waits for a player who is not connected is counted again once they
+    have been gone ``AWAY_GRACE`` seconds."""
     async with room.lock:
         lines, passed = votes.cast(room.seats, room.status, command, room.context.clock.now())
+        recount = votes.recount_at(room.seats, room.context.clock.now())
     room.show_status({"vote": votes.to_json(room.seats, room.context.clock.now())})
     for line in lines:
         await room.chat.tell(line)
     if passed is not None:
         await leave(room, lambda: decided(room, passed))
+    elif recount is not None:
+        room.context.spawn(_recount(room, votes, recount))
+
+
+async def _recount(room: Room, votes: Votes, when: float) -> None:
+    """Counts the vote under way again at ``when`` (the hall's clock), and carries it out if it passed."""
+    ballot = votes.ballot
+    while room.context.clock.now() < when:
+        await asyncio.sleep(min(1.0, max(0.05, when - room.context.clock.now())))
+        if votes.ballot is not ballot:
+            return  # decided, refused or lapsed meanwhile
+    async with room.lock:
+        try:
+            passed = votes.tally(room.seats, room.context.clock.now()) if votes.ballot is ballot else None
+        except HallError:  # the player in question came back: the vote stays open for the others to say
+            passed = None
+    if passed is not None:
+        with contextlib.suppress(HallError):  # the game ended meanwhile
+            await leave(room, lambda: decided(room, passed))
