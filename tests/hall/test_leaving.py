@@ -11,7 +11,7 @@ from test_players import as_guest, seat_socket, sign_in, sign_up
 from parlour.hall.hall import SWEEP_EVERY
 from parlour.hall.quotas import Limits
 from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE, HOST_AWAY
-from parlour.hall.room.votes import VOTE_TIME
+from parlour.hall.room.votes import PROPOSE_EVERY, VOTE_TIME
 from parlour.hall.web.rooms_api import BOT_ROOM_WAIT
 
 PICK = {"type": "pick", "number": 3}
@@ -170,6 +170,9 @@ def test_one_no_ends_a_vote_and_a_vote_lapses(client, clock):
         assert refused.status_code == 200 and refused.json()["vote"] is None
         assert refused.json()["status"] == "playing"
         assert vote(client, code, tokens[1], "end", agree=False).status_code == 409  # nothing to refuse
+        too_soon = vote(client, code, tokens[0], "end")  # each vote is said in the chat: not in a loop
+        assert too_soon.status_code == 429 and "wait" in too_soon.json()["detail"]
+        clock.advance(PROPOSE_EVERY)
         vote(client, code, tokens[0], "end").raise_for_status()
         clock.advance(VOTE_TIME + 1)
         assert client.get(f"/api/rooms/{code}").json()["vote"] is None

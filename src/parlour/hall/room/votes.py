@@ -30,6 +30,7 @@ from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_away, departing
 from .seats import SeatBook
 
 VOTE_TIME = 120.0  # seconds a vote stays open
+PROPOSE_EVERY = 30.0  # seconds between two votes one seat proposes (each is said in the chat)
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Votes:
     def __init__(self) -> None:
         self.ballot: Ballot | None = None
         self.followed: dict[str, Any] | None = None  # a replica's copy of the owner's, as published
+        self.proposed: dict[int, float] = {}  # seat -> when it last proposed a vote
 
     def current(self, now: float) -> Ballot | None:
         if self.ballot is not None and now > self.ballot.until:
@@ -136,6 +138,9 @@ class Votes:
         return min(times) if times and min(times) <= ballot.until else None
 
     def propose(self, seats: SeatBook, command: Vote, now: float) -> Ballot:
+        wait = self.proposed.get(command.seat, -PROPOSE_EVERY) + PROPOSE_EVERY - now
+        if wait > 0:
+            raise HallError("throttled", f"you proposed a vote a moment ago: wait {wait:.0f} seconds")
         if command.motion == "bot":
             target = seats.check_seat(command.target)
             if target == command.seat:
@@ -149,6 +154,7 @@ class Votes:
                             " to end by agreement (resign to leave the game)")
         self.ballot = Ballot(command.motion, command.target if command.motion == "bot" else None, command.seat,
                              now + VOTE_TIME)
+        self.proposed[command.seat] = now
         return self.ballot
 
 
