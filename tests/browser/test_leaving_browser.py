@@ -163,3 +163,28 @@ def test_the_lobby_shows_who_is_at_each_table(open_page, hall, screenshot, size)
     row.scroll_into_view_if_needed()
     fits(lobby)
     screenshot(lobby, f"lobby-presence-{size}", full_page=False)
+
+
+def test_a_player_left_waiting_by_an_absent_host_may_start_after_a_minute(open_page, hall, screenshot):
+    room = httpx.post(f"{hall}/api/rooms", json={"game": "patchwork", "host_name": "Cy", "take_seat": 0,
+                                                 "seats": [{"kind": "open"}, {"kind": "open"}]}).json()
+    code = room["code"]  # Cy made the room and went away
+    bo = open_page("/")
+    bo.set_viewport_size(SIZES["desk"])
+    seat_me(bo, code, httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Bo"}).json(), "Bo")
+    bo.goto(f"/r/{code}")
+    expect(bo.locator(".start-box")).to_contain_text("Waiting for the host to start")
+    expect(bo.locator("#start")).to_have_count(0)
+    screenshot(bo, "leave-host-away-before-desk", full_page=False)
+    start = bo.locator("#start")
+    expect(start).to_be_visible(timeout=80_000)  # the host has been gone a minute (HOST_AWAY)
+    expect(bo.locator("#host-away")).to_contain_text("The host has been gone a while: any player may start.")
+    start.scroll_into_view_if_needed()
+    fits(bo)
+    screenshot(bo, "leave-host-away-desk", full_page=False)
+    bo.set_viewport_size(SIZES["phone"])
+    start.scroll_into_view_if_needed()
+    fits(bo)
+    screenshot(bo, "leave-host-away-phone", full_page=False)
+    start.click()
+    expect(bo.locator("#turn-status")).to_contain_text("Cy to play")

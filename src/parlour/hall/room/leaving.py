@@ -46,6 +46,7 @@ Departure = Literal["resigned", "away", "abandoned"]
 AWAY_GRACE = 120.0  # seconds a player must be gone before the others may take their seat mid-game
 ABANDONED_AFTER = 3600.0  # seconds without a person connected or a move before a game ends by itself
 HOST_AWAY = 60.0  # seconds the host of a waiting room may be gone before any seated player may start it
+HOST_CHECK_EVERY = 2.0  # seconds between two looks at a watched waiting room's host
 ENDED = "forfeit"  # a replay's "ended" for a game ended before its rules ended it
 
 
@@ -59,6 +60,8 @@ class Room(Protocol):
     code: str
     game: Game[Any]
     status: str
+    watchers: int
+    host_watched: bool
     seats: SeatBook
     context: RoomContext
     bots: BotPool
@@ -236,10 +239,18 @@ def host_away(status: str, seats: SeatBook, host_seen: float, now: float) -> boo
 
 
 async def watch_host(room: Room) -> None:
-    """Shows the room's watchers when its host's absence makes anyone a host."""
-    await asyncio.sleep(HOST_AWAY + 0.5)
-    if room.host_away():
-        room.show_status()
+    """While a waiting room has watchers, shows them when its host's absence makes any seated
+    player a host (or the host is back): every ``HOST_CHECK_EVERY`` seconds."""
+    try:
+        shown = room.host_away()
+        while room.status == "waiting" and room.watchers > 0:
+            await asyncio.sleep(HOST_CHECK_EVERY)
+            away = room.host_away()
+            if away != shown:
+                shown = away
+                room.show_status()
+    finally:
+        room.host_watched = False
 
 
 def _said(name: str, how: Departure, bot: str) -> str:

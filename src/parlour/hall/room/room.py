@@ -65,6 +65,7 @@ class Room:
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
         self.host_seen = self.touched  # when the host was last here (room/leaving.py: host_away)
+        self.host_watched = False  # whether watch_host runs for this waiting room
         for seat in self.seats:
             seat.away_since = self.touched
         self.votes = Votes()
@@ -189,6 +190,9 @@ class Room:
 
     def connect(self, seat: int | None) -> None:
         self.watchers += 1
+        if self.status == "waiting" and not self.host_watched:
+            self.host_watched = True
+            self.context.spawn(watch_host(self))
         if seat is not None:
             self.seats[seat].connections += 1
             self.seats[seat].away_since = None
@@ -204,7 +208,6 @@ class Room:
                 self.seats[seat].away_since = self.touched
                 if self.seats[seat].host:
                     self.host_seen = self.touched
-                    self.context.spawn(watch_host(self))
             if self.seats[seat].kind == "human" and self.seats[seat].connections == 0:
                 self.chat.departed(seat)
             self._changed(game=False, here_only=True)
