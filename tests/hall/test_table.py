@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hallkit import OPEN, Socket, bot, host, new_room, started_room
 
 from parlour.hall.hall import WAITING_TTL
@@ -41,10 +42,11 @@ def test_the_lobby_lists_games_in_progress_newest_first_with_how_far_along(clien
     assert older in [r["code"] for r in client.get("/api/rooms", params={"status": "playing"}).json()]  # a reload?
     assert [r["code"] for r in client.get("/api/rooms").json()] == [waiting["code"]]  # new: its maker comes
     clock.advance(FRESH)
-    # every person has left those two games (issue 28.2): only the game of bots alone is being played
-    playing = client.get("/api/rooms", params={"status": "playing"}).json()
-    assert [r["code"] for r in playing if r["status"] == "playing"] in ([bots_alone["code"]], [])
-    assert client.get("/api/rooms").json() == []  # nobody came to the waiting room: nobody there to start it
+    if not client.app.state.hall.clustered:  # a cluster's lobby leaves presence out (docs/scaling.md)
+        # every person has left those two games (issue 28.2): only the game of bots alone is being played
+        playing = client.get("/api/rooms", params={"status": "playing"}).json()
+        assert [r["code"] for r in playing if r["status"] == "playing"] in ([bots_alone["code"]], [])
+        assert client.get("/api/rooms").json() == []  # nobody came to the waiting room: nobody there to start it
     refused = client.get("/api/rooms", params={"status": "over"})
     assert refused.status_code == 422 and "status" in refused.json()["detail"]
     unknown = client.get("/api/rooms", params={"game": "chess"})
@@ -52,6 +54,8 @@ def test_the_lobby_lists_games_in_progress_newest_first_with_how_far_along(clien
 
 
 def test_a_waiting_room_is_listed_while_someone_is_in_it_and_expires_once_nobody_was(client, clock):
+    if client.app.state.hall.clustered:
+        pytest.skip("a cluster's lobby leaves presence out: people may be connected to other processes")
     lonely = new_room(client)["code"]
     watched = new_room(client)["code"]
     assert {r["code"] for r in client.get("/api/rooms").json()} == {watched, lonely}  # new: its maker comes
