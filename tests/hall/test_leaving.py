@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
 from test_players import as_guest, seat_socket, sign_in, sign_up
 
 from parlour.hall.hall import SWEEP_EVERY
 from parlour.hall.quotas import Limits
-from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE
-from parlour.hall.room.votes import VOTE_TIME
+from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE, HOST_AWAY
+from parlour.hall.room.votes import PROPOSE_EVERY, VOTE_TIME
+from parlour.hall.web.rooms_api import BOT_ROOM_WAIT
 
 PICK = {"type": "pick", "number": 3}
 
@@ -78,6 +80,7 @@ def test_resigning_from_a_game_against_bots_ends_it_and_frees_the_bot_room_quota
     assert final["room"]["status"] == "over"
     assert final["result"]["ranks"] == [2, 1] and "Ana" in final["result"]["reason"]
     assert "deck" not in final["view"]  # ended early: nothing more of the game is shown
+    assert final["to_act"] == [] and final["legal"] is None  # and nobody is asked to move
     assert client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, bot("random")]}).status_code == 201
     replay = client.get(f"/api/rooms/{code}/replay").json()
     assert replay["ended"] == "forfeit" and replay["result"]["ranks"] == [2, 1]
@@ -168,8 +171,11 @@ def test_one_no_ends_a_vote_and_a_vote_lapses(client, clock):
         assert refused.status_code == 200 and refused.json()["vote"] is None
         assert refused.json()["status"] == "playing"
         assert vote(client, code, tokens[1], "end", agree=False).status_code == 409  # nothing to refuse
+        too_soon = vote(client, code, tokens[0], "end")  # each vote is said in the chat: not in a loop
+        assert too_soon.status_code == 429 and "wait" in too_soon.json()["detail"]
+        clock.advance(PROPOSE_EVERY)
         vote(client, code, tokens[0], "end").raise_for_status()
-        clock.advance(VOTE_TIME)
+        clock.advance(VOTE_TIME + 1)
         assert client.get(f"/api/rooms/{code}").json()["vote"] is None
         # both agree, nobody away: a draw
         vote(client, code, tokens[0], "end").raise_for_status()
@@ -204,6 +210,8 @@ def test_a_player_gone_a_while_does_not_hold_up_a_vote_and_places_last_without_r
 
 
 def test_a_game_nobody_plays_any_more_ends_by_itself(client, clock):
+    if client.app.state.hall.clustered:
+        pytest.skip("a cluster does not end abandoned games: a player may be connected to another process")
     room = new_room(client, "secrets", [OPEN, bot("random")], host_name="Ana", take_seat=0)
     code = room["code"]
     client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
@@ -233,3 +241,68 @@ def test_my_games_lists_the_rooms_whose_seat_tokens_a_device_kept(client, clock)
     assert too_many.status_code == 422
     long = client.post("/api/rooms/mine", json={"rooms": [{"code": code, "token": "x" * 129}]})
     assert long.status_code == 422
+
+
+def test_once_the_host_has_been_gone_a_minute_any_seated_player_may_start(client, clock):
+    room = new_room(client, "secrets", [OPEN, OPEN, OPEN], host_name="Ana", take_seat=0)
+    code = room["code"]
+    with Socket(client, code) as ana:
+        ana.hello(room["seat_token"])
+        bo = join(client, code, "Bo")
+        clock.advance(HOST_AWAY)
+        assert client.get(f"/api/rooms/{code}").json()["host_away"] is False  # Ana is here
+        refused = client.post(f"/api/rooms/{code}/seats/2/bot", json={"bot": "random"}, headers=host(bo["seat_token"]))
+        assert refused.status_code == 403 and "gone" in refused.json()["detail"]
+    with Socket(client, code) as bo_socket:  # Ana closed her tab; Bo waits at the table
+        bo_socket.hello(bo["seat_token"])
+        assert client.get("/api/rooms").json()[0]["host_here"] is True
+        assert client.post(f"/api/rooms/{code}/start", headers=host(bo["seat_token"])).status_code == 403
+        clock.advance(HOST_AWAY)
+        assert client.get(f"/api/rooms/{code}").json()["host_away"] is True
+        assert client.get("/api/rooms").json()[0]["host_here"] is False
+        stranger = client.post(f"/api/rooms/{code}/start", headers=host("not-a-seat-token"))
+        assert stranger.status_code == 403
+        given = client.post(f"/api/rooms/{code}/seats/2/bot", json={"bot": "random"}, headers=host(bo["seat_token"]))
+        assert given.status_code == 200, given.text
+        started = client.post(f"/api/rooms/{code}/start", headers=host(bo["seat_token"]))
+        assert started.status_code == 200 and started.json()["status"] == "playing"
+
+
+def test_alone_against_bots_nobody_can_end_the_game_as_a_draw(client):
+    room = new_room(client, "secrets", [OPEN, bot("random")], host_name="Ana", take_seat=0)
+    code = room["code"]
+    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
+    refused = vote(client, code, room["seat_token"], "end")
+    assert refused.status_code == 409 and "resign" in refused.json()["detail"]
+    assert client.get(f"/api/rooms/{code}").json()["status"] == "playing"
+
+
+def test_a_bot_game_nobody_is_at_stops_counting_against_the_address_after_ten_minutes(make_client, clock):
+    client = make_client(Limits(bot_rooms=1))
+    room = new_room(client, "secrets", [OPEN, bot("random")], host_name="Ana", take_seat=0)
+    client.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"])).raise_for_status()
+    with seat_socket(client, room["code"], room["seat_token"]) as ana:
+        assert ana.act(PICK)["type"] == "ack"
+        clock.advance(BOT_ROOM_WAIT)
+        full = client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, bot("random")]})
+        assert full.status_code == 429 and "resign" in full.json()["detail"]  # Ana is at the table
+    time.sleep(0.3)  # the hall hears of the closed socket on its own loop
+    clock.advance(BOT_ROOM_WAIT)  # the family's other player, on the same address, may play now
+    assert client.post("/api/rooms", json={"game": "secrets", "seats": [OPEN, bot("random")]}).status_code == 201
+
+
+def test_a_vote_waiting_for_a_player_who_left_passes_once_they_have_been_gone_two_minutes(client, clock):
+    code, tokens, _ = started_room(client, "secrets", ("Ana", "Bo"))
+    with Socket(client, code) as ana:
+        ana.hello(tokens[0])
+        with Socket(client, code) as bo:
+            bo.hello(tokens[1])
+            assert bo.act(PICK)["type"] == "ack"
+        time.sleep(0.3)  # Bo's socket closed: the hall hears of it on its own loop
+        proposed = vote(client, code, tokens[0], "end")
+        assert proposed.json()["vote"]["needed"] == [0, 1]  # Bo may be reloading: he may still say no
+        again = vote(client, code, tokens[0], "end")
+        assert again.status_code == 409 and "waiting for Bo" in again.json()["detail"]
+        clock.advance(AWAY_GRACE)  # Bo never came back: the vote passes without a new click
+        final = ana.until(lambda s: s["result"] is not None)
+    assert final["result"]["ranks"] == [1, 2] and final["room"]["seats"][1]["left"] == "away"

@@ -188,8 +188,9 @@ class Hall:
         idle = [code for code, room in self.rooms.items() if room.expired(now, WAITING_TTL) or (
                 room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED) or (
                 not room.leading and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
-        for room in self.rooms.values():
-            if abandoned(room, now) is not None:  # nobody plays it any more (room/leaving.py)
+        for room in self.rooms.values():  # nobody plays it any more (room/leaving.py); in a cluster a
+            # player may be connected to another process, so there games are not ended as abandoned
+            if not self.clustered and abandoned(room, now) is not None:
                 self.spawn(end_if_abandoned(room))
         for code in idle:
             room = self.rooms.pop(code)

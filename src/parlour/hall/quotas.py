@@ -162,7 +162,8 @@ class Guard:
             del rooms[other]
         if code not in rooms and len(rooms) >= self.limits.bot_rooms:
             raise RateLimited(f"at most {self.limits.bot_rooms} unfinished rooms with bots per player:"
-                              " finish one or let it end first", 60.0)
+                              " finish or resign one first (the lobby's My games lists yours); a game"
+                              " nobody is at stops counting after 10 minutes", 60.0)
 
     def add_bot_room(self, address: str, code: str, still_on: Callable[[], bool]) -> None:
         """Count room ``code`` among the unfinished bot rooms of ``address`` while ``still_on()``."""

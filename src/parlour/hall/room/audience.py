@@ -169,8 +169,11 @@ class Audiences:
         """Who must act and the result: the same for every audience."""
         if state is None:
             return [], None
-        outcome = self.game.result(state) or self._ended()
-        return sorted(self.game.to_act(state)), (outcome.to_json(self._names_of()) if outcome is not None else None)
+        outcome = self.game.result(state)
+        early = self._ended() if outcome is None else None  # ended before its rules ended it: nobody acts
+        to_act = [] if early is not None else sorted(self.game.to_act(state))
+        outcome = outcome or early
+        return to_act, (outcome.to_json(self._names_of()) if outcome is not None else None)
 
     def game_part(self, state: Any, seat: int | None,
                   common: tuple[list[int], dict[str, Any] | None] | None = None) -> bytes:

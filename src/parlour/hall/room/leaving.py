@@ -46,6 +46,7 @@ Departure = Literal["resigned", "away", "abandoned"]
 AWAY_GRACE = 120.0  # seconds a player must be gone before the others may take their seat mid-game
 ABANDONED_AFTER = 3600.0  # seconds without a person connected or a move before a game ends by itself
 HOST_AWAY = 60.0  # seconds the host of a waiting room may be gone before any seated player may start it
+HOST_CHECK_EVERY = 2.0  # seconds between two looks at a watched waiting room's host
 ENDED = "forfeit"  # a replay's "ended" for a game ended before its rules ended it
 
 
@@ -59,6 +60,8 @@ class Room(Protocol):
     code: str
     game: Game[Any]
     status: str
+    watchers: int
+    host_watched: bool
     seats: SeatBook
     context: RoomContext
     bots: BotPool
@@ -81,7 +84,7 @@ class Room(Protocol):
 
     def committed(self, change: dict[str, Any]) -> None: ...
 
-    def show_status(self) -> None: ...
+    def show_status(self, change: dict[str, Any] | None = None) -> None: ...
 
     def host_away(self) -> bool: ...
 
@@ -218,7 +221,7 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
         room.seats.replace(told.seats)
         room.status = status or room.status
         room.votes.ballot = None
-    room.committed({"seats": told.seats, "status": status})
+    room.committed({"seats": told.seats, "status": status, "vote": None})
     for line in told.lines:
         await room.chat.tell(line)
 
@@ -236,10 +239,18 @@ def host_away(status: str, seats: SeatBook, host_seen: float, now: float) -> boo
 
 
 async def watch_host(room: Room) -> None:
-    """Shows the room's watchers when its host's absence makes anyone a host."""
-    await asyncio.sleep(HOST_AWAY + 0.5)
-    if room.host_away():
-        room.show_status()
+    """While a waiting room has watchers, shows them when its host's absence makes any seated
+    player a host (or the host is back): every ``HOST_CHECK_EVERY`` seconds."""
+    try:
+        shown = room.host_away()
+        while room.status == "waiting" and room.watchers > 0:
+            await asyncio.sleep(HOST_CHECK_EVERY)
+            away = room.host_away()
+            if away != shown:
+                shown = away
+                room.show_status()
+    finally:
+        room.host_watched = False
 
 
 def _said(name: str, how: Departure, bot: str) -> str:
@@ -288,10 +299,11 @@ def check_standing_host(room: Room, token: str | None) -> None:
     try:
         room.check_host(token)
     except HallError:
-        if not room.host_away() or not token:
-            raise
         try:
             room.seat_for_token(token)
         except HallError:
-            raise HallError("not_host", "only the room's host may do this, or a seated player once the host"
-                            f" has been gone {HOST_AWAY:.0f} seconds") from None
+            raise HallError("not_host", "only the room's host may do this (send the host token), or a seated"
+                            f" player once the host has been gone {HOST_AWAY:.0f} seconds") from None
+        if not room.host_away():
+            raise HallError("not_host", "only the room's host may do this while they are here; a seated player"
+                            f" may once the host has been gone {HOST_AWAY:.0f} seconds") from None

@@ -66,6 +66,7 @@ class Room:
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
         self.host_seen = self.touched  # when the host was last here (room/leaving.py: host_away)
+        self.host_watched = False  # whether watch_host runs for this waiting room
         for seat in self.seats:
             seat.away_since = self.touched
         self.votes = Votes()
@@ -121,7 +122,7 @@ class Room:
                 **self.pace.status(self.seats.humans(self.to_act()), now)}
 
     def to_act(self) -> frozenset[int]:
-        return self.play.to_act()
+        return frozenset() if self.status == "over" else self.play.to_act()
 
     def ended(self) -> Result | None:
         """The result of a game ended before its rules ended it (room/leaving.py), else None."""
@@ -190,6 +191,9 @@ class Room:
 
     def connect(self, seat: int | None) -> None:
         self.watchers += 1
+        if self.status == "waiting" and not self.host_watched:
+            self.host_watched = True
+            self.context.spawn(watch_host(self))
         if seat is not None:
             self.seats[seat].connections += 1
             self.seats[seat].away_since = None
@@ -205,7 +209,6 @@ class Room:
                 self.seats[seat].away_since = self.touched
                 if self.seats[seat].host:
                     self.host_seen = self.touched
-                    self.context.spawn(watch_host(self))
             if self.seats[seat].kind == "human" and self.seats[seat].connections == 0:
                 self.chat.departed(seat)
             self._changed(game=False, here_only=True)
@@ -273,9 +276,10 @@ class Room:
         watchers here, told to the other processes."""
         self._changed(change=lambda: change)
 
-    def show_status(self) -> None:
-        """The room's status changed without a commit (a vote): its watchers here are shown it."""
-        self._changed(game=False, here_only=True)
+    def show_status(self, change: dict[str, Any] | None = None) -> None:
+        """The room's status changed without a commit: its watchers here are shown it, and with
+        ``change`` (a vote: room/votes.py) the other processes' copies too."""
+        self._changed(game=False, here_only=change is None, change=None if change is None else lambda: change)
 
     async def _start(self) -> None:
         async with self.lock:
@@ -490,6 +494,8 @@ class Room:
                 return record.turn < self.turn  # had it already, or missed one
             self._changed(self._take_action(record), here_only=True)
             return True
+        if "vote" in change:
+            self.votes.followed = change["vote"]
         self._take(change.get("seats"), change.get("rematch", self.rematch), change.get("status"))
         self._changed(here_only=True)
         return True

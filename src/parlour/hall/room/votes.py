@@ -19,15 +19,18 @@ of two the one who stayed decides alone, once the other has been gone that long.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import HallError
 from .commands import Vote
-from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_away, departing, ending, leave, people
+from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_away, departing, ending, forfeited, leave, people
 from .seats import SeatBook
 
 VOTE_TIME = 120.0  # seconds a vote stays open
+PROPOSE_EVERY = 30.0  # seconds between two votes one seat proposes (each is said in the chat)
 
 
 @dataclass
@@ -55,9 +58,11 @@ class Votes:
 
     def __init__(self) -> None:
         self.ballot: Ballot | None = None
+        self.followed: dict[str, Any] | None = None  # a replica's copy of the owner's, as published
+        self.proposed: dict[int, float] = {}  # seat -> when it last proposed a vote
 
     def current(self, now: float) -> Ballot | None:
-        if self.ballot is not None and now >= self.ballot.until:
+        if self.ballot is not None and now > self.ballot.until:
             self.ballot = None
         return self.ballot
 
@@ -72,7 +77,8 @@ class Votes:
     def to_json(self, seats: SeatBook, now: float) -> dict[str, Any] | None:
         ballot = self.current(now)
         if ballot is None:
-            return None
+            shown = self.followed
+            return shown if shown is not None and now <= shown["until"] else None
         return {"motion": ballot.motion, "seat": ballot.seat, "by": ballot.by, "yes": sorted(ballot.yes),
                 "needed": self.needed(seats, now), "until": ballot.until}
 
@@ -95,21 +101,46 @@ class Votes:
         lines: list[str] = []
         if ballot is None:
             ballot = self.propose(seats, command, now)
-            lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
-                         f" within {VOTE_TIME / 60:.0f} minutes")
-        elif voter in ballot.yes:
-            raise HallError("conflict", "you have voted already")
+            if set(self.needed(seats, now)) - {voter}:  # else it passes at once: decided() says it
+                lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
+                             f" within {VOTE_TIME / 60:.0f} minutes")
+        elif voter in ballot.yes:  # counted again: someone it waited for may be gone long enough now
+            passed = self.tally(seats, now)
+            if passed is None:
+                waiting = [names[s] for s in self.needed(seats, now) if s not in ballot.yes]
+                raise HallError("conflict", f"you have voted already; waiting for {', '.join(waiting)}")
+            return lines, passed
         else:
             lines.append(f"{names[voter]} agrees")
         ballot.yes.add(voter)
+        return lines, self.tally(seats, now)
+
+    def tally(self, seats: SeatBook, now: float) -> Ballot | None:
+        """The vote under way if it has passed now (it is then closed), else None."""
+        ballot = self.current(now)
+        if ballot is None:
+            return None
         if ballot.seat is not None:
             check_away(seats, ballot.seat, now)  # they may have come back meanwhile
         if set(self.needed(seats, now)) <= ballot.yes:
             self.ballot = None
-            return lines, ballot
-        return lines, None
+            return ballot
+        return None
+
+    def recount_at(self, seats: SeatBook, now: float) -> float | None:
+        """When the vote under way may pass without a new vote: when the first player it waits
+        for who is not connected will have been gone ``AWAY_GRACE`` seconds (None: nobody such)."""
+        ballot = self.current(now)
+        if ballot is None:
+            return None
+        times = [since + AWAY_GRACE for s in self.needed(seats, now)
+                 if s not in ballot.yes and seats[s].connections == 0 and (since := seats[s].away_since) is not None]
+        return min(times) if times and min(times) <= ballot.until else None
 
     def propose(self, seats: SeatBook, command: Vote, now: float) -> Ballot:
+        wait = self.proposed.get(command.seat, -PROPOSE_EVERY) + PROPOSE_EVERY - now
+        if wait > 0:
+            raise HallError("throttled", f"you proposed a vote a moment ago: wait {wait:.0f} seconds")
         if command.motion == "bot":
             target = seats.check_seat(command.target)
             if target == command.seat:
@@ -117,8 +148,13 @@ class Votes:
             check_away(seats, target, now)
         elif command.motion != "end":
             raise HallError("bad_request", f"a vote is 'end' or 'bot', not {str(command.motion)[:20]!r}")
+        elif len(people(seats.records())) < 2 and not any(forfeited(s.record()) for s in seats) and \
+                not absent(seats, now, {command.seat}):
+            raise HallError("conflict", "you play against bots alone: nobody has left, so there is nothing"
+                            " to end by agreement (resign to leave the game)")
         self.ballot = Ballot(command.motion, command.target if command.motion == "bot" else None, command.seat,
                              now + VOTE_TIME)
+        self.proposed[command.seat] = now
         return self.ballot
 
 
@@ -132,19 +168,42 @@ def decided(room: Room, ballot: Ballot) -> Farewell:
         check_away(room.seats, ballot.seat, now)
         return departing(room.seats, [ballot.seat], "away", room.status, room.bots.builtin(room.game))
     gone = absent(room.seats, now, ballot.yes)
-    why = "the players agreed to end the game" + (
-        f": {', '.join(room.names()[s] for s in gone)} left it and place{'s' if len(gone) == 1 else ''} last"
-        if gone else ", a draw")
+    names = room.names()
+    out = gone + [s for s, seat in enumerate(room.seats) if forfeited(seat.record())]
+    who = f"{names[ballot.by]} ended the game" if ballot.yes == {ballot.by} else "the players agreed to end the game"
+    why = who + (f": {', '.join(names[s] for s in sorted(out))} left it and place{'s' if len(out) == 1 else ''} last"
+                 if out else ", a draw")
     return ending(room.seats, gone, "away", why)
 
 
 async def vote(room: Room, votes: Votes, command: Vote) -> None:
     """Casts ``command``'s vote in ``room`` (applied here; ``votes``: its votes); a vote that passes
-    is carried out."""
+    is carried out. One that waits for a player who is not connected is counted again once they
+    have been gone ``AWAY_GRACE`` seconds."""
     async with room.lock:
         lines, passed = votes.cast(room.seats, room.status, command, room.context.clock.now())
-    room.show_status()
+        recount = votes.recount_at(room.seats, room.context.clock.now())
+    room.show_status({"vote": votes.to_json(room.seats, room.context.clock.now())})
     for line in lines:
         await room.chat.tell(line)
     if passed is not None:
         await leave(room, lambda: decided(room, passed))
+    elif recount is not None:
+        room.context.spawn(_recount(room, votes, recount))
+
+
+async def _recount(room: Room, votes: Votes, when: float) -> None:
+    """Counts the vote under way again at ``when`` (the hall's clock), and carries it out if it passed."""
+    ballot = votes.ballot
+    while room.context.clock.now() < when:
+        await asyncio.sleep(min(1.0, max(0.05, when - room.context.clock.now())))
+        if votes.ballot is not ballot:
+            return  # decided, refused or lapsed meanwhile
+    async with room.lock:
+        try:
+            passed = votes.tally(room.seats, room.context.clock.now()) if votes.ballot is ballot else None
+        except HallError:  # the player in question came back: the vote stays open for the others to say
+            passed = None
+    if passed is not None:
+        with contextlib.suppress(HallError):  # the game ended meanwhile
+            await leave(room, lambda: decided(room, passed))

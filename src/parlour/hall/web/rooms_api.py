@@ -15,7 +15,8 @@ from ... import bots as bot_registry
 from .. import lobby as lobby_listing
 from ..mygames import check_cap
 from ..quotas import Guard
-from ..rematch import offer_rematch
+from ..rematch import joined as rematch_joined
+from ..rematch import offer_rematch, origin
 from ..room import Room
 from ..room import commands as do
 from ..room.leaving import check_standing_host
@@ -96,11 +97,15 @@ async def join(code: str, body: Join, hall: HallDep, guard: GuardDep, address: C
                token: KeptSeatToken, account: CurrentAccount) -> dict[str, Any]:
     """Take a seat by name; keep the seat token, it is the only way back into the seat. Signed
     in, the seat is the account's (under its name) and opening the room from any browser
-    where the player is signed in puts them back in it."""
+    where the player is signed in puts them back in it. A rematch starts by itself once every
+    seat is taken, and its old room's chat says who joined."""
     guard.take("joins", address)
     await check_cap(hall, account, guard.limits.games_per_player)
-    joined = await hall.execute(code, do.Join(body.name, body.seat, token, account))
+    room = await hall.room(code)
+    old = origin(room)
+    joined = await hall.run(room, do.Join(body.name, body.seat, token, account))
     assert isinstance(joined, do.Joined)
+    await rematch_joined(hall, room, old, room.names()[joined.seat])
     return {"seat": joined.seat, "seat_token": joined.token}
 
 

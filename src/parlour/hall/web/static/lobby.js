@@ -221,7 +221,11 @@ function roomRow(room, names) {
     el("span", { class: "room-row-when muted" }, playing ? `move ${room.turn}`
       : room.pace === "turn-based" ? moveTime(room.turn_timer) : ago(room.created)),
     el("div", { class: "room-row-seats" },
-      room.seats.map((s) => el("span", { class: ["seat-chip", `seat-${s.kind}`], title: seatName(s) }, seatName(s)))),
+      room.seats.map((s) => el("span", {  // who is at the table now (presence), who is away
+        class: ["seat-chip", `seat-${s.kind}`, s.kind === "human" && (s.connected ? "seat-here" : "seat-away")],
+        title: s.kind === "human" ? `${seatName(s)}: ${s.connected ? "here" : "away"}` : seatName(s) }, seatName(s))),
+      !playing && room.host_here === false ? el("span", { class: "muted small host-away" },
+        "the host is away: any player may start") : null),
     el("span", { class: "room-row-join", title: open ? `${plural(open, "seat")} open` : "" },
       playing ? "Watch →" : open ? "Join →" : "Watch →"));
 }

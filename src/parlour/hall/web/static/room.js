@@ -8,6 +8,7 @@ import {
 import { chime, muteSwitch, notify, notifyButton } from "/static/alerts.js";
 import { signedIn } from "/static/account.js";
 import { deadlineText, moveTime, passed } from "/static/pace.js";
+import { tableControls, leaveSeatButton } from "/static/table.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const app = document.getElementById("app");
@@ -89,8 +90,8 @@ function hostToken() {
 }
 
 async function hostCall(path, body) {
-  try {
-    await api("POST", `/api/rooms/${encodeURIComponent(code)}/${path}`, body, hostToken());
+  try {  // once the host has been gone a while, a seated player stands in with their seat token
+    await api("POST", `/api/rooms/${encodeURIComponent(code)}/${path}`, body, hostToken() || loadRoom(code).seat_token);
   } catch (err) {
     showError(err.message);
   }
@@ -165,8 +166,8 @@ function buildWaiting() {
 
 function showWaiting(room) {
   if (!waiting) waiting = buildWaiting();
-  const host = !!hostToken();
   const seated = mySeat !== null;
+  const host = !!hostToken() || (room.host_away && seated);  // the host gone a while: any player stands in
   const shown = (value) => (value === true ? "yes" : value === false ? "no" : String(value));
   const optionLines = game.options.filter((o) => !o.replay_only).map((o) => {
     const value = room.options?.[o.name] ?? o.default;
@@ -197,7 +198,9 @@ function showWaiting(room) {
     ? [el("button", { type: "button", class: "btn btn-primary btn-wide", id: "start", disabled: open > 0,
       onclick: () => hostCall("start") }, "Start the game"),
     open ? el("p", { class: "muted" }, `${plural(open, "seat")} still open: wait for friends or seat bots.`) : null]
-    : el("p", { class: "muted" }, open ? `Waiting for ${plural(open, "more player")}…` : "Waiting for the host to start…"));
+    : el("p", { class: "muted" }, open ? `Waiting for ${plural(open, "more player")}…` : "Waiting for the host to start…"),
+  host && !hostToken() ? el("p", { class: "muted", id: "host-away" }, "The host has been gone a while: any player may start.") : null,
+  seated ? leaveSeatButton(code, showError) : null);
 }
 
 // --- the game page ------------------------------------------------------------------------------
@@ -221,6 +224,7 @@ function buildFrame() {
     log: el("ol", { class: "log", id: "log" }),
     error: el("div", { class: "frame-error", id: "frame-error", role: "alert", hidden: true }),
     after: el("div", { class: "after-game", hidden: true }),
+    table: el("div", { class: "table-slot" }),  // resign, votes (table.js)
     notify: mySeat === null ? null : notifyButton(),
     renderer: null,
     myTurn: null,  // whether the last state drawn asked me to act (null: none drawn yet)
@@ -228,7 +232,7 @@ function buildFrame() {
   replace(main, el("div", { class: "game-page" },
     el("div", { class: "board-wrap" }, parts.error, parts.board),
     el("aside", { class: "sidebar" },
-      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.notify),
+      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.table, parts.notify),
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), parts.seats),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), parts.log),
       chat.card)));
@@ -345,7 +349,9 @@ function updateSidebar(msg) {
   seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
     : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
       seat.connected ? "●" : "○"),
-  host && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
+  // a host who plays has the players' controls (table.js); a host who watches may give the seat of
+  // a player gone two minutes to a bot (the hall says how long is left)
+  host && mySeat === null && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
     ? el("button", { type: "button", class: "btn btn-small", title: "Let a bot play this seat",
       onclick: () => hostCall(`seats/${seat.seat}/bot`, { bot: game.bots[0] }) }, "Bot takes over") : null,
   scores ? el("span", { class: "seat-score", title: game.scores_label },
@@ -365,6 +371,7 @@ function updateSidebar(msg) {
   if (atBottom || !frame.logSeen) frame.log.scrollTop = frame.log.scrollHeight;
   frame.logSeen = true;
   frame.after.hidden = !msg.result;
+  drawTable();
   if (frame.notify) frame.notify.hidden = !!msg.result;
   if (msg.result) {
     const again = room.rematch;
@@ -381,6 +388,12 @@ function updateSidebar(msg) {
       if (loadRoom(again).seat_token === undefined) toast("A rematch is offered: one click on “Join the rematch” takes your seat.");
     }
   }
+}
+
+function drawTable() {
+  if (!frame || !last) return;
+  replace(frame.table, tableControls({ code, room: last.room, mySeat, over: !!last.result, onError: showError,
+    redraw: drawTable }));
 }
 
 // --- the rematch ----------------------------------------------------------------------------------
