@@ -13,10 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from fastapi.testclient import TestClient
 from hallkit import OPEN, host, join, new_room
-from notifykit import SmtpServer, body_of, wait_for
+from notifykit import CHEAP_ARGON2ID, HALL_SEED, SmtpServer, body_of, wait_for
 from test_players import as_guest, seat_socket, sign_in, sign_up
 
-from conftest import CHEAP_ARGON2ID, HALL_SEED
 from parlour.hall import create_app
 from parlour.hall.notify import NotifyConfig, NotifyLimits, SmtpConfig
 from parlour.hall.store import SqlStore

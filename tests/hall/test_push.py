@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from notifykit import Browser, PushService, wait_for
+from notifykit import CHEAP_ARGON2ID, HALL_SEED, Browser, PushService, wait_for
 from test_notify import bo_moves, notifications, settle, turn_based_with_bo
 from test_players import sign_up
 
-from conftest import CHEAP_ARGON2ID, HALL_SEED
 from parlour.hall import create_app
 from parlour.hall.notify import NotifyConfig
 from parlour.hall.notify.push import unb64url
