@@ -62,7 +62,7 @@ class Pace:
             new = now + (self.seconds or 0)
         else:
             return None
-        return Deadline(new) if new != self.deadline or new is not None else None
+        return None if new is None and self.deadline is None else Deadline(new)
 
     def committed(self, deadline: Deadline | None, humans: Sequence[int], leading: bool) -> None:
         """``deadline`` (from :meth:`after`) is in the store: the room shows it, and where the room
