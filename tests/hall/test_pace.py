@@ -180,3 +180,15 @@ def test_a_live_room_has_no_late_choice(client):
     tokens = started(client, room)
     answer = client.post(f"/api/rooms/{room['code']}/late/0", json={"choice": "bot"}, headers=host(tokens[1]))
     assert answer.status_code == 409 and "turn-based" in answer.json()["detail"]
+
+
+def test_a_turn_based_room_waits_for_players_a_week_where_a_live_one_waits_a_quarter_hour(client, clock):
+    slow = turn_based(client)["code"]
+    live = new_room(client, "patchwork", [OPEN, OPEN])["code"]
+    clock.advance(6 * DAY)
+    client.app.state.hall.sweep(clock.now())
+    assert [r["code"] for r in client.get("/api/rooms").json()] == [slow]
+    clock.advance(DAY + 1)
+    client.app.state.hall.sweep(clock.now())
+    assert client.get("/api/rooms").json() == []
+    assert status(client, live)["status"] == "waiting"  # its link still opens it, as before
