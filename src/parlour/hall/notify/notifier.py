@@ -154,8 +154,9 @@ class Notifier:
                 new = replace(new, email=email, confirmed=False, last_daily=None,
                               confirm_token=token_hash(send_link) if send_link else None,
                               confirm_expires=now + CONFIRM_DAYS * DAY if send_link else None)
-        if (new.turns or new.daily) and new.email is None and not await self.store.pushes_of(account):
-            raise HallError("bad_request", "give an e-mail address (or turn on push in a browser) for alerts to go to")
+        if (new.turns or new.daily) and new.email is None:
+            raise HallError("bad_request", "give an e-mail address for alerts by mail to go to (push needs no"
+                            " setting: turn it on in a browser)")
         if send_link is not None and new.email is not None:
             await self._check_confirm_rate(account, new.email, now)
         await self.store.save_notify_settings(new, now)
@@ -236,7 +237,8 @@ class Notifier:
         mail and push, as their settings allow and within the rates; returns the channels it was
         queued for (none is an answer too: nothing is owed). ``kind``: turn and late follow the
         player's "turns" setting, daily their "daily" one, any other (an invitation) goes to a
-        confirmed address. ``alert``: a room whose "your turn" this is (noted with it)."""
+        confirmed address; every kind but daily goes to the browsers the player subscribed.
+        ``alert``: a room whose "your turn" this is (noted with it)."""
         if not KIND.fullmatch(kind):
             raise HallError("bad_request", "a notification's kind is a short word such as invite")
         if not link.startswith("/") or link.startswith("//") or len(link) > LINK_MAX:
@@ -254,7 +256,7 @@ class Notifier:
             body = (f"{text}\n\n{url}\n\n--\nParlour. To get no more mail from it:"
                     f" {self.unsubscribe_link(account, settings.email)}\n")
             items.append(Outgoing(account, "mail", settings.email, kind, subject, body, url))
-        if self.vapid and (kind not in TURN_KINDS or settings.turns or settings.email is None):
+        if self.vapid and kind != "daily":  # a browser that subscribed wants every alert but the summary
             pushes = await self.store.pushes_of(account)
             if pushes and await self.store.sent_since(now - HOUR, account=account, channel="push") + len(pushes) <= (
                     self.limits.push_per_player_hour):
