@@ -173,7 +173,8 @@ def test_when_time_runs_out_nothing_happens_until_another_player_hands_the_seat_
     assert taken.json()["seats"][0]["kind"] == "bot" and taken.json()["seats"][0]["name"] == "Ana (bot)"
     watcher = Socket(client, code)
     watcher.hello()
-    watcher.until(lambda s: s["turn"] >= 1)  # the bot moved for her seat
+    if watcher.sync()["turn"] < 1:  # the bot moves for her seat (it may have by now)
+        watcher.until(lambda s: s["turn"] >= 1)
     watcher.close()
 
 
@@ -260,4 +261,5 @@ def test_a_replica_shows_the_owners_deadline_from_the_change_and_from_the_store_
     assert len({owner for owner, _ in seen}) > 1 and reads == 0  # deadlines moved with the moves
     (tmp_path / "gap").mkdir()
     seen, reads = run_apart(follow_deadlines(tmp_path / "gap", drop_at=3))
-    assert all(owner == copy for owner, copy in seen) and reads >= 1, seen
+    assert seen[3][0] != seen[3][1], "the dropped change: the replica could not know it yet"
+    assert all(owner == copy for owner, copy in seen[4:]) and reads >= 1, seen  # the next change, and the store
