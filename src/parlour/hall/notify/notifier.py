@@ -145,9 +145,9 @@ class Notifier:
         new = replace(old, turns=changes.get("turns", old.turns), daily=changes.get("daily", old.daily))
         send_link: str | None = None
         if "email" in changes:
-            email = None if changes["email"] is None else check_email(changes["email"])
-            if email is not None and not self.mail:
+            if changes["email"] is not None and not self.mail:
                 raise HallError("bad_request", "this hall sends no e-mail (it was started without --smtp)")
+            email = None if changes["email"] is None else check_email(changes["email"])
             expired = (old.confirm_expires or 0) < now  # an unconfirmed address given again: a new link
             if email != old.email or (email is not None and not old.confirmed and expired):
                 send_link = new_token() if email is not None else None
