@@ -4,8 +4,11 @@ through the one and pushes to the other."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import datetime
 import json
+import signal
 import socket
 import ssl
 import threading
@@ -19,12 +22,23 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+from argon2 import PasswordHasher
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from parlour.hall.notify.push import b64url
+
+# as tests/hall/conftest.py has them (a test module cannot import a conftest by name: there are two)
+CHEAP_ARGON2ID = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+HALL_SEED = 2026
+
+
+def die_with_parent() -> None:
+    """A server started by a test ends when the test process does, however it ends (Linux)."""
+    with contextlib.suppress(OSError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def free_port() -> int:

@@ -13,11 +13,11 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from fastapi.testclient import TestClient
 from hallkit import OPEN, host, join, new_room
-from notifykit import SmtpServer, body_of, wait_for
+from notifykit import CHEAP_ARGON2ID, HALL_SEED, SmtpServer, body_of, wait_for
 from test_players import as_guest, seat_socket, sign_in, sign_up
 
-from conftest import CHEAP_ARGON2ID, HALL_SEED
 from parlour.hall import create_app
+from parlour.hall.errors import HallError
 from parlour.hall.notify import NotifyConfig, NotifyLimits, SmtpConfig
 from parlour.hall.store import SqlStore
 
@@ -205,6 +205,27 @@ def test_bad_settings_get_a_reason_and_change_nothing(hall, smtp, clock):
     assert expired.status_code == 403 and "expired" in expired.text
     assert hall.get("/api/me/notifications").json()["confirmed"] is False
     assert hall.get("/confirm?t=nonsense").status_code == 403
+    hall.put("/api/me/notifications", json={"email": ANA})  # given again once expired: a new link
+    fresh = wait_for(lambda: smtp.mails_to(ANA)[1:])[0]
+    assert hall.get(link_in(fresh, "/confirm")).status_code == 200
+    assert hall.get("/api/me/notifications").json()["confirmed"] is True
+
+
+def test_the_notifiers_api_refuses_what_is_not_a_notification(hall, smtp):
+    sign_up(hall, "Ana")
+    confirmed(hall, smtp)
+    notifier = notifications(hall).notifier
+    account = hall.portal.call(hall.app.state.accounts.by_name, "Ana")[0].id  # type: ignore[attr-defined]
+    for kind, text, link, words in (("invite!", "hi", "/r/X", "short word"), ("invite", "hi", "https://evil.example",
+                                                                             "path of this hall"),
+                                    ("invite", "hi", "//evil.example/x", "path of this hall"),
+                                    ("invite", "x" * 2001, "/r/X", "at most 2000"),
+                                    ("invite", "bell\a", "/r/X", "control characters")):
+        with pytest.raises(HallError, match=words):
+            hall.portal.call(notifier.notify, account, kind, text, link)
+    assert hall.portal.call(notifier.notify, account, "invite", "Bo invites you\nto play", "/r/KUYWKA") == ["mail"]
+    mail = wait_for(lambda: [m for m in smtp.mails_to(ANA) if m["Subject"] == "Bo invites you to play"])[0]
+    assert "http://hall.test/r/KUYWKA" in body_of(mail)
 
 
 def test_confirmation_links_to_one_address_are_rate_limited_whoever_asks(hall, smtp):

@@ -4,6 +4,8 @@ your turn first, and the cap on games per player."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 from typing import Any
 
 from hallkit import OPEN, Socket, host, join, new_room
@@ -171,7 +173,8 @@ def test_when_time_runs_out_nothing_happens_until_another_player_hands_the_seat_
     assert taken.json()["seats"][0]["kind"] == "bot" and taken.json()["seats"][0]["name"] == "Ana (bot)"
     watcher = Socket(client, code)
     watcher.hello()
-    watcher.until(lambda s: s["turn"] >= 1)  # the bot moved for her seat
+    if watcher.sync()["turn"] < 1:  # the bot moves for her seat (it may have by now)
+        watcher.until(lambda s: s["turn"] >= 1)
     watcher.close()
 
 
@@ -180,3 +183,83 @@ def test_a_live_room_has_no_late_choice(client):
     tokens = started(client, room)
     answer = client.post(f"/api/rooms/{room['code']}/late/0", json={"choice": "bot"}, headers=host(tokens[1]))
     assert answer.status_code == 409 and "turn-based" in answer.json()["detail"]
+
+
+def test_a_turn_based_room_waits_for_players_a_week_where_a_live_one_waits_a_quarter_hour(client, clock):
+    slow = turn_based(client)["code"]
+    live = new_room(client, "patchwork", [OPEN, OPEN])["code"]
+    clock.advance(6 * DAY)
+    client.app.state.hall.sweep(clock.now())
+    assert [r["code"] for r in client.get("/api/rooms").json()] == [slow]
+    clock.advance(7 * DAY + 1)  # a week since anyone looked (several processes: since it was read again)
+    client.app.state.hall.sweep(clock.now())
+    assert client.get("/api/rooms").json() == []
+    assert status(client, live)["status"] == "waiting"  # its link still opens it, as before
+
+
+async def follow_deadlines(tmp_path: Any, drop_at: int | None) -> tuple[list[tuple[Any, Any]], int]:
+    """A turn-based room played by its owner while a replica follows it: each move's deadline on
+    both, and the replica's reads of the store."""
+    from test_replicas import Carrier, CountingStore, Follower
+
+    from parlour.games import all_games
+    from parlour.hall.broadcast import LocalBroadcast
+    from parlour.hall.hall import Hall
+    from parlour.hall.room.commands import Act, Join, Start
+    from parlour.hall.store import SqlStore
+
+    class Clock:
+        now_ = 1_800_000_000.0
+
+        def now(self) -> float:
+            return self.now_
+
+    clock = Clock()
+    url = f"sqlite:///{tmp_path}/hall.sqlite3"
+    owner_store, replica_store = SqlStore(url), CountingStore(url)
+    carrier = Carrier()
+    owner = Hall(owner_store, all_games(), clock, broadcast=carrier, seed=5)
+    replica = Hall(replica_store, all_games(), clock, broadcast=LocalBroadcast(), seed=5, ownership=Follower())
+    carrier.to = replica
+    await owner.start()
+    seen = []
+    try:
+        room, *_ = await owner.create_room("palace", {}, [{"kind": "open"}, {"kind": "open"}], turn_timer=DAY,
+                                           pace="turn-based")
+        copy = await replica.room(room.code)
+        for name in ("Ana", "Bo"):
+            await owner.execute(room.code, Join(name))
+        await owner.execute(room.code, Start())
+        CountingStore.reads = 0
+        rng = random.Random(7)
+        for move in range(12):
+            if room.status != "playing":
+                break
+            if move == drop_at:
+                carrier.dropped = 1
+            clock.now_ += 600
+            seat = min(room.to_act())
+            action = owner.games["palace"].random_action(room.state, seat, rng)
+            await owner.execute(room.code, Act(seat, room.audience(seat).turn, action))
+            for _ in range(100):  # a read to fill a gap runs on a thread
+                if copy.turn == room.turn:
+                    break
+                await asyncio.sleep(0.02)
+            seen.append((room.pace.deadline, copy.pace.deadline))
+        return seen, CountingStore.reads
+    finally:
+        await owner.stop()
+        owner_store.close()
+        replica_store.close()
+
+
+def test_a_replica_shows_the_owners_deadline_from_the_change_and_from_the_store_after_a_gap(tmp_path):
+    from test_limits import run_apart
+
+    seen, reads = run_apart(follow_deadlines(tmp_path, drop_at=None))
+    assert len(seen) > 5 and all(owner == copy and owner is not None for owner, copy in seen), seen
+    assert len({owner for owner, _ in seen}) > 1 and reads == 0  # deadlines moved with the moves
+    (tmp_path / "gap").mkdir()
+    seen, reads = run_apart(follow_deadlines(tmp_path / "gap", drop_at=3))
+    assert seen[3][0] != seen[3][1], "the dropped change: the replica could not know it yet"
+    assert all(owner == copy for owner, copy in seen[4:]) and reads >= 1, seen  # the next change, and the store

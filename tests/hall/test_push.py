@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from notifykit import Browser, PushService, wait_for
+from notifykit import CHEAP_ARGON2ID, HALL_SEED, Browser, PushService, wait_for
 from test_notify import bo_moves, notifications, settle, turn_based_with_bo
 from test_players import sign_up
 
-from conftest import CHEAP_ARGON2ID, HALL_SEED
 from parlour.hall import create_app
 from parlour.hall.notify import NotifyConfig
 from parlour.hall.notify.push import unb64url
@@ -118,3 +117,13 @@ def test_bad_subscriptions_get_a_reason_and_change_nothing(make_hall, push_servi
     sixth = hall.post("/api/me/push", json={"endpoint": "https://push.example.net/6", "keys": good_keys})
     assert sixth.status_code == 409 and "at most 5 browsers" in sixth.json()["detail"]
     assert hall.request("DELETE", "/api/me/push", json={"endpoint": None}).json()["push"] == 0
+
+
+def test_a_hall_without_smtp_refuses_an_address_in_words_and_still_pushes(make_hall):
+    hall = make_hall()
+    sign_up(hall, "Ana")
+    settings = hall.get("/api/me/notifications").json()
+    assert settings["mail_available"] is False and settings["push_key"]
+    answer = hall.put("/api/me/notifications", json={"email": "ana@example.org", "turns": True})
+    assert answer.status_code == 422 and "sends no e-mail" in answer.json()["detail"]
+    assert hall.get("/api/me/notifications").json() == settings

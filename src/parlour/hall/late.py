@@ -42,6 +42,8 @@ async def decide(hall: Hall, room: Room, caller: int, seat: int, choice: Choice)
 
 async def forfeit(hall: Hall, room: Room, seat: int) -> None:
     """Ends the game with ``seat``'s player last, rated as a forfeit: the forfeit of issue 28,
-    which this calls once it is in the hall."""
+    which this calls once it is in the hall (on branch ``table`` at 16:30 UTC, not yet on main:
+    room/leaving.py and ``Vote(seat, motion="end")`` of room/votes.py, "the game ends now, absent
+    players last"). Until then it refuses in words and changes nothing."""
     raise HallError("conflict", "ending a game by forfeit is not in this hall yet (it comes with the"
                     " players' forfeit, issue 28): hand the seat to a bot meanwhile")

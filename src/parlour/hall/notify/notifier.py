@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import re
 from dataclasses import dataclass, field, replace
 from importlib.util import find_spec
 from typing import Any
@@ -39,6 +40,7 @@ TURN_KINDS = ("turn", "late")  # what the player's "turns" setting governs
 SUBJECT_MAX = 200
 TEXT_MAX = 2000
 LINK_MAX = 512
+KIND = re.compile(r"[a-z_]{1,16}")
 
 
 @dataclass(frozen=True)
@@ -143,16 +145,18 @@ class Notifier:
         new = replace(old, turns=changes.get("turns", old.turns), daily=changes.get("daily", old.daily))
         send_link: str | None = None
         if "email" in changes:
-            email = None if changes["email"] is None else check_email(changes["email"])
-            if email is not None and not self.mail:
+            if changes["email"] is not None and not self.mail:
                 raise HallError("bad_request", "this hall sends no e-mail (it was started without --smtp)")
-            if email != old.email:
+            email = None if changes["email"] is None else check_email(changes["email"])
+            expired = (old.confirm_expires or 0) < now  # an unconfirmed address given again: a new link
+            if email != old.email or (email is not None and not old.confirmed and expired):
                 send_link = new_token() if email is not None else None
                 new = replace(new, email=email, confirmed=False, last_daily=None,
                               confirm_token=token_hash(send_link) if send_link else None,
                               confirm_expires=now + CONFIRM_DAYS * DAY if send_link else None)
-        if (new.turns or new.daily) and new.email is None and not await self.store.pushes_of(account):
-            raise HallError("bad_request", "give an e-mail address (or turn on push in a browser) for alerts to go to")
+        if (new.turns or new.daily) and new.email is None:
+            raise HallError("bad_request", "give an e-mail address for alerts by mail to go to (push needs no"
+                            " setting: turn it on in a browser)")
         if send_link is not None and new.email is not None:
             await self._check_confirm_rate(account, new.email, now)
         await self.store.save_notify_settings(new, now)
@@ -233,11 +237,17 @@ class Notifier:
         mail and push, as their settings allow and within the rates; returns the channels it was
         queued for (none is an answer too: nothing is owed). ``kind``: turn and late follow the
         player's "turns" setting, daily their "daily" one, any other (an invitation) goes to a
-        confirmed address. ``alert``: a room whose "your turn" this is (noted with it)."""
+        confirmed address; every kind but daily goes to the browsers the player subscribed.
+        ``alert``: a room whose "your turn" this is (noted with it)."""
+        if not KIND.fullmatch(kind):
+            raise HallError("bad_request", "a notification's kind is a short word such as invite")
+        if not link.startswith("/") or link.startswith("//") or len(link) > LINK_MAX:
+            raise HallError("bad_request", f"a notification's link is a path of this hall such as /r/KUYWKA"
+                            f" (at most {LINK_MAX} characters)")
         now = self.hall.clock.now()
         text = typed_text(text, "a notification's text", TEXT_MAX)
         subject = " ".join((subject or text).split())[:SUBJECT_MAX]  # one line: no header can be slipped in
-        url = self.link(link[:LINK_MAX])
+        url = self.link(link)
         settings = await self.settings(account)
         wanted = settings.turns if kind in TURN_KINDS else settings.daily if kind == "daily" else True
         items: list[Outgoing] = []
@@ -246,7 +256,7 @@ class Notifier:
             body = (f"{text}\n\n{url}\n\n--\nParlour. To get no more mail from it:"
                     f" {self.unsubscribe_link(account, settings.email)}\n")
             items.append(Outgoing(account, "mail", settings.email, kind, subject, body, url))
-        if self.vapid and (kind not in TURN_KINDS or settings.turns or settings.email is None):
+        if self.vapid and kind != "daily":  # a browser that subscribed wants every alert but the summary
             pushes = await self.store.pushes_of(account)
             if pushes and await self.store.sent_since(now - HOUR, account=account, channel="push") + len(pushes) <= (
                     self.limits.push_per_player_hour):

@@ -18,9 +18,6 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-
 from ..errors import HallError
 from ..store import PushSubscription
 
@@ -41,12 +38,17 @@ def unb64url(text: str) -> bytes:
 
 def new_vapid_private() -> str:
     """A new VAPID private key: a P-256 scalar, base64url (43 characters)."""
+    from cryptography.hazmat.primitives.asymmetric import ec  # the notify extra's (pywebpush needs it)
+
     key = ec.generate_private_key(ec.SECP256R1())
     return b64url(key.private_numbers().private_value.to_bytes(32, "big"))
 
 
 def application_server_key(private: str) -> str:
     """The public key browsers subscribe with (the uncompressed point, base64url)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     key = ec.derive_private_key(int.from_bytes(unb64url(private), "big"), ec.SECP256R1())
     return b64url(key.public_key().public_bytes(serialization.Encoding.X962,
                                                 serialization.PublicFormat.UncompressedPoint))

@@ -49,11 +49,14 @@ class Sweeper:
     async def overdue(self) -> list[str]:
         now = self.hall.clock.now()
         codes = await self.store.overdue_rooms(now, ROOMS_A_SWEEP)
+        told = []
         for code in codes:
+            if not await self.store.mark_overdue(code):
+                continue  # another process of the hall tells them
+            told.append(code)
             try:
                 room = await self.hall.room(code)
             except HallError:
-                await self.store.mark_overdue(code)
                 continue
             late = room.pace.late(room.seats.humans(room.to_act()), now)
             names = room.names()
@@ -65,10 +68,9 @@ class Sweeper:
                         player.account, "late", f"{names[seat]}'s time to move ran out in {room.game.name}"
                         f" (room {room.code}). You may hand the seat to a bot or end the game with"
                         f" {names[seat]} last.", f"/r/{room.code}")
-            await self.store.mark_overdue(code)
             room.touched = now
             self.hall.broadcast.publish_here(room.code)  # the watchers here see the deadline passed
-        return codes
+        return told
 
     async def summaries(self) -> int:
         if not self.notifier.mail:

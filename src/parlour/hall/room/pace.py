@@ -24,6 +24,7 @@ LIVE, TURN_BASED = "live", "turn-based"
 PACES = (LIVE, TURN_BASED)
 MIN_MOVE_TIME = 3600  # seconds: a turn-based room's time per move, from an hour...
 MAX_MOVE_TIME = 14 * 86400  # ...to 14 days
+WAITING_FOR_PLAYERS = 7 * 86400  # seconds a turn-based room stays listed with nobody connected to it
 
 
 def check_pace(pace: Any, turn_timer: float | None) -> str:
@@ -62,7 +63,7 @@ class Pace:
             new = now + (self.seconds or 0)
         else:
             return None
-        return Deadline(new) if new != self.deadline or new is not None else None
+        return None if new is None and self.deadline is None else Deadline(new)
 
     def committed(self, deadline: Deadline | None, humans: Sequence[int], leading: bool) -> None:
         """``deadline`` (from :meth:`after`) is in the store: the room shows it, and where the room
@@ -72,6 +73,11 @@ class Pace:
         self.deadline = deadline.at
         if leading and deadline.at is not None:
             self._asked(list(humans))
+
+    def waiting(self, ttl: float) -> float:
+        """How long a waiting room nobody is connected to stays listed: ``ttl`` for a live one, a
+        week for a turn-based one (its players come by now and then)."""
+        return max(ttl, WAITING_FOR_PLAYERS) if self.turn_based else ttl
 
     def late(self, humans: Sequence[int], now: float) -> list[int]:
         """The people who must act and whose time ran out."""

@@ -133,7 +133,7 @@ class Room:
 
     def expired(self, now: float, ttl: float) -> bool:
         """A waiting room nobody has been connected to for ``ttl`` seconds."""
-        return self.status == "waiting" and self.watchers == 0 and now - self.touched >= ttl
+        return self.status == "waiting" and self.watchers == 0 and now - self.touched >= self.pace.waiting(ttl)
 
     def audience(self, seat: int | None) -> Audience:
         """What ``seat`` (None: the spectators) has been shown, with its own count of the turns."""
@@ -286,7 +286,7 @@ class Room:
             if self.status != "waiting":
                 raise HallError("conflict", "the game has already started")
             self.seats.check_full()
-            humans = self.seats.humans(self.game.to_act(self.play.start_state()))
+            humans = self.seats.humans(self.game.to_act(self.play.start_state())) if self.pace.turn_based else []
             deadline = self.pace.after(humans, [None] * self.players, None, self.context.clock.now(), False)
             await self._save(status="playing", deadline=deadline)
             self.pace.committed(deadline, humans, self.leading)
@@ -342,7 +342,7 @@ class Room:
             result = self.game.result(state) if over else None
             rated = settlement(self.code, self.game.id, self.seats.records(), result.ranks,
                                record.at) if result is not None else None
-            humans = [] if over else self.seats.humans(self.game.to_act(state))
+            humans = self.seats.humans(self.game.to_act(state)) if self.pace.turn_based and not over else []
             deadline = self.pace.after(humans, self.play.waiting_since, seat, record.at, over)
             try:
                 # the fencing check, a finished game's ratings and a turn-based deadline commit with the action

@@ -126,7 +126,10 @@ class NotifyStore(Protocol):
         """Turn-based rooms being played whose deadline passed and was not yet told (indexed)."""
         ...
 
-    async def mark_overdue(self, code: str) -> None: ...
+    async def mark_overdue(self, code: str) -> bool:
+        """Notes that room ``code``'s passed deadline is being told; False if it already was (by
+        another process of the hall)."""
+        ...
 
     async def daily_due(self, before: float, limit: int) -> list[NotifySettings]:
         """Confirmed addresses wanting a daily summary whose last one went before ``before``."""
@@ -278,9 +281,17 @@ class NotifySql:
                  .order_by(r.c.deadline).limit(limit))
         return list(await self._read(lambda c: c.execute(query).scalars().all()))
 
-    async def mark_overdue(self, code: str) -> None:
+    async def mark_overdue(self, code: str) -> bool:
         r = rooms_table
-        await self.write([(r.update().where(r.c.code == sa.bindparam("room")).values(overdue=True), {"room": code})])
+        marked: list[bool] = []
+
+        def mark(conn: sa.Connection) -> None:
+            taken = conn.execute(r.update().where(r.c.code == code, sa.func.coalesce(r.c.overdue, False) == sa.false())
+                                 .values(overdue=True))
+            marked.append(taken.rowcount == 1)
+
+        await self.write([mark])
+        return bool(marked and marked[0])
 
     async def daily_due(self, before: float, limit: int) -> list[NotifySettings]:
         t = notify_settings_table

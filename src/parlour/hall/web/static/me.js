@@ -6,7 +6,7 @@ import { accountCorner, signedIn } from "/static/account.js";
 
 const app = document.getElementById("app");
 const main = el("main", { class: "players-page" });
-app.append(header(el("a", { href: "/me", class: "topbar-link" }, "My games"), accountCorner()), main);
+app.append(header(accountCorner()), main);
 
 const said = (node, text, error = false) => {
   node.className = error ? "form-error" : "muted small";
@@ -20,14 +20,14 @@ function addressState(settings) {
     : `Waiting for you to follow the link sent to ${settings.email}: nothing else goes there until then.`;
 }
 
-function mailCard(settings, refresh) {
+function mailCard(settings, refresh, note) {
   const email = el("input", { id: "email", type: "email", maxlength: 254, autocomplete: "email",
     value: settings.email || "", placeholder: "you@example.org", disabled: !settings.mail_available });
   const turns = el("input", { id: "turns", type: "checkbox", checked: settings.turns });
   const daily = el("input", { id: "daily", type: "checkbox", checked: settings.daily });
   const state = el("p", { class: "settings-state muted small", id: "email-state" }, addressState(settings));
-  const message = el("p", { class: "muted small", role: "status", id: "settings-message" });
-  const form = el("form", { class: "card settings-form", id: "mail-form" },
+  const message = el("p", { class: "muted small", role: "status", id: "settings-message" }, note || "");
+  const form = el("form", { class: "card settings-form", id: "mail-form", novalidate: true },
     el("h2", { class: "card-title" }, "E-mail"),
     el("label", { class: "field", for: "email" }, el("span", {}, "Address"), email,
       el("small", {}, "Shown to nobody else. A new address gets a link to confirm it first.")),
@@ -51,9 +51,7 @@ function mailCard(settings, refresh) {
     const body = { turns: turns.checked, daily: daily.checked };
     if (settings.mail_available) body.email = email.value.trim() || null;
     try {
-      const saved = await api("PUT", "/api/me/notifications", body);
-      said(message, "Saved.");
-      refresh(saved);
+      refresh(await api("PUT", "/api/me/notifications", body), "Saved.");
     } catch (err) {
       said(message, err.message, true);
     }
@@ -119,10 +117,10 @@ async function start() {
       el("a", { href: "/signin?next=/me/notifications" }, "Sign in"), " to choose how the hall tells you it is your turn."));
     return;
   }
-  const show = (settings) => replace(main,
+  const show = (settings, note = "") => replace(main,
     el("div", { class: "page-head" }, el("h1", {}, "Alerts"), el("a", { class: "btn btn-small", href: "/me" }, "My games")),
     el("p", { class: "lead" }, "How the hall tells you it is your turn in a turn-based game while you are away."),
-    mailCard(settings, show), pushCard(settings, show));
+    mailCard(settings, show, note), pushCard(settings, show));
   try {
     show(await api("GET", "/api/me/notifications"));
   } catch (err) {
