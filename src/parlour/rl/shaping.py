@@ -22,6 +22,7 @@ import gymnasium
 import numpy as np
 
 from ..core import View
+from ..games.dinosaurs.engine import GOAL
 from .gym import ParlourGymEnv
 
 Potential = Callable[[View, int], float]
@@ -67,7 +68,25 @@ def palace_potential(view: View, seat: int) -> float:
     return max(-1.0, min(1.0, float(lead) / 30))
 
 
-POTENTIALS: dict[str, Potential] = {"patchwork": patchwork_potential, "palace": palace_potential}
+def dinosaurs_potential(view: View, seat: int) -> float:
+    """The seat's lead in escape points over the best of the others still in the game, / the goal
+    (50), within [-1, 1]; -1 once the seat is eliminated."""
+    players = view["players"]
+    if players[seat]["eliminated"]:
+        return -1.0
+    others = [p["escape"] for i, p in enumerate(players) if i != seat and not p["eliminated"]]
+    lead = players[seat]["escape"] - max(others, default=0)
+    return max(-1.0, min(1.0, float(lead) / GOAL))
+
+
+def empire_potential(view: View, seat: int) -> float:
+    """How much of the way to the culprit the seat has come: the roles it has ruled out of the 14
+    others, / 14, within [0, 1] (a right accusation wins, and with one suspect left it is sure)."""
+    return (15 - len(view["suspects"])) / 14
+
+
+POTENTIALS: dict[str, Potential] = {"patchwork": patchwork_potential, "palace": palace_potential,
+                                    "dinosaurs": dinosaurs_potential, "empire": empire_potential}
 
 
 class Shaped(gymnasium.Wrapper):
