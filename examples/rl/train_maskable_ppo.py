@@ -207,6 +207,8 @@ def main() -> None:
     parser.add_argument("--gamma", type=float, default=0.9, help="the discount (the learner's and the shaping's)")
     parser.add_argument("--entropy", type=float, default=0.0, help="the entropy bonus")
     parser.add_argument("--no-features", action="store_true", help="one logit per token, nothing shared")
+    parser.add_argument("--seam-points", type=float, default=None,
+                        help="Patchwork's potential: points off for each seam of the quilt (default 0.5)")
     parser.add_argument("--no-token-values", action="store_true",
                         help="leave out the numbers per token the observation ends with (Patchwork)")
     parser.add_argument("--progress", type=int, default=10_000, help="print progress every so many steps (0: never)")
@@ -214,6 +216,8 @@ def main() -> None:
     torch.set_num_threads(1)  # one core
 
     potential = None if args.no_shaping else shaping.POTENTIALS.get(args.game)
+    if potential is shaping.patchwork_potential and args.seam_points is not None:
+        potential = partial(shaping.patchwork_potential, seam_points=args.seam_points)
     features = None if args.no_features else token_features(args.game)
     values = None if features is None or args.no_token_values else TOKEN_VALUES.get(args.game)
 

@@ -44,16 +44,16 @@ def seams(quilt: int) -> int:
     return ((quilt ^ (quilt >> 1)) & _HAS_RIGHT).bit_count() + ((quilt ^ (quilt >> 9)) & _HAS_BELOW).bit_count()
 
 
-def patchwork_potential(view: View, seat: int) -> float:
+def patchwork_potential(view: View, seat: int, seam_points: float = 0.5) -> float:
     """The seat's lead in the score it would have if nobody bought anything more (its buttons, the
-    income still to be paid out, less two per empty square, the bonus), less half a point for each
-    seam of its quilt between patched and empty squares (a quilt in scattered pieces leaves holes
+    income still to be paid out, less two per empty square, the bonus), less ``seam_points`` (half a
+    point) for each seam of its quilt between patched and empty squares (a quilt in scattered pieces leaves holes
     that later patches do not fit), / 80, within [-1, 1]."""
     paydays = view["income_times"]
 
     def final(player: dict[str, Any]) -> float:
         later = sum(1 for t in paydays if t > player["time"])
-        return float(player["score"] + player["income"] * later) - 0.5 * seams(quilt_bits(player["quilt"]))
+        return float(player["score"] + player["income"] * later) - seam_points * seams(quilt_bits(player["quilt"]))
 
     players = view["players"]
     return max(-1.0, min(1.0, (final(players[seat]) - final(players[1 - seat])) / 80))
