@@ -208,7 +208,9 @@ def main() -> None:
     parser.add_argument("--gamma", type=float, default=0.9, help="the discount (the learner's and the shaping's)")
     parser.add_argument("--entropy", type=float, default=0.0, help="the entropy bonus")
     parser.add_argument("--no-features", action="store_true", help="one logit per token, nothing shared")
-    parser.add_argument("--seam-points", type=float, default=None,
+    parser.add_argument("--own-score", action="store_true",
+                        help="Patchwork's potential: the seat's own score, not its lead over the opponent")
+    parser.add_argument("--seam-points", type=float, default=0.5,
                         help="Patchwork's potential: points off for each seam of the quilt (default 0.5)")
     parser.add_argument("--token-values", action="store_true",
                         help="end the observation with numbers per token, weighed in the policy's head (Patchwork:"
@@ -218,8 +220,8 @@ def main() -> None:
     torch.set_num_threads(1)  # one core
 
     potential = None if args.no_shaping else shaping.POTENTIALS.get(args.game)
-    if potential is shaping.patchwork_potential and args.seam_points is not None:
-        potential = partial(shaping.patchwork_potential, seam_points=args.seam_points)
+    if potential is shaping.patchwork_potential:
+        potential = partial(shaping.patchwork_potential, seam_points=args.seam_points, lead=not args.own_score)
     features = None if args.no_features else token_features(args.game)
     values = TOKEN_VALUES.get(args.game) if features is not None and args.token_values else None
 

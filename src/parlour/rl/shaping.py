@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core import View
 from ..games.dinosaurs.engine import GOAL
+from ..games.patchwork.engine import BASE_SCORE
 from .gym import ParlourGymEnv
 
 Potential = Callable[[View, int], float]
@@ -44,11 +45,12 @@ def seams(quilt: int) -> int:
     return ((quilt ^ (quilt >> 1)) & _HAS_RIGHT).bit_count() + ((quilt ^ (quilt >> 9)) & _HAS_BELOW).bit_count()
 
 
-def patchwork_potential(view: View, seat: int, seam_points: float = 0.5) -> float:
+def patchwork_potential(view: View, seat: int, seam_points: float = 0.5, lead: bool = True) -> float:
     """The seat's lead in the score it would have if nobody bought anything more (its buttons, the
     income still to be paid out, less two per empty square, the bonus), less ``seam_points`` (half a
     point) for each seam of its quilt between patched and empty squares (a quilt in scattered pieces leaves holes
-    that later patches do not fit), / 80, within [-1, 1]."""
+    that later patches do not fit), / 80, within [-1, 1]. With ``lead`` False, that score of the seat's
+    alone (what the opponent does between two of the seat's moves moves it no more)."""
     paydays = view["income_times"]
 
     def final(player: dict[str, Any]) -> float:
@@ -56,6 +58,8 @@ def patchwork_potential(view: View, seat: int, seam_points: float = 0.5) -> floa
         return float(player["score"] + player["income"] * later) - seam_points * seams(quilt_bits(player["quilt"]))
 
     players = view["players"]
+    if not lead:  # the seat's own score less the engine's base of 200: from -160 (the start is -157) to 80
+        return max(-1.0, min(1.0, (final(players[seat]) - BASE_SCORE + 40) / 120))
     return max(-1.0, min(1.0, (final(players[seat]) - final(players[1 - seat])) / 80))
 
 
