@@ -31,9 +31,11 @@ FRESH = 120  # seconds a new waiting room is listed with nobody in it yet
 
 def listed(room: Room, status: LobbyStatus, now: float, present: bool = True) -> bool:
     """Whether the lobby lists ``room``; ``present``: judge by who is connected (False in a
-    cluster, where people may be connected to other processes: docs/scaling.md)."""
+    cluster, where people may be connected to other processes: docs/scaling.md). A turn-based
+    room is not judged by who is connected: its people come and go by the day."""
     if room.status != status:
         return False
+    present = present and not room.pace.turn_based
     if status == "waiting":  # a room to join: a seat is open and someone there may start it
         return bool(room.seats.open_seats()) and not room.expired(now, WAITING_TTL) and (
             not present or room.watchers > 0 or now - room.created < FRESH)

@@ -269,8 +269,9 @@ def abandoned(room: Room, now: float) -> list[int] | None:
     """The people of ``room``'s game if nobody plays it any more (applied here, being played, no
     person connected and none was, nor any move made, for ``ABANDONED_AFTER`` seconds, or the
     turn timer's time if that is longer), else None. Spectators do not keep a game going; a game
-    of bots alone plays itself to its end."""
-    if room.status != "playing" or not room.leading:
+    of bots alone plays itself to its end. A turn-based game is never abandoned so: days between
+    moves are its pace, and a seat whose time ran out is the others' to decide (room/pace.py)."""
+    if room.status != "playing" or not room.leading or room.pace.turn_based:
         return None
     gone = people(room.seats.records())
     if not gone or any(room.seats[seat].connections for seat in gone):
