@@ -40,6 +40,7 @@ from .bots import BotPool
 from .chat import Chat
 from .commands import GiveToBot, Resign
 from .context import RoomContext
+from .pace import Pace
 from .seats import Seat, SeatBook
 
 Departure = Literal["resigned", "away", "abandoned"]
@@ -68,6 +69,7 @@ class Room(Protocol):
     chat: Chat
     lock: asyncio.Lock
     leading: bool
+    pace: Pace
 
     @property
     def votes(self) -> Ballots: ...
