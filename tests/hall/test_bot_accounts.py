@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,7 +19,9 @@ from hallkit import OPEN
 from starlette.websockets import WebSocketDisconnect
 from test_players import PASSWORD, as_guest, sign_in, sign_up
 
+from parlour.hall.errors import HallError
 from parlour.hall.quotas import Limits
+from parlour.hall.room.commands import GiveToBot
 from parlour.hall.store import make_engine
 
 pytestmark = pytest.mark.timeout(60)
@@ -276,15 +277,17 @@ def test_a_bot_whose_time_runs_out_forfeits_its_seat_to_a_builtin_bot(client, cl
     program.ready(["secrets"])
     mine, game = accepted_challenge(client, program, turn_timer=5)
     code = mine["code"]
-    clock.advance(6)  # the bot never moves
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        seats = client.get(f"/api/rooms/{code}").json()["seats"]
-        if seats[game["seat"]]["kind"] == "bot":
-            break
-        time.sleep(0.05)
+    with client.websocket_connect(f"/ws/bot/rooms/{code}", headers=auth(token)) as bot_ws:
+        bot_ws.send_json({"type": "hello"})
+        assert bot_ws.receive_json()["seat"] == game["seat"]
+        clock.advance(6)  # the bot never moves
+        told = next(m for m in iter(bot_ws.receive_json, None) if m["type"] == "welcome")
+        assert told["seat"] is None  # its connection watches from then on: the seat is not its any more
     seat = client.get(f"/api/rooms/{code}").json()["seats"][game["seat"]]
-    assert seat["kind"] == "bot" and seat["name"] == "Deep (bot)", seat
+    assert seat["kind"] == "bot" and seat["name"] == "Deep (bot)" and seat["left"] == "timed_out", seat
+    again = BotProgram(client, token)  # its program connecting anew has no game to resume: the seat is not its
+    assert again.welcome["playing"] == [], again.welcome
+    again.close()
     with client.websocket_connect(f"/ws/rooms/{code}") as ana_ws:  # Ana plays on against the built-in bot
         ana_ws.send_json({"type": "hello", "token": mine["seat_token"]})
         result = None
@@ -300,7 +303,33 @@ def test_a_bot_whose_time_runs_out_forfeits_its_seat_to_a_builtin_bot(client, cl
     sign_in(client, "Deep", PASSWORD)
     finished = client.get("/api/me/games").json()["finished"]
     assert finished[0]["code"] == code and finished[0]["rank"] == 2  # the forfeit ranks last
+    # rated as played (room/leaving.py's timed_out): Ana, who stayed, gains from it, unlike an "away" forfeit
+    ana = {r["game"]: r for r in client.get("/api/players/Ana").json()["ratings"]}
+    deep = {r["game"]: r for r in client.get("/api/players/Deep").json()["ratings"]}
+    assert ana["secrets"]["games"] == deep["secrets"]["games"] == 1
+    assert ana["secrets"]["rating"] > deep["secrets"]["rating"]
     program.close()
+
+
+def test_a_bot_that_moves_in_time_keeps_its_seat(client, clock):
+    """The forfeit is judged again under the room's lock: a bot account whose deadline has not
+    passed, or a person's seat, is not taken (room/leaving.py: check_timed_out)."""
+    token = make_bot(client)
+    sign_up(client, "Ana")
+    program = BotProgram(client, token)
+    program.ready(["secrets"])
+    mine, game = accepted_challenge(client, program, turn_timer=30)
+    code, hall = mine["code"], client.app.state.hall  # type: ignore[attr-defined]
+    try:
+        for seat in (game["seat"], mine["seat"]):  # the bot's deadline is 30 s away; Ana is a person
+            with pytest.raises(HallError) as refused:
+                client.portal.call(hall.execute, code, GiveToBot(seat, "random", forfeit=True))  # type: ignore[union-attr]
+            assert "not a bot account's whose turn ran out" in str(refused.value)
+        seats = client.get(f"/api/rooms/{code}").json()["seats"]
+        assert seats[game["seat"]]["kind"] == "human" and seats[game["seat"]]["bot_account"] is True
+        assert all(s["left"] is None for s in seats), seats
+    finally:
+        program.close()
 
 
 def test_an_attacker_meets_the_bounds(make_client):
@@ -330,4 +359,19 @@ def test_an_attacker_meets_the_bounds(make_client):
     offer = [{"game": "patchwork", "options": {}}] * 21
     program.send({"type": "ready", "games": offer})
     assert "1 to 20 games" in program.receive()["message"]
+    program.close()
+
+
+def test_a_challenger_is_held_to_the_halls_cap_of_unfinished_games(make_client):
+    client = make_client(Limits(games_per_player=1))
+    token = make_bot(client)
+    sign_up(client, "Ana")
+    program = BotProgram(client, token)
+    program.ready(["secrets"])
+    accepted_challenge(client, program)  # her one unfinished game
+    refused = challenge(client)
+    assert refused.status_code == 409 and "1 unfinished games" in refused.json()["detail"], refused.text
+    assert len(client.get("/api/me/games").json()["playing"]) == 1  # no room was made, the bot was not asked
+    program.send({"type": "ping"})
+    assert program.receive()["type"] == "pong"
     program.close()

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, derive, replays
+from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, TooLong, derive, replays
 
-MAX_MOVES = 100_000  # a longer match is a bug in the game, not a long game
 BUILTIN = "builtin:"
 JSON = "json:"
 CG_LIVE = "cg-live:"  # CodinGame's current Patchwork protocol (arena/cg_live.py)
@@ -259,8 +258,10 @@ def play_match(task: MatchTask) -> MatchRecord:
                 break
         began, began_cpu = time.perf_counter(), time.process_time()
         while forfeit is None and not game.is_over(state):
-            if len(actions) >= MAX_MOVES:
-                raise RuntimeError(f"{game.id} match {task.number} did not end in {MAX_MOVES} moves")
+            try:
+                game.check_length(len(actions))  # its cap on actions: a longer match is a bug in the game
+            except TooLong as error:
+                raise RuntimeError(f"{game.id} match {task.number} did not end: {error}") from None
             seat = min(game.to_act(state))
             view = game.view(state, seat)
             legal = game.legal_actions(state, seat) if seats[seat].needs_legal else None

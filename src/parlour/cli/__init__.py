@@ -22,6 +22,7 @@ COMMANDS = (
     "db",
     "arena",
     "replay",
+    "analyse",
     "bot_connect",
 )
 

@@ -261,6 +261,11 @@ class BotClient:
                     # gives its seat to a built-in bot)
                     player.failed = f"illegal: {message.get('message')}"
                     return False
+                if kind == "welcome" and message.get("seat") is None:
+                    # the seat is no longer this account's: its time ran out and it forfeited (a
+                    # built-in bot plays it on), or the game is over: nothing more to play here
+                    say(f"room {code}: the seat is no longer this bot's (it forfeited, or the game is over)")
+                    return True
                 if kind == "error":
                     say(f"room {code}: refused: {message.get('message')}")
                     acted_on = -1  # a move refused as stale is chosen again on the newest state

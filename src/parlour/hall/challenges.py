@@ -7,7 +7,7 @@ the bot's games under way), asks the bot, and waits a few seconds for its answer
 makes a room of two seats, seats the challenger and the bot's account, starts the game, tells the
 bot, and answers the challenger with the room, their seat and its token. The bot then plays through
 the room's own WebSocket protocol, its seat found by its account; the room's turn timer is its clock,
-and a bot whose time runs out loses its seat to a built-in bot and forfeits (room/forfeits.py).
+and a bot whose time runs out loses its seat to a built-in bot and forfeits (room/leaving.py: time_out).
 
 This process knows the bots connected to it: in a cluster, bots and challengers must reach the same
 hall process (docs/scaling.md).
@@ -125,9 +125,11 @@ class Challenges:
         future.set_result((accepted, reason))
 
     async def playing(self, account: Account) -> list[dict[str, Any]]:
-        """The games ``account`` plays now, to resume: each room's code, seat and game."""
+        """The games ``account`` plays now, to resume: each room's code, seat and game (not a game
+        whose seat it lost when its time ran out: a built-in bot plays that one on)."""
         rows = await self.hall.store.games_of(account.id, finished=False)
-        return [{"code": row.code, "seat": row.seat, "game": row.game} for row in rows if row.status == "playing"]
+        return [{"code": row.code, "seat": row.seat, "game": row.game} for row in rows
+                if row.status == "playing" and row.seats[row.seat].get("kind") == "human"]
 
     def listing(self) -> list[OnlineBot]:
         return sorted(self.online.values(), key=lambda bot: bot.account.name.casefold())

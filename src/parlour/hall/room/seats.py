@@ -43,18 +43,24 @@ class Seat:
     # an open seat a rematch keeps for a player of the last game: {name, token (the sha256 of
     # their seat token there), until (epoch seconds)}
     reserved: dict[str, Any] | None = None
+    # mid-game, how the person of this seat left it (room/leaving.py): resigned, away, abandoned
+    left: str | None = None
+    host: bool = False  # the seat its room's host took when making the room
+    away_since: float | None = None  # since when its player has had no connection here (not stored)
 
     @classmethod
     def of(cls, record: Mapping[str, Any]) -> Seat:
         return cls(record["kind"], record.get("name"), record.get("bot"), record.get("token"),
                    account=record.get("account"), profile=record.get("profile"),
                    replaced=record.get("replaced", False), rated_as=record.get("rated_as"),
-                   reserved=record.get("reserved"), bot_account=record.get("bot_account", False))
+                   reserved=record.get("reserved"), left=record.get("left"),
+                   host=record.get("host", False), bot_account=record.get("bot_account", False))
 
     def record(self) -> dict[str, Any]:
         record = {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
         extra = {"account": self.account, "profile": self.profile, "replaced": self.replaced,
-                 "rated_as": self.rated_as, "reserved": self.reserved, "bot_account": self.bot_account}
+                 "rated_as": self.rated_as, "reserved": self.reserved, "left": self.left,
+                 "host": self.host, "bot_account": self.bot_account}
         return {**record, **{key: value for key, value in extra.items() if value}}
 
     def kept_for(self, now: float) -> str | None:
@@ -107,7 +113,8 @@ class SeatBook:
 
     def to_json(self, now: float) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected,
-                 "kept_for": s.kept_for(now), "profile": s.profile, **({"bot_account": True} if s.bot_account else {})}
+                 "kept_for": s.kept_for(now), "profile": s.profile, "left": s.left,
+                 **({"bot_account": True} if s.bot_account else {})}
                 for i, s in enumerate(self.seats)]
 
     def replace(self, records: list[dict[str, Any]]) -> bool:
@@ -115,17 +122,17 @@ class SeatBook:
         returns whether anything changed."""
         if records == self.records():
             return False
-        connections = [seat.connections for seat in self.seats]
+        old = self.seats
         self.seats = [Seat.of(record) for record in records]
-        for seat, count in zip(self.seats, connections):
-            seat.connections = count
+        for seat, before in zip(self.seats, old):
+            seat.connections, seat.away_since = before.connections, before.away_since
         return True
 
     def set(self, seat: int, record: dict[str, Any]) -> None:
         """Seat ``seat`` is ``record`` from now on (committed)."""
-        connections = self.seats[seat].connections
+        before = self.seats[seat]
         self.seats[seat] = Seat.of(record)
-        self.seats[seat].connections = connections
+        self.seats[seat].connections, self.seats[seat].away_since = before.connections, before.away_since
 
     # -- who holds what ---------------------------------------------------------------------------
     def check_seat(self, seat: Any) -> int:
@@ -141,6 +148,15 @@ class SeatBook:
                 if seat.token is not None and hmac.compare_digest(seat.token, digest):
                     return i
         raise HallError("bad_token", "this token holds no seat in this room (it may have been given to a bot)")
+
+    def holds(self, seat: int, token: str | None, account: Account | None) -> bool:
+        """Whether ``seat`` is still held by ``token`` (or, without one, by ``account``)."""
+        current = self.seats[seat]
+        if current.kind != "human":
+            return False
+        if token:
+            return current.token is not None and same_token(token, current.token)
+        return account is not None and current.account == account.id
 
     def seat_of(self, account: Account | None) -> int | None:
         """The seat a signed-in player holds here, if any: their seat follows them."""
@@ -201,8 +217,7 @@ class SeatBook:
         if status == "over":
             raise HallError("over", "the game is over")
         seat, current = command.seat, self.seats[command.seat]
-        if not command.forfeit:
-            self.check_abandoned(seat)
+        self.check_abandoned(seat)
         name = command.name
         if name is None:  # mid-game the seat's moves so far are its player's
             name = f"{current.name} (bot)" if current.kind == "human" and status == "playing" else command.bot

@@ -10,8 +10,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from ..mygames import check_cap
 from .bots_api import the_challenges
-from .deps import ClientAddress, GuardDep, SignedIn
+from .deps import ClientAddress, GuardDep, HallDep, SignedIn
 from .errors import responses
 from .schemas import Name, Wire, Word
 
@@ -38,9 +39,10 @@ class ChallengeOut(BaseModel):
 
 @router.post("/api/challenges", response_model=ChallengeOut, status_code=201, responses=ERRORS, tags=["bots"])
 async def challenge(body: ChallengeIn, request: Request, account: SignedIn, guard: GuardDep,
-                    address: ClientAddress) -> dict[str, Any]:
+                    address: ClientAddress, hall: HallDep) -> dict[str, Any]:
     """Challenge an online bot account to a game with options. Answered once the bot accepts: the
     new room (the game already started, the seats drawn by lot), the challenger's seat and seat token."""
     guard.take("challenges", address)
+    await check_cap(hall, account, guard.limits.games_per_player)  # the challenger's unfinished games
     return await the_challenges(request).challenge(account, body.opponent, body.game, body.options,
                                                    body.turn_timer)

@@ -2,6 +2,7 @@
 // connected, the games it accepts with its rating in each, and a button to challenge it (signed in).
 
 import { el, replace, api, saveRoom, plural } from "/static/ui.js";
+import { ratingText } from "/static/rating.js";
 
 const list = el("div", { class: "rooms-list bots-list", id: "online-bots" });
 const note = el("p", { class: "form-error", role: "alert", hidden: true });
@@ -38,7 +39,7 @@ function botRow(bot, catalogue) {
     el("div", { class: "bot-games" }, games.map((g) => {
       const rating = ratings[g.id];
       const button = el("button", { type: "button", class: "btn btn-small", title: `Challenge ${bot.name} to ${g.name}` },
-        `${g.name}${rating ? ` · ${rating.rating.toFixed(1)}` : ""}`);
+        `${g.name}${rating ? ` · ${ratingText(rating.rating, rating.games)}` : ""}`);
       button.addEventListener("click", () => challenge(bot, g, button));
       return button;
     })));

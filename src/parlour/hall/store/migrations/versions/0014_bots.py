@@ -1,7 +1,7 @@
 """bot accounts: the API tokens (kept as their sha256) a bot account's programs sign in with
 
-Revision ID: 0010
-Revises: 0005
+Revision ID: bots
+Revises: 0013
 Create Date: 2026-11-28
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | Sequence[str] | None = "0005"
+revision: str = "bots"
+down_revision: str | Sequence[str] | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
