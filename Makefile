@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run cluster test check chromium postgresql redis nginx
+.PHONY: run cluster test check chromium postgresql redis nginx prometheus
 SERVERS ?= 2
 
 # The hall on an embedded SQLite file under ./var/; it prints the address to open.
@@ -16,7 +16,7 @@ run: $(STAMP)
 cluster: $(STAMP) postgresql redis nginx
 	$(VENV)/bin/parlour cluster --servers $(SERVERS) --dir var/cluster
 
-test: check chromium postgresql redis nginx
+test: check chromium postgresql redis nginx prometheus
 	$(PY) -m pytest
 
 # What the code declares, checked: ruff's rules, mypy's types and the import contracts (pyproject.toml).
@@ -63,3 +63,12 @@ nginx:
 	    echo "installing Debian's nginx for the multi-process hall's tests"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
 	  else echo "nginx is missing and cannot be installed here: its tests will be skipped"; fi; }
+
+# The metrics test scrapes a hall with a real Prometheus (tests/hall/test_metrics.py); install
+# Debian's when it is missing and we can (root, apt).
+prometheus:
+	@command -v prometheus >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's prometheus for the metrics test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null; \
+	  else echo "prometheus is missing and cannot be installed here: its test will be skipped"; fi; }

@@ -1,5 +1,5 @@
 """``parlour db``: the store's schema (Alembic migrations): where it is, bring it up to date, add
-a revision."""
+a revision; and its backups (:mod:`.backup`)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,17 @@ from .serve import DEFAULT_DB, ensure_folder
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("db", help="the store's schema: current, upgrade, revision",
-                            description="The store's schema, versioned with Alembic.")
-    parser.add_argument("what", choices=("current", "upgrade", "revision"),
+    parser = sub.add_parser("db", help="the store's schema (current, upgrade, revision) and backups (backup, restore)",
+                            description="The store's schema, versioned with Alembic, and its backups.")
+    parser.add_argument("what", choices=("current", "upgrade", "revision", "backup", "restore"),
                         help="current: the revision the store is at; upgrade: bring it to the newest;"
-                             " revision: write a new revision from the tables in the code (-m says what)")
+                             " revision: write a new revision from the tables in the code (-m says what);"
+                             " backup FILE: copy the store into FILE while the hall plays on; restore FILE:"
+                             " put a backup into an empty store (docs/operations.md)")
+    parser.add_argument("file", nargs="?", help="for backup and restore: the backup file")
+    parser.add_argument("--replace", action="store_true",
+                        help="for restore: throw away what the store holds and restore (else a store that holds"
+                             " anything is refused: a restore never merges)")
     parser.add_argument("--db", default=DEFAULT_DB, help=f"the store's SQLAlchemy URL (default {DEFAULT_DB})")
     parser.add_argument("-m", "--message", help="for revision: what the change is, in a few words")
     parser.set_defaults(run=run)
@@ -24,6 +30,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.what == "revision":
         return revision(args.message)
+    if args.what in ("backup", "restore"):
+        from .backup import run as backup_or_restore
+
+        return backup_or_restore(args)
     ensure_folder(args.db)
     engine = make_engine(args.db)
     try:

@@ -12,7 +12,7 @@ routers, one module per resource (``rooms_api``, ``replays_api``, ``players_api`
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -28,7 +28,7 @@ from ..clock import Clock
 from ..hall import Hall, Ownership
 from ..quotas import Guard, Limits
 from ..store import Store
-from . import pages, players_api, replays_api, rooms_api, socket
+from . import health, metrics, pages, players_api, replays_api, rooms_api, socket
 from .errors import HANDLERS
 from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
 
@@ -37,14 +37,16 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
-               seed: int | None = None, cluster: Ownership | None = None) -> FastAPI:
+               seed: int | None = None, cluster: Ownership | None = None,
+               metrics_from: Sequence[metrics.Network] = ()) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
     ``password_hasher``: Argon2id's (hall/accounts.py) unless given; ``seed``: deal every room and
     seed every bot from it (tests and demonstrations: whoever knows it knows every deal);
     ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
-    docs/scaling.md)."""
+    docs/scaling.md); ``metrics_from``: networks besides loopback that may read ``/metrics``
+    (web/metrics.py). ``app.state.drain()`` stops the hall applying rooms before a stop (SIGTERM)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
                 ownership=cluster)
     guard = Guard(limits or Limits())
@@ -67,7 +69,10 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.hall = hall
     app.state.guard = guard
     app.state.accounts = Accounts(store, clock, password_hasher)
-    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router):
+    app.state.metrics, app.state.metrics_from = metrics.hall_registry(hall, guard), list(metrics_from)
+    app.state.drain = hall.drain
+    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router,
+                   metrics.router, health.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency
