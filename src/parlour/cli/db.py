@@ -8,20 +8,30 @@ import argparse
 from .serve import DEFAULT_DB, ensure_folder
 
 
+JOBS = {
+    "current": "the revision the store is at",
+    "upgrade": "bring the store's schema to the newest revision",
+    "revision": "write a new revision from the tables in the code (-m says what)",
+    "backup": "copy the store into FILE while the hall plays on (docs/operations.md)",
+    "restore": "put a backup FILE into an empty store (a restore never merges; --replace empties it first)",
+}
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("db", help="the store's schema (current, upgrade, revision) and backups (backup, restore)",
                             description="The store's schema, versioned with Alembic, and its backups.")
-    parser.add_argument("what", choices=("current", "upgrade", "revision", "backup", "restore"),
-                        help="current: the revision the store is at; upgrade: bring it to the newest;"
-                             " revision: write a new revision from the tables in the code (-m says what);"
-                             " backup FILE: copy the store into FILE while the hall plays on; restore FILE:"
-                             " put a backup into an empty store (docs/operations.md)")
-    parser.add_argument("file", nargs="?", help="for backup and restore: the backup file")
-    parser.add_argument("--replace", action="store_true",
-                        help="for restore: throw away what the store holds and restore (else a store that holds"
-                             " anything is refused: a restore never merges)")
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"the store's SQLAlchemy URL (default {DEFAULT_DB})")
-    parser.add_argument("-m", "--message", help="for revision: what the change is, in a few words")
+    jobs = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
+    for name, words in JOBS.items():
+        job = jobs.add_parser(name, help=words, description=words[0].upper() + words[1:] + ".")
+        job.add_argument("--db", default=DEFAULT_DB, help=f"the store's SQLAlchemy URL (default {DEFAULT_DB})")
+        if name == "revision":
+            job.add_argument("-m", "--message", help="what the change is, in a few words")
+        if name in ("backup", "restore"):
+            job.add_argument("file", nargs="?", metavar="FILE", help="the backup file")
+        if name == "restore":
+            job.add_argument("--replace", action="store_true",
+                             help="throw away what the store holds, then restore (else a store that holds"
+                                  " anything is refused)")
     parser.set_defaults(run=run)
 
 
