@@ -7,7 +7,6 @@ import argparse
 
 from .serve import DEFAULT_DB, ensure_folder
 
-
 JOBS = {
     "current": "the revision the store is at",
     "upgrade": "bring the store's schema to the newest revision",
