@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         # on a local network (docs/benchmarks.md).
         config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
                                 ws_per_message_deflate=False, access_log=not args.quiet, log_config=logging_config,
-                                log_level="warning" if args.quiet else "info")
+                                log_level="warning" if args.quiet else "info", timeout_graceful_shutdown=10)
         DrainingServer(config, app.state.drain).run()
     finally:
         store.close()

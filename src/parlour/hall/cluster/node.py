@@ -166,7 +166,7 @@ class Node:
         except Exception as error:  # the database is away: the leases expire by themselves
             log.warning("could not give up this process's leases: %s", error)
         else:
-            log.info("gave up %d room lease(s) to the other halls", released)
+            log.warning("draining: gave up %d room lease(s) to the other halls", released)
 
     async def trouble(self) -> str | None:
         if self.broadcast is None:
