@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run cluster test check chromium postgresql redis nginx prometheus
+.PHONY: run cluster test check chromium postgresql redis nginx prometheus containers
 SERVERS ?= 2
 
 # The hall on an embedded SQLite file under ./var/; it prints the address to open.
@@ -16,7 +16,7 @@ run: $(STAMP)
 cluster: $(STAMP) postgresql redis nginx
 	$(VENV)/bin/parlour cluster --servers $(SERVERS) --dir var/cluster
 
-test: check chromium postgresql redis nginx prometheus
+test: check chromium postgresql redis nginx prometheus containers
 	$(PY) -m pytest
 
 # What the code declares, checked: ruff's rules, mypy's types and the import contracts (pyproject.toml).
@@ -72,3 +72,13 @@ prometheus:
 	    echo "installing Debian's prometheus for the metrics test"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null; \
 	  else echo "prometheus is missing and cannot be installed here: its test will be skipped"; fi; }
+
+# The image's test builds the Containerfile with podman on a Debian base made by mmdebstrap (no
+# registry needed) and runs it with runc (tests/hall/test_container.py); install them when missing
+# and we can (root, apt).
+containers:
+	@{ command -v podman && command -v mmdebstrap && command -v runc; } >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's podman, mmdebstrap and runc for the image's test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman mmdebstrap runc >/dev/null; \
+	  else echo "podman, mmdebstrap or runc is missing and cannot be installed here: the image's test will be skipped"; fi; }

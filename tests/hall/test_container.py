@@ -118,8 +118,9 @@ def test_the_image_migrates_serves_plays_answers_its_health_check_and_drains_on_
         run = ["--runtime", runtime, "run", *RUN_FLAGS, "-v", f"{volume}:/var/lib/parlour"]
         migrated = podman(*run, "--rm", image, "db", "upgrade", "--db", store)
         assert "applied" in migrated.stdout, migrated.stdout
-        podman(*run, "-d", "--name", container, image, "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--db", store, "--no-upgrade", "--log-format", "json", "--bot-workers", "1")
+        podman(*run, "-d", "--name", container, "-e", f"PARLOUR_HEALTH_URL=http://127.0.0.1:{port}/readyz", image,
+               "serve", "--host", "127.0.0.1", "--port", str(port), "--db", store, "--no-upgrade",
+               "--log-format", "json", "--bot-workers", "1")
         wait_ready(port, container)
         base = f"http://127.0.0.1:{port}"
         room = httpx.post(f"{base}/api/rooms", json={"game": "patchwork", "seats": [
