@@ -190,3 +190,53 @@ def test_every_hall_of_a_cluster_restarts_under_play_and_no_acknowledged_move_is
               f" {sum(s.reconnections for s in seats)} reconnections,"
               f" refusals {sorted({r for s in seats for r in s.refusals})};"
               f" the longest wait of a move: {longest:.2f} s")
+
+
+@pytest.mark.timeout(300)
+def test_nginx_is_kept_to_the_halls_that_say_they_are_ready(folder):
+    from parlour.cli.processes import descendants
+
+    port = free_port()
+    out = folder / "out.txt"
+    with open(out, "wb") as written:
+        cluster = subprocess.Popen([sys.executable, "-m", "parlour.cli", "cluster", "--servers", "2", "--dir",
+                                    str(folder / "cluster"), "--port", str(port)], stdout=written,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    conf = folder / "cluster" / "nginx" / "nginx.conf"
+    try:
+        deadline = time.monotonic() + 120
+        while "Parlour is open at" not in out.read_text():
+            assert cluster.poll() is None and time.monotonic() < deadline, out.read_text()
+            time.sleep(0.2)
+        halls = [int(p) for p in re.findall(r"server 127\.0\.0\.1:(\d+) max_fails", conf.read_text())]
+        assert len(halls) == 2 and " down;" not in conf.read_text()
+        first = next(pid for pid in descendants(cluster.pid)
+                     if f"--port\0{halls[0]}\0" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+                     and "serve" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"))
+        os.kill(first, signal.SIGSTOP)  # it answers nothing, /readyz included
+        try:
+            deadline = time.monotonic() + 60
+            while f"127.0.0.1:{halls[0]} max_fails=1 fail_timeout=2s down;" not in conf.read_text():
+                assert time.monotonic() < deadline, conf.read_text()
+                time.sleep(0.2)
+            assert f"127.0.0.1:{halls[1]} max_fails=1 fail_timeout=2s;" in conf.read_text()
+            # every room's calls go to the hall that answers, whatever their hash
+            for _ in range(5):
+                made = httpx.post(f"http://127.0.0.1:{port}/api/rooms", timeout=20,
+                                  json={"game": "patchwork", "seats": [{"kind": "open"}] * 2})
+                assert made.status_code == 201, made.text
+                assert httpx.get(f"http://127.0.0.1:{port}/api/rooms/{made.json()['code']}", timeout=20
+                                 ).status_code == 200
+        finally:
+            os.kill(first, signal.SIGCONT)
+        deadline = time.monotonic() + 60
+        while " down;" in conf.read_text():  # ready again: back in nginx
+            assert time.monotonic() < deadline, conf.read_text()
+            time.sleep(0.2)
+        assert "halls not ready, sent nothing" in out.read_text()
+        cluster.send_signal(signal.SIGINT)
+        assert cluster.wait(120) == 0, out.read_text()
+    finally:
+        if cluster.poll() is None:
+            os.killpg(cluster.pid, signal.SIGKILL)
+            cluster.wait()
