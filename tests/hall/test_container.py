@@ -191,3 +191,56 @@ def test_composes_prometheus_configuration_is_valid():
     checked = subprocess.run(["promtool", "check", "config", str(ROOT / "deploy" / "prometheus.yml")],
                              capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_two_hall_containers_share_the_rooms_and_one_hands_them_over_as_it_drains(runtime, image, redis_server,
+                                                                                    tmp_path):
+    """The image as compose.yaml uses it, on this machine's PostgreSQL (as `parlour cluster` starts
+    it, on 127.0.0.1) and a throwaway Redis: migrations first, two halls with --redis and
+    --no-upgrade; a bots' game led by the first hall goes on in the second when the first stops."""
+    from parlour.cli.cluster import Cluster, why_not
+
+    if why_not() is not None:
+        pytest.skip(f"no PostgreSQL here: {why_not()}")
+    folder = Path(tempfile.mkdtemp(prefix="parlour-container-pg-"))
+    folder.chmod(0o755)
+    postgres = Cluster(folder, servers=1, port=free_port(), say=lambda line: None)
+    names = [f"parlour-test-{os.getpid()}-{n}" for n in (1, 2)]
+    ports = [free_port(), free_port()]
+    try:
+        postgres._start_postgres()  # PostgreSQL alone, on 127.0.0.1 with loopback trusted
+        run = ["--runtime", runtime, "run", *RUN_FLAGS]
+        assert "applied" in podman(*run, "--rm", image, "db", "upgrade", "--db", postgres.db_url).stdout
+        for name, port in zip(names, ports):
+            podman(*run, "-d", "--name", name, "-e", f"PARLOUR_HALL_ADDRESS=127.0.0.1:{port}",
+                   "-e", f"PARLOUR_HEALTH_URL=http://127.0.0.1:{port}/readyz", image, "serve", "--host", "127.0.0.1",
+                   "--port", str(port), "--db", postgres.db_url, "--redis", redis_server.url, "--no-upgrade",
+                   "--log-format", "json", "--bot-workers", "1")
+        for name, port in zip(names, ports):
+            wait_ready(port, name)
+            assert httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).json()["redis"] == "answers"
+        first, second = (f"http://127.0.0.1:{port}" for port in ports)
+        room = httpx.post(f"{first}/api/rooms", json={"game": "patchwork", "seats": [
+            {"kind": "bot", "bot": "random"}] * 2}, timeout=10).json()
+        started = httpx.post(f"{first}/api/rooms/{room['code']}/start",
+                             headers={"Authorization": f"Bearer {room['host_token']}"}, timeout=10)
+        assert started.status_code == 200, started.text
+        time.sleep(1)
+        podman("stop", "--time", "40", names[0], timeout=120)  # SIGTERM: the first hall drains
+        logs = podman("logs", names[0]).stdout
+        assert "gave up 1 room lease(s)" in logs, logs[-3000:]
+        moved = httpx.get(f"{second}/api/rooms/{room['code']}", timeout=10).json()["turn"]
+        deadline = time.monotonic() + 60
+        while True:  # the second hall took the room over: its bots play on there
+            now = httpx.get(f"{second}/api/rooms/{room['code']}", timeout=10).json()
+            if now["status"] == "over" or now["turn"] > moved:
+                break
+            assert time.monotonic() < deadline, f"the game stopped at turn {moved} with its first hall"
+            time.sleep(0.5)
+    finally:
+        for name in names:
+            podman("rm", "-f", name, check=False)
+        postgres.stop()
+        shutil.rmtree(folder, ignore_errors=True)
