@@ -10,6 +10,7 @@ what is queued. A second SIGTERM, or Ctrl-C (SIGINT), stops without the drain.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import socket
@@ -33,12 +34,16 @@ class DrainingServer(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         self.loop = asyncio.get_running_loop()
         await super().startup(sockets)
+        # SIGTERM through the event loop itself (its wakeup descriptor): a handler set with
+        # signal.signal alone, as uvicorn sets it, may wait for the loop's next event to run
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform or thread
+            self.loop.add_signal_handler(signal.SIGTERM, self.handle_exit, signal.SIGTERM, None)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if sig != signal.SIGTERM or self.draining is not None or self.loop is None or self.should_exit:
             super().handle_exit(sig, frame)
             return
-        self._captured_signals.append(sig)
+        self._captured_signals.append(sig)  # uvicorn raises it again once stopped, as without the drain
         self.loop.call_soon_threadsafe(self._start_drain)
 
     def _start_drain(self) -> None:
