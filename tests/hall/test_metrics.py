@@ -72,6 +72,18 @@ def test_quota_hits_are_counted(client):
     assert sample(scrape(client).text, "parlour_quota_hits_total", quota="rooms") > before
 
 
+def test_refusals_at_the_edge_are_counted_by_code(client):
+    before = scrape(client).text
+    too_large = client.post("/api/rooms", content=b"x" * (65 * 1024), headers={"content-type": "application/json"})
+    assert too_large.status_code == 413
+    unreadable = client.post("/api/rooms", content=b"[" * 500, headers={"content-type": "application/json"})
+    assert unreadable.status_code == 422
+    after = scrape(client).text
+    for code in ("too_large", "bad_request"):
+        assert sample(after, "parlour_refusals_total", code=code) == sample(before, "parlour_refusals_total",
+                                                                            code=code) + 1, code
+
+
 def test_only_loopback_without_a_proxy_or_the_networks_named_may_read_them():
     scope = {"client": ("127.0.0.1", 5000), "headers": []}
     assert may_see(scope, [])
