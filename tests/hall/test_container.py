@@ -139,7 +139,7 @@ def test_the_image_migrates_serves_plays_answers_its_health_check_and_drains_on_
         assert "SIGTERM: draining" in logs and "Finished server process" in logs, logs[-3000:]
         assert podman("inspect", container, "--format", "{{.State.ExitCode}}").stdout.strip() == "0"
         # the store is in the volume: a new container serves the room
-        podman("rm", container)
+        podman("rm", "-v", container)
         podman(*run, "-d", "--name", container, image, "serve", "--host", "127.0.0.1", "--port", str(port),
                "--db", store, "--no-upgrade", "--bot-workers", "1")
         wait_ready(port, container)
@@ -147,7 +147,7 @@ def test_the_image_migrates_serves_plays_answers_its_health_check_and_drains_on_
         user = podman("exec", container, "id", "-un").stdout.strip()
         assert user == "parlour"  # not root
     finally:
-        podman("rm", "-f", container, check=False)
+        podman("rm", "-f", "-v", container, check=False)
         podman("volume", "rm", "-f", volume, check=False)
 
 
@@ -241,6 +241,6 @@ def test_two_hall_containers_share_the_rooms_and_one_hands_them_over_as_it_drain
             time.sleep(0.5)
     finally:
         for name in names:
-            podman("rm", "-f", name, check=False)
+            podman("rm", "-f", "-v", name, check=False)
         postgres.stop()
         shutil.rmtree(folder, ignore_errors=True)
