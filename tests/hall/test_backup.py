@@ -59,7 +59,7 @@ def rows(url: str) -> dict[str, list[tuple]]:
 
 def play(base: str) -> list[str]:
     """ROOMS rooms started where bots play on their own: in the first, Ana (signed up) against a
-    bot, her seat then given to a bot (a rated game, which she forfeits); two bots in the others."""
+    bot, which she then resigns (a rated game, which she forfeits); two bots in the others."""
     with httpx.Client(base_url=base, timeout=30) as client:
         signed = client.post("/api/accounts", json={"name": "Ana", "password": "a long secret"})
         assert signed.status_code == 201, signed.text
@@ -72,7 +72,10 @@ def play(base: str) -> list[str]:
             started = client.post(f"/api/rooms/{room['code']}/start", headers=host)
             assert started.status_code == 200, started.text
             if number == 0:
-                given = client.post(f"/api/rooms/{room['code']}/seats/0/bot", json={"bot": "random"}, headers=host)
+                # she resigns: a bot plays her seat on (a seat may be given away only once its
+                # player has been gone two minutes: room/leaving.py)
+                given = client.post(f"/api/rooms/{room['code']}/resign",
+                                    headers={"Authorization": f"Bearer {room['seat_token']}"})
                 assert given.status_code == 200, given.text
             codes.append(room["code"])
         return codes

@@ -55,14 +55,14 @@ def test_a_hall_of_a_cluster_without_redis_is_ready_but_says_it_runs_degraded(po
     from fastapi.testclient import TestClient
     from test_postgres import empty_database
 
-    from conftest import CHEAP_ARGON2ID
+    from conftest import CHEAP_ARGON2ID, CLUSTER_SECRET
     from parlour.hall import create_app
     from parlour.hall.cluster.node import Node
     from parlour.hall.store import SqlStore
 
     store = SqlStore(empty_database(postgres_url))
     app = create_app(store, games, clock, password_hasher=CHEAP_ARGON2ID,
-                     cluster=Node(store, redis_server.url, "testserver:80"))
+                     cluster=Node(store, redis_server.url, "testserver:80", secret=CLUSTER_SECRET))
     try:
         with TestClient(app) as client:
             ready = client.get("/readyz").json()

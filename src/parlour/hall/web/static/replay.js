@@ -243,7 +243,7 @@ async function show(replay, seenBy) {
   const wanted = new URLSearchParams(location.search);
   const seatWanted = wanted.get("seat");
   const stepWanted = Number(wanted.get("at"));
-  if (Number.isInteger(stepWanted) && stepWanted > 0 && stepWanted < frames.length) at = stepWanted;
+  if (Number.isInteger(stepWanted) && stepWanted > 0 && stepWanted < total) at = stepWanted;
   if (game.hidden_information && seatWanted !== null && names[Number(seatWanted)] !== undefined) {
     views.value = seatWanted;
   }
