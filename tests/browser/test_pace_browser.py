@@ -89,7 +89,7 @@ def person(request, browser, mail_hall):
 def new_turn_based_room(page, second_seat: str) -> str:
     page.goto("/")
     page.click('.game-card[data-game="empire"] button')
-    page.fill("#player-name", "whatever")
+    expect(page.locator("#signed-in-as")).to_be_visible()  # signed in: the seat takes the account's name
     page.select_option('select[name="seat-1"]', second_seat)
     page.select_option("#pace", "turn-based")
     expect(page.locator("#turn-timer")).to_have_value("86400")  # a day a move, by default
