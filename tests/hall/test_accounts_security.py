@@ -349,7 +349,7 @@ def test_the_migration_keys_old_accounts_by_their_skeleton_and_forgets_the_store
                                        " VALUES (:n, :k, 'human', NULL, :c)"), {"n": name, "k": name.casefold(),
                                                                                "c": number})
         connection.execute(sa.text("INSERT INTO cluster_settings VALUES ('forward_secret', 'in the clear')"))
-    assert migrations.prepare(engine) == ["0006"]
+    assert migrations.prepare(engine)[0] == "0006"  # and the later revisions
     with engine.connect() as connection:
         keys = dict(connection.execute(sa.text("SELECT name, name_key FROM accounts")).all())
         settings = connection.execute(sa.text("SELECT count(*) FROM cluster_settings")).scalar()
