@@ -217,6 +217,12 @@ def test_a_game_nobody_plays_any_more_ends_by_itself(client, clock):
     client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
     with seat_socket(client, code, room["seat_token"]) as ana:
         assert ana.act(PICK)["type"] == "ack"
+    for _ in range(200):  # the hall has seen her go (by its clock, before it moves on): she is away from now
+        if not client.get(f"/api/rooms/{code}").json()["seats"][0]["connected"]:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the hall never saw Ana's socket close")
     clock.advance(ABANDONED_AFTER - 10)  # the hall's tick sweeps by its clock
     time.sleep(0.5)
     assert client.get(f"/api/rooms/{code}").json()["status"] == "playing"
