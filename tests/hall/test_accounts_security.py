@@ -14,6 +14,7 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, join, new_room
 from starlette.websockets import WebSocketDisconnect
+from test_limits import run_apart  # the browser tests leave an event loop running in this thread
 from test_players import PASSWORD, as_guest, play_secrets, seat_socket, sign_in, sign_up
 
 from parlour.cli.cluster import nginx_conf
@@ -165,7 +166,7 @@ def test_a_sign_in_loop_gets_only_its_share_of_hashing_and_the_hall_its_cap(db_u
         finally:
             store.close()
 
-    asyncio.run(scenario())
+    run_apart(scenario())
 
 
 # -- item 11: addresses, proxies, the cluster's secret, /internal/ guesses ----------------------------
@@ -205,14 +206,14 @@ def scope(peer: str, **headers: str) -> dict[str, Any]:
 def test_x_forwarded_for_is_believed_only_from_a_configured_proxy_with_its_secret():
     nginx = Proxies(frozenset({"127.0.0.1"}), "the proxy's secret")
     forged = {"x_forwarded_for": "203.0.113.50", "x_forwarded_proto": "https"}
-    assert asyncio.run(_seen_address(scope("127.0.0.1", **forged), Proxies())) == ("127.0.0.1", "http")
-    assert asyncio.run(_seen_address(scope("198.51.100.9", **forged), nginx)) == ("198.51.100.9", "http")
+    assert run_apart(_seen_address(scope("127.0.0.1", **forged), Proxies())) == ("127.0.0.1", "http")
+    assert run_apart(_seen_address(scope("198.51.100.9", **forged), nginx)) == ("198.51.100.9", "http")
     # another local process, without nginx's secret (or with a wrong one), is not believed
-    assert asyncio.run(_seen_address(scope("127.0.0.1", **forged), nginx)) == ("127.0.0.1", "http")
+    assert run_apart(_seen_address(scope("127.0.0.1", **forged), nginx)) == ("127.0.0.1", "http")
     wrong = dict(forged, x_parlour_proxy="a guess")
-    assert asyncio.run(_seen_address(scope("127.0.0.1", **wrong), nginx)) == ("127.0.0.1", "http")
+    assert run_apart(_seen_address(scope("127.0.0.1", **wrong), nginx)) == ("127.0.0.1", "http")
     right = dict(forged, x_parlour_proxy="the proxy's secret")
-    assert asyncio.run(_seen_address(scope("127.0.0.1", **right), nginx)) == ("203.0.113.50", "https")
+    assert run_apart(_seen_address(scope("127.0.0.1", **right), nginx)) == ("203.0.113.50", "https")
 
 
 def test_the_cluster_gives_its_halls_the_proxy_and_keeps_secrets_off_the_store_and_command_lines(tmp_path):
@@ -284,7 +285,7 @@ def test_two_accounts_meeting_again_and_again_are_rated_a_few_games_a_day_and_fl
     assert all(c is not None and c > 0 for c in changes[:PAIR_GAMES]) and changes[PAIR_GAMES:] == [None, None]
     ratings = client.get("/api/players/Main").json()["ratings"]
     assert ratings[0]["games"] == PAIR_GAMES
-    flagged = asyncio.run(client.app.state.hall.store.flagged_pairs(10))
+    flagged = run_apart(client.app.state.hall.store.flagged_pairs(10))
     assert [(f.first, f.second, f.game, f.unrated) for f in flagged] == [("Main", "Feeder", "secrets", 2)]
     clock.advance(PAIR_PERIOD)  # a day later they are rated together again
     as_guest(client)
