@@ -6,7 +6,7 @@ environment of ``parlour.rl.gym``, on one core of the CPU::
 
     pip install torch==2.13.0            # the CPU build (docs/rl.md)
     pip install -e '.[rl-train]'
-    python examples/rl/train_maskable_ppo.py --game patchwork --steps 120000 --games 200
+    python examples/rl/train_maskable_ppo.py --game patchwork --steps 220000 --games 200
     python examples/rl/train_maskable_ppo.py --game dinosaurs --opponent medium --gamma 0.99 --steps 150000 --games 200
 
 The learner plays a random seat each game. The game's reward is +1 for a win, -1 for a loss, 0
