@@ -16,6 +16,7 @@ Prometheus configurations by ``nginx -t`` and ``promtool check config``.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,9 @@ BASE = "localhost/parlour-base:bookworm"
 # What podman needs in this sandbox: no raising of resource limits (no CAP_SYS_RESOURCE here), and
 # the host's network (no bridge needed for a test on loopback)
 RUN_FLAGS = ["--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096", "--network", "host"]
+# podman schedules the image's HEALTHCHECK with a systemd timer, and there
+# is no systemd here: the timer is left off and the tests run the check themselves (podman healthcheck run)
+NO_TIMER = ["--health-interval", "disable"]
 
 
 def podman(*arguments: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -115,7 +119,7 @@ def test_the_image_migrates_serves_plays_answers_its_health_check_and_drains_on_
     podman("volume", "create", volume)
     container = f"parlour-test-{os.getpid()}"
     try:
-        run = ["--runtime", runtime, "run", *RUN_FLAGS, "-v", f"{volume}:/var/lib/parlour"]
+        run = ["--runtime", runtime, "run", *RUN_FLAGS, *NO_TIMER, "-v", f"{volume}:/var/lib/parlour"]
         migrated = podman(*run, "--rm", image, "db", "upgrade", "--db", store)
         assert "applied" in migrated.stdout, migrated.stdout
         podman(*run, "-d", "--name", container, "-e", f"PARLOUR_HEALTH_URL=http://127.0.0.1:{port}/readyz", image,
@@ -164,6 +168,9 @@ def test_compose_runs_migrations_first_and_every_parlour_command_in_it_parses():
         assert "--no-upgrade" in hall["command"] and "--redis" in hall["command"]
         assert services["nginx"]["depends_on"][name]["condition"] == "service_healthy"
         assert hall["environment"]["PARLOUR_HALL_ADDRESS"] == f"{name}:8000"
+        assert "PARLOUR_CLUSTER_SECRET" in hall["environment"]["PARLOUR_CLUSTER_SECRET"]  # from compose's caller
+        proxy = hall["command"][hall["command"].index("--proxy") + 1]
+        assert services["nginx"]["networks"]["parlour"]["ipv4_address"] == proxy
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
     for name in ("postgres", "redis"):
         assert services[name]["healthcheck"]["test"]
@@ -211,10 +218,12 @@ def test_two_hall_containers_share_the_rooms_and_one_hands_them_over_as_it_drain
     ports = [free_port(), free_port()]
     try:
         postgres._start_postgres()  # PostgreSQL alone, on 127.0.0.1 with loopback trusted
-        run = ["--runtime", runtime, "run", *RUN_FLAGS]
+        run = ["--runtime", runtime, "run", *RUN_FLAGS, *NO_TIMER]
+        secret = secrets.token_urlsafe(32)
         assert "applied" in podman(*run, "--rm", image, "db", "upgrade", "--db", postgres.db_url).stdout
         for name, port in zip(names, ports):
             podman(*run, "-d", "--name", name, "-e", f"PARLOUR_HALL_ADDRESS=127.0.0.1:{port}",
+                   "-e", f"PARLOUR_CLUSTER_SECRET={secret}",
                    "-e", f"PARLOUR_HEALTH_URL=http://127.0.0.1:{port}/readyz", image, "serve", "--host", "127.0.0.1",
                    "--port", str(port), "--db", postgres.db_url, "--redis", redis_server.url, "--no-upgrade",
                    "--log-format", "json", "--bot-workers", "1")

@@ -140,12 +140,14 @@ def test_every_hall_of_a_cluster_restarts_under_play_and_no_acknowledged_move_is
         # the players in a thread of their own (an earlier test may leave an event loop in this one)
         with ThreadPoolExecutor(1) as players:
             playing = players.submit(asyncio.run, everyone())
-            time.sleep(4)
-            began = time.monotonic()
-            assert main(["cluster", "restart", "--dir", str(folder / "cluster")]) == 0
-            ended = time.monotonic()
-            time.sleep(4)
-            stop.set()
+            try:  # the players stop even when the restart fails (else the executor waits for them for good)
+                time.sleep(4)
+                began = time.monotonic()
+                assert main(["cluster", "restart", "--dir", str(folder / "cluster")]) == 0
+                ended = time.monotonic()
+                time.sleep(4)
+            finally:
+                stop.set()
             playing.result(timeout=60)
         said = [line for line in capsys.readouterr().out.splitlines() if "drained and stopped" in line]
         assert len(said) == 2, out.read_text()
@@ -213,11 +215,25 @@ def test_nginx_is_kept_to_the_halls_that_say_they_are_ready(folder):
         first = next(pid for pid in descendants(cluster.pid)
                      if f"--port\0{halls[0]}\0" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
                      and "serve" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"))
+        def nginx_workers() -> set[int]:
+            found = set()
+            for pid in descendants(cluster.pid):
+                try:
+                    if "nginx: worker" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"):
+                        found.add(pid)
+                except OSError:  # ended meanwhile
+                    continue
+            return found
+
+        before = nginx_workers()
         os.kill(first, signal.SIGSTOP)  # it answers nothing, /readyz included
         try:
             deadline = time.monotonic() + 60
             while f"127.0.0.1:{halls[0]} max_fails=1 fail_timeout=2s down;" not in conf.read_text():
                 assert time.monotonic() < deadline, conf.read_text()
+                time.sleep(0.2)
+            while before & nginx_workers():  # nginx reloaded: the workers that knew the old list are gone
+                assert time.monotonic() < deadline, "nginx's old workers did not stop"
                 time.sleep(0.2)
             assert f"127.0.0.1:{halls[1]} max_fails=1 fail_timeout=2s;" in conf.read_text()
             # every room's calls go to the hall that answers, whatever their hash

@@ -262,7 +262,7 @@ class Cluster:
             self.reload_nginx()
         self.parts[index].stop()
         stopped = time.monotonic()
-        self.parts[index] = Part(f"hall {number}", command, self.folder / "halls" / f"hall-{number}.log")
+        self.parts[index] = self._hall_part(number, command)
         self.parts[index].wait_until(partial(hall_ready, port))
         self.down.discard(port)
         self.reload_nginx()
@@ -336,6 +336,10 @@ class Cluster:
         self.redis_url = f"redis://127.0.0.1:{port}/0"
         self.say(f"Redis on 127.0.0.1:{port} (nothing kept on disk); its log: {part.log}")
 
+    def _hall_part(self, number: int, command: Sequence[str]) -> Part:
+        """Hall ``number`` started (at the cluster's start and at each restart: the same secrets)."""
+        return Part(f"hall {number}", command, self.folder / "halls" / f"hall-{number}.log", env=self.secrets)
+
     def _start_halls(self) -> None:
         home = self.folder / "halls"
         home.mkdir(exist_ok=True)
@@ -345,7 +349,7 @@ class Cluster:
             options = ("--redis", self.redis_url, "--proxy", "127.0.0.1", *self.hall_options)
             command = [sys.executable, *serve_command(self.db_url, port, options)]
             self.hall_commands.append(command)
-            halls.append(Part(f"hall {number}", command, home / f"hall-{number}.log", env=self.secrets))
+            halls.append(self._hall_part(number, command))
             self.parts.append(halls[-1])
             if number == 1:  # the first brings the store's schema up to date, alone
                 halls[0].wait_until(lambda: hall_ready(self.hall_ports[0]))
