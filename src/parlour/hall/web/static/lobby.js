@@ -226,8 +226,10 @@ function roomRow(room, names) {
       : room.pace === "turn-based" ? moveTime(room.turn_timer) : ago(room.created)),
     el("div", { class: "room-row-seats" },
       room.seats.map((s) => el("span", {  // who is at the table now (presence), who is away
-        class: ["seat-chip", `seat-${s.kind}`, s.kind === "human" && (s.connected ? "seat-here" : "seat-away")],
-        title: s.kind === "human" ? `${seatName(s)}: ${s.connected ? "here" : "away"}` : seatName(s) }, seatName(s))),
+        class: ["seat-chip", s.bot_account ? "seat-bot" : `seat-${s.kind}`,  // a bot account's seat looks like a bot's
+          s.kind === "human" && (s.connected ? "seat-here" : "seat-away")],
+        title: s.kind === "human" ? `${seatName(s)}${s.bot_account ? " (bot account)" : ""}: ${s.connected ? "here" : "away"}`
+          : seatName(s) }, seatName(s))),
       !playing && room.host_here === false ? el("span", { class: "muted small host-away" },
         "the host is away: any player may start") : null),
     el("span", { class: "room-row-join", title: open ? `${plural(open, "seat")} open` : "" },
