@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from test_bot_accounts import BotProgram, in_background, make_bot
 from test_players import PASSWORD, sign_up
 
+from parlour.hall.errors import HallError
 from parlour.hall.quotas import Limits
 
 pytestmark = pytest.mark.timeout(60)
@@ -121,3 +122,21 @@ def test_an_attacker_meets_the_bounds_of_a_persons_challenges(make_client):
     for thread in threads:
         thread.__exit__(None, None, None)
     assert all(out[0].status_code == 409 and "declined" in out[0].json()["detail"] for out in outs)
+
+
+def test_whom_a_person_may_challenge_is_asked_before_anyone_is(client):
+    """Challenges.may_challenge (wired where friends and blocks are known) refuses in words before
+    the opponent is asked: no challenge waits, no room is made."""
+    ana, bo = session_of(client, "Ana"), session_of(client, "Bo")
+    incoming(client, bo)
+    asked: list[tuple[str, str]] = []
+
+    async def refuse(challenger: Any, opponent: Any) -> None:
+        asked.append((challenger.name, opponent.name))
+        raise HallError("conflict", f"{opponent.name} does not take challenges from you")
+
+    client.app.state.challenges.may_challenge = refuse  # type: ignore[attr-defined]
+    refused = challenge(client, ana, "Bo")
+    assert refused.status_code == 409 and "Bo does not take challenges from you" in refused.json()["detail"]
+    assert asked == [("Ana", "Bo")] and incoming(client, bo) == []
+    assert client.get("/api/me/games", headers=ana).json()["playing"] == []

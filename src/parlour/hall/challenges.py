@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,8 +109,12 @@ class Challenges:
     put to them."""
 
     def __init__(self, hall: Hall, bot_games: int, answer_seconds: float = ANSWER_SECONDS,
-                 turn_timer: float = TURN_TIMER) -> None:
+                 turn_timer: float = TURN_TIMER,
+                 may_challenge: Callable[[Account, Account], Awaitable[None]] | None = None) -> None:
         self.hall = hall
+        # may_challenge(challenger, opponent): HallError in words when the opponent does not take
+        # challenges from the challenger (a block, not a friend: decided where those are known)
+        self.may_challenge = may_challenge
         self.bot_games = bot_games  # the most games a bot plays at once (Limits.bot_games)
         self.answer_seconds = answer_seconds
         self.turn_timer = turn_timer
@@ -174,6 +178,8 @@ class Challenges:
         if found is None:
             raise HallError("unknown_player", f"there is no player {clip(opponent)}")
         account = found[0]
+        if self.may_challenge is not None:
+            await self.may_challenge(challenger, account)
         if account.kind == "human":
             return await self._challenge_person(challenger, account, game_id, options, turn_timer)
         if not is_bot_account(account):
