@@ -94,7 +94,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.signed_in = SignedInSockets()  # the live sockets of each session, closed when it ends
     app.state.analyses = analyses
     app.state.notifications = notifications
-    app.state.metrics, app.state.metrics_from = metrics.hall_registry(hall, guard), list(metrics_from)
+    app.state.metrics, app.state.metrics_from = metrics.hall_registry(hall, guard, notifications.outbox,
+                                                                            analyses), list(metrics_from)
     app.state.drain = hall.drain
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
                    pages.router, players_api.router, me_api.router, pace_api.router, metrics.router, health.router):
