@@ -24,6 +24,7 @@ from typing import Protocol
 
 from .engine import make_engine
 from .leases import LENGTH, Leases
+from .moderation import LogEntry, ModerationRows, Report, Sanction
 from .records import (
     Account,
     ActionRecord,
@@ -56,6 +57,7 @@ from .schema import (
     rooms_table,
     sessions_table,
 )
+from .social import Invitation, Named, Reputation, SocialRows
 from .sql import SqlStore
 
 __all__ = [
@@ -64,6 +66,7 @@ __all__ = [
     "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "chat_table", "cluster_settings_table",
     "leaving", "make_engine", "metadata", "ratings_table", "room_leases_table", "room_players_table",
     "rooms_table", "sessions_table",
+    "Invitation", "LogEntry", "ModerationRows", "Named", "Report", "Reputation", "Sanction", "SocialRows",
 ]
 
 
@@ -152,6 +155,10 @@ class Store(Protocol):
     async def leaderboard(self, game: str, limit: int) -> list[Leader]:
         """The ``limit`` best rated players of ``game``, best first."""
         ...
+
+    # -- trust (issue 30): friends, blocks, invitations, your data; reports, sanctions, moderators --
+    social: SocialRows
+    moderation: ModerationRows
 
     # -- the cluster ------------------------------------------------------------------------------
     def shared_secret_blocking(self) -> str:

@@ -26,9 +26,11 @@ from ..accounts import Accounts
 from ..broadcast import Broadcast
 from ..clock import Clock
 from ..hall import Hall, Ownership
+from ..moderation import Moderation
 from ..quotas import Guard, Limits
+from ..social import Social
 from ..store import Store
-from . import pages, players_api, replays_api, rooms_api, socket
+from . import friends_api, moderation_api, pages, players_api, replays_api, rooms_api, socket
 from .errors import HANDLERS
 from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
 
@@ -52,6 +54,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hall.start()
+        await app.state.moderation.load()  # the sanctions in force, before anyone is served
         if on_ready is not None:
             on_ready()
         yield
@@ -67,7 +70,10 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.hall = hall
     app.state.guard = guard
     app.state.accounts = Accounts(store, clock, password_hasher)
-    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router):
+    app.state.social = Social(hall, app.state.accounts)
+    app.state.moderation = Moderation(hall, app.state.accounts)
+    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router,
+                   friends_api.router, moderation_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

@@ -17,7 +17,7 @@ from ..accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from ..errors import HallError
 from ..hall import Hall
 from ..store import PlayedGame
-from .deps import AccountsDep, ClientAddress, HallDep, SignedIn
+from .deps import AccountsDep, ClientAddress, HallDep, ModerationDep, SignedIn, SocialDep
 from .errors import responses
 from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut
 
@@ -35,8 +35,9 @@ def with_session(response: Response, request: Request, token: str) -> None:
 
 @router.post("/api/accounts", response_model=AccountOut, status_code=201, responses=ERRORS, tags=["players"])
 async def sign_up(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
-                  address: ClientAddress) -> dict[str, Any]:
+                  address: ClientAddress, moderation: ModerationDep) -> dict[str, Any]:
     """A new account, signed in at once (the answer sets the session cookie)."""
+    await moderation.check_sign_in(None, address)  # an address a moderator banned makes no account
     account = await accounts.sign_up(body.name, body.password, address)
     with_session(response, request, await accounts.new_session(account))
     return {"name": account.name, "kind": account.kind}
@@ -44,10 +45,16 @@ async def sign_up(body: Credentials, request: Request, response: Response, accou
 
 @router.post("/api/session", response_model=AccountOut, responses=ERRORS, tags=["players"])
 async def sign_in(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
-                  address: ClientAddress) -> dict[str, Any]:
+                  address: ClientAddress, moderation: ModerationDep) -> dict[str, Any]:
     """Sign in: the answer sets the session cookie (HttpOnly). A wrong name and a wrong password
-    get the same answer; too many failures for a name or from an address are refused for a while."""
+    get the same answer; too many failures for a name or from an address are refused for a while.
+    A banned player, once the password is right, is refused (403) with the reason and the end."""
     account, token = await accounts.sign_in(body.name, body.password, address)
+    try:
+        await moderation.check_sign_in(account, address)
+    except HallError:
+        await accounts.sign_out(token)  # the session just opened ends with the refusal
+        raise
     with_session(response, request, token)
     return {"name": account.name, "kind": account.kind}
 
@@ -87,15 +94,17 @@ async def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
 
 
 @router.get("/api/players/{name}", response_model=ProfileOut, responses=ERRORS, tags=["players"])
-async def profile(name: str, hall: HallDep, accounts: AccountsDep) -> dict[str, Any]:
+async def profile(name: str, hall: HallDep, accounts: AccountsDep, social: SocialDep) -> dict[str, Any]:
     """A player's profile: ratings per game, games played and won, recent games with replays.
     Built-in bots have profiles too (``bot:greedy``)."""
     found = await accounts.by_name(name)
     if found is None:
         raise HallError("unknown_player", f"there is no player {name[:40]!r}")
     account = found[0]
+    if account.kind == "gone":  # a deleted account: its games keep a name that links to no one
+        raise HallError("unknown_player", f"there is no player {name[:40]!r}")
     store = hall.store
-    return {"name": account.name, "kind": account.kind,
+    return {"name": account.name, "kind": account.kind, "reputation": await social.reputation(account.id),
             "ratings": [asdict(rating) for rating in await store.ratings_of(account.id)],
             "played": [asdict(played) for played in await store.played_by(account.id)],
             "recent": [entry(hall, row) for row in await store.games_of(account.id, finished=True, limit=RECENT)]}

@@ -19,13 +19,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..accounts import Account
 from ..errors import HallError
 from ..hall import Hall
+from ..moderation import Moderation
 from ..quotas import Guard, RateLimited
 from ..room import Room
-from ..room.chat import chat_key
+from ..room.chat import chat_key, visible
 from ..room.commands import Act, Say
+from ..social import Social
 from ..text import clip, reason
 from ..wire import BadJson, dumps, read_json
-from .deps import GuardDep, HallDep, SocketAccount
+from .deps import GuardDep, HallDep, ModerationDep, SocialDep, SocketAccount
 from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX
 
 # WebSocket close codes of the hall (4000-4999 are the application's own).
@@ -33,6 +35,7 @@ CLOSE_UNKNOWN_ROOM = 4404  # no such room
 CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
 CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
 CLOSE_TOO_MANY_SOCKETS = 4430  # too many connections from one address
+MUTED_MAX = 50  # names one connection may mute in its room
 
 _STATE = object()
 _CHAT = object()
@@ -63,6 +66,11 @@ class Connection:
         self.log_lines = 0
         self.chat_queued = False
         self.chat_next = 0  # the number of the next chat line to send
+        self.social: Social | None = None
+        self.moderation: Moderation | None = None
+        self.blocked: set[int] = set()  # the accounts the signed-in player blocks (kept current by Social)
+        self.muted: set[str] = set()  # the names this connection muted in this room
+        self.hidden_sent = 0  # how many of the room's hidden lines this connection was told of
 
     def push(self, message: dict[str, Any]) -> None:
         if self.outbox.qsize() >= OUTBOX_MAX:
@@ -85,11 +93,19 @@ class Connection:
         """The chat lines this connection has not had yet, as one message; None if none."""
         assert self.room is not None
         self.chat_queued = False
-        lines = self.room.chat.since(self.chat_next)
-        if not lines:
+        chat = self.room.chat
+        lines = chat.since(self.chat_next)
+        hidden = chat.hidden[self.hidden_sent:]
+        if not lines and not hidden:
             return None
-        self.chat_next = lines[-1].n + 1
-        return dumps({"type": "chat", "lines": [line.to_json() for line in lines]})
+        if lines:
+            self.chat_next = lines[-1].n + 1
+        self.hidden_sent = len(chat.hidden)
+        shown = visible(lines, self.blocked, self.muted)
+        message: dict[str, Any] = {"type": "chat", "lines": [line.to_json() for line in shown]}
+        if hidden:
+            message["hidden"] = hidden  # lines a moderator hid: the client takes them away
+        return dumps(message)
 
     async def send_loop(self) -> None:
         while True:
@@ -170,9 +186,11 @@ class Connection:
                 await self.chat(message)
             elif kind == "ping":
                 self.push({"type": "pong"})
+            elif kind == "mute":
+                self.mute(message)
             else:
                 self.push(error("bad_message", f"unknown message type {clip(kind)!r}: the types are hello,"
-                                " act, chat and ping", message_id))
+                                " act, chat, mute and ping", message_id))
         except HallError as refused:
             self.push(error(refused.code, str(refused), message_id))
 
@@ -187,6 +205,9 @@ class Connection:
         seat = self.room.seat_for_token(token) if token else self.room.seat_of(self.account)
         self.legal = message.get("legal", True) is not False
         self.greeted, self.seat = True, seat
+        self.hidden_sent = len(self.room.chat.hidden)  # what the store gives it is without them
+        if self.account is not None and self.social is not None:
+            self.blocked = await self.social.blocked_set(self.account.id)
         self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
         assert self.hall is not None
         self.hall.broadcast.subscribe(self.room.code, self.changed)
@@ -210,7 +231,24 @@ class Connection:
             raise HallError("rate_limited", f"{refused}; nothing was said") from None
         kind: Literal["player", "spectator"] = "player" if self.seat is not None else "spectator"
         assert self.hall is not None
-        await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name))
+        if self.moderation is not None:  # muted, banned, or a room a moderator closed: refused in words
+            await self.moderation.check_chat(self.account, self.address, self.room.code)
+        account = self.account.id if self.account is not None else None
+        await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name, account))
+
+    def mute(self, message: dict[str, Any]) -> None:
+        """Mutes (``"on": false``: unmutes) one name's chat in this room, for this connection only."""
+        name, on = message.get("name"), message.get("on", True)
+        if not isinstance(name, str) or not 0 < len(name) <= 64 or not isinstance(on, bool):
+            raise HallError("bad_message", 'a mute needs "name" (the name shown, at most 64 characters)'
+                            ' and "on" (true or false)')
+        if not on:
+            self.muted.discard(name)
+        elif name not in self.muted:
+            if len(self.muted) >= MUTED_MAX:
+                raise HallError("bad_message", f"at most {MUTED_MAX} names muted in one room: nothing was muted")
+            self.muted.add(name)
+        self.push({"type": "muted", "names": sorted(self.muted)})
 
     async def act(self, message: dict[str, Any], message_id: Any) -> None:
         assert self.room is not None
@@ -229,13 +267,15 @@ router = APIRouter()
 
 
 @router.websocket("/ws/rooms/{code}")
-async def live(websocket: WebSocket, code: str, hall: HallDep, guard: GuardDep, account: SocketAccount) -> None:
-    await room_socket(websocket, hall, guard, code, account)
+async def live(websocket: WebSocket, code: str, hall: HallDep, guard: GuardDep, account: SocketAccount,
+               social: SocialDep, moderation: ModerationDep) -> None:
+    await room_socket(websocket, hall, guard, code, account, social, moderation)
 
 
-async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None
-                      ) -> None:
-    """``account``: the player the connection's session cookie signs in, if any."""
+async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None,
+                      social: Social | None = None, moderation: Moderation | None = None) -> None:
+    """``account``: the player the connection's session cookie signs in, if any; ``social``,
+    ``moderation``: what filters its chat (blocks) and refuses it (sanctions)."""
     await websocket.accept()
     address = websocket.client.host if websocket.client else "unknown"
     if not guard.open_socket(address):
@@ -246,6 +286,7 @@ async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str,
     try:
         connection = Connection(websocket, guard, address)
         connection.account = account
+        connection.social, connection.moderation = social, moderation
         await serve_connection(connection, hall, code)
     finally:
         guard.close_socket(address)
