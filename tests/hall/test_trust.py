@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, new_room
 from limits import parse
-from test_players import PASSWORD
+from test_players import PASSWORD, play_secrets, seat_socket
 from test_table import chat_lines
 
 from parlour.cli import main as parlour
@@ -250,6 +250,10 @@ def test_a_report_keeps_a_copy_of_the_chat_around_it_and_is_bounded(client, db_u
     assert len(queue) == 1  # the refused ones changed nothing
     assert [e["text"] for e in queue[0]["evidence"] if e["kind"] == "player"] == ["rude 0", "rude 1", "rude 2"]
     assert (queue[0]["reporter"], queue[0]["player"], queue[0]["line"]) == ("Ana", "Cy", line)
+    hidden = mod.post("/api/moderation/actions", json={"action": "hide_line", "room": code, "line": line,
+                                                     "reason": "rude"})
+    assert hidden.status_code == 200  # the line is hidden, and the report's copy still holds it
+    assert "rude 1" in [e["text"] for e in mod.get("/api/moderation/reports").json()[0]["evidence"]]
     # a guest is reported by the name on their seat, in the room where they sit
     elsewhere = new_room(client)["code"]
     client.post(f"/api/rooms/{elsewhere}/join", json={"name": "Troll"})
@@ -389,8 +393,16 @@ def test_a_player_downloads_their_data_and_deletes_the_account_their_games_stay(
     busy = ana.request("DELETE", "/api/me", json={"password": PASSWORD})
     assert busy.status_code == 409 and "not over" in busy.json()["detail"]
     other = person(client, "Di")
+    # a finished game of Di's, against a bot: it stays, under a name that is no longer hers
+    room = new_room(other, "secrets", [OPEN, {"kind": "bot", "bot": "random"}], take_seat=0, host_name="Di")
+    other.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"]))
+    finished = room["code"]
+    assert play_secrets((seat_socket(client, finished, room["seat_token"]), 0))["result"] is not None
     gone = other.request("DELETE", "/api/me", json={"password": PASSWORD})
     assert gone.status_code == 200 and "gone-" in gone.json()["done"]
+    anonymous = gone.json()["done"].rsplit(" ", 1)[1]
+    seats = client.get(f"/api/rooms/{finished}").json()["seats"]
+    assert seats[0]["name"] == anonymous and seats[0]["profile"] is None
     assert other.get("/api/me").status_code == 401
     assert client.get("/api/players/Di").status_code == 404
     assert bo.put("/api/me/friends/Di").status_code == 404
