@@ -346,9 +346,15 @@ def test_a_muted_player_is_refused_in_words_warned_and_a_line_hidden_and_a_room_
 def test_a_ban_by_address_stops_guests(client, db_url):
     mod = moderator(client, db_url)
     code = new_room(client)["code"]
+    playing = new_room(client, "secrets", [OPEN, {"kind": "bot", "bot": "random"}], take_seat=0, host_name="G")
+    client.post(f"/api/rooms/{playing['code']}/start", headers=host(playing["host_token"]))
+    seat = seat_socket(client, playing["code"], playing["seat_token"])
     banned = mod.post("/api/moderation/actions", json={"address": "testclient", "action": "ban", "days": 1,
                                                      "reason": "a flood of rooms"})
     assert banned.status_code == 200, banned.text
+    refused = seat.act({"type": "pick", "number": 0})  # a connection opened before the ban plays no more
+    assert refused["type"] == "error" and refused["code"] == "banned" and "a flood of rooms" in refused["message"]
+    seat.close()
     for answer in (client.post(f"/api/rooms/{code}/join", json={"name": "guest"}),
                    client.post("/api/rooms", json={"game": "patchwork", "seats": [OPEN, OPEN]}),
                    client.post("/api/accounts", json={"name": "Newcomer", "password": PASSWORD})):

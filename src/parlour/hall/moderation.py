@@ -62,14 +62,20 @@ class Moderation:
         self.hall = hall
         self.accounts = accounts
         self.rows = hall.store.moderation
-        self.sanctions: list[Sanction] = []  # those in force or to come, read from the store (load)
+        # those in force or to come, read from the store (load), by whom they are on
+        self._on: dict[tuple[str, int | str], list[Sanction]] = {}
         self._loaded = float("-inf")
 
     async def load(self) -> None:
         """Reads the sanctions in force: when the hall starts, after each action here, and every
         ``RELOAD`` seconds (in the background) for those taken by another process of the hall."""
         self._loaded = self.now()
-        self.sanctions = await self.rows.in_force(self.now())
+        on: dict[tuple[str, int | str], list[Sanction]] = {}
+        for sanction in await self.rows.in_force(self.now()):
+            for key in (("account", sanction.account), ("address", sanction.address), ("room", sanction.room)):
+                if key[1] is not None:
+                    on.setdefault(key, []).append(sanction)  # type: ignore[arg-type]
+        self._on = on
 
     def now(self) -> float:
         return self.hall.clock.now()
@@ -91,19 +97,20 @@ class Moderation:
         if now - self._loaded > RELOAD:
             self._loaded = now
             self.hall.spawn(self.load())
-        for sanction in self.sanctions:
-            in_force = sanction.starts <= now and (sanction.ends is None or sanction.ends > now)
-            if in_force and sanction.kind in kinds and (
-                    (account is not None and sanction.account == account.id)
-                    or (address is not None and sanction.address is not None and sanction.address == address)
-                    or (room is not None and sanction.room == room)):
-                raise refusal(sanction)
+        for key in (("account", account.id if account is not None else None), ("address", address), ("room", room)):
+            for sanction in self._on.get(key, ()) if key[1] is not None else ():  # type: ignore[arg-type]
+                if sanction.kind in kinds and sanction.starts <= now and (sanction.ends is None or sanction.ends > now):
+                    raise refusal(sanction)
 
     async def check_sign_in(self, account: Account | None, address: str) -> None:
         await self.check(account, address, kinds=("ban",))
 
     async def check_chat(self, account: Account | None, address: str, room: str) -> None:
         await self.check(account, address, room)
+
+    async def check_play(self, account: Account | None, address: str) -> None:
+        """A banned player's (or address's) connection still open plays no more."""
+        await self.check(account, address, kinds=("ban",))
 
     async def check_join(self, account: Account | None, address: str, room: str) -> None:
         await self.check(account, address, room, kinds=("ban", "close"))

@@ -33,6 +33,7 @@ FOLLOWS_RATE = parse("30/hour")  # friends added, per player
 INVITES_RATE = parse("20/hour")  # invitations sent, per player
 BLOCKS_RATE = parse("60/hour")
 SEEN_ONLINE = 5 * 60  # seconds after a player's last request that they still count as online
+SEEN_KEPT = 10_000  # players' last requests kept before the old ones are forgotten
 GONE_PREFIX = "gone-"  # the name a deleted account's games keep: links to no one
 
 
@@ -70,7 +71,10 @@ class Social:
 
     def saw(self, account: int) -> None:
         """``account`` asked the hall something just now (it counts as online a while)."""
-        self._seen[account] = self.hall.clock.now()
+        now = self.hall.clock.now()
+        if len(self._seen) >= SEEN_KEPT:  # only the recent ones matter: forget the others
+            self._seen = {who: when for who, when in self._seen.items() if now - when < SEEN_ONLINE}
+        self._seen[account] = now
 
     def presence(self, account: int) -> Presence:
         """Whether ``account`` is online, and the room it sits in with a connection, if any."""

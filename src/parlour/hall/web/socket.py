@@ -258,6 +258,8 @@ class Connection:
             raise HallError("not_a_player", "spectators watch; only a seat's player can act")
         if "action" not in message:
             raise HallError("bad_message", 'an act needs an "action"')
+        if self.moderation is not None:  # banned since the connection opened: refused in words
+            await self.moderation.check_play(self.account, self.address)
         assert self.hall is not None
         await self.hall.run(self.room, Act(self.seat, message.get("turn"), message["action"]),
                             on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
