@@ -378,7 +378,7 @@ def test_reputation_is_the_share_of_games_played_to_the_end(client):
     assert client.get("/api/players/Nobody/reputation").status_code == 404
 
 
-def test_a_player_downloads_their_data_and_deletes_the_account_their_games_stay(client):
+def test_a_player_downloads_their_data_and_deletes_the_account_their_games_stay(client, db_url):
     ana, bo = person(client, "Ana"), person(client, "Bo")
     ana.put("/api/me/friends/Bo")
     ana.put("/api/me/blocks/Bo")
@@ -402,6 +402,7 @@ def test_a_player_downloads_their_data_and_deletes_the_account_their_games_stay(
     # a finished game of Di's, against a bot: it stays, under a name that is no longer hers
     room = new_room(other, "secrets", [OPEN, {"kind": "bot", "bot": "random"}], take_seat=0, host_name="Di")
     other.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"]))
+    ana.post("/api/reports", json={"player": "Di", "reason": "reported before she left"})
     finished = room["code"]
     assert play_secrets((seat_socket(client, finished, room["seat_token"]), 0))["result"] is not None
     gone = other.request("DELETE", "/api/me", json={"password": PASSWORD})
@@ -411,5 +412,7 @@ def test_a_player_downloads_their_data_and_deletes_the_account_their_games_stay(
     assert seats[0]["name"] == anonymous and seats[0]["profile"] is None
     assert other.get("/api/me").status_code == 401
     assert client.get("/api/players/Di").status_code == 404
+    mod = moderator(client, db_url)
+    assert [r["player"] for r in mod.get("/api/moderation/reports").json()] == [anonymous]
     assert bo.put("/api/me/friends/Di").status_code == 404
     assert other.post("/api/session", json={"name": "Di", "password": PASSWORD}).status_code == 401

@@ -201,6 +201,10 @@ class SocialRows:
             conn.execute(ratings_table.delete().where(ratings_table.c.account == account))
             chat = chat_table
             conn.execute(chat.update().where(chat.c.account == account).values(name=anonymous))
+            # what moderators read of them (reports about them, the log) keeps no trace of the old name
+            conn.execute(reports_table.update().where(reports_table.c.account == account).values(name=anonymous))
+            log = moderation_log_table
+            conn.execute(log.update().where(log.c.account == account).values(target=anonymous))
             rp, rooms = room_players_table, rooms_table
             for code, seats_json in conn.execute(sa.select(rooms.c.code, rooms.c.seats).join(
                     rp, rp.c.code == rooms.c.code).where(rp.c.account == account)).all():
