@@ -169,6 +169,8 @@ def test_block_report_ban_and_invite_at_both_sizes(open_page, browser, trust_hal
         ana.goto(f"/players/{bo_name}")
         ana.click("#follow")
         expect(ana.locator(".toast")).to_contain_text(f"you follow {bo_name}")
+        expect(ana.locator("#reputation")).to_have_text("No game finished or left yet.")
+        screenshot(ana, f"trust-profile-{size}", full_page=False)
         ana.goto(f"/r/{code}")
         ana.fill("#invite-friend", bo_name)
         ana.locator(".invite-friend button[type=submit]").click()
