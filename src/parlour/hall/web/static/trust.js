@@ -88,11 +88,25 @@ export function dropLines(box, { name = null, numbers = [] }) {
   }
 }
 
-/** The "…" menu of someone else's chat line: mute here, block (a signed-in player), report. */
+/** The "…" button of someone else's chat line, opening its menu: mute here, block (a signed-in
+ *  player), report. Neither adds text to the line until opened (the line reads as it was said). */
 export function chatActions(line, { code, profile, socket, signedIn, box }) {
-  const menu = el("span", { class: "chat-menu", hidden: true });
   const toggle = el("button", { type: "button", class: "chat-more", title: `Mute, block or report ${line.name}`,
-    "aria-label": `Actions on ${line.name}'s line`, onclick: () => { menu.hidden = !menu.hidden; } }, "⋯");
+    "aria-label": `Actions on ${line.name}'s line`, "aria-expanded": "false" });
+  toggle.addEventListener("click", () => {
+    const open = toggle.nextElementSibling?.classList.contains("chat-menu") ? toggle.nextElementSibling : null;
+    toggle.setAttribute("aria-expanded", String(!open));
+    if (open) {
+      open.remove();
+      return;
+    }
+    toggle.after(chatMenu(line, { code, profile, socket, signedIn, box }));
+  });
+  return toggle;
+}
+
+function chatMenu(line, { code, profile, socket, signedIn, box }) {
+  const menu = el("span", { class: "chat-menu" });
   const item = (label, cls, action) => el("button", { type: "button", class: ["btn", "btn-small", "btn-ghost", cls],
     onclick: action }, label);
   menu.append(item("Mute here", "do-mute", () => {
@@ -113,11 +127,12 @@ export function chatActions(line, { code, profile, socket, signedIn, box }) {
   }
   if (signedIn) {
     menu.append(item("Report", "do-report", (event) => {
-      menu.hidden = true;
-      reportBox(event.target.closest("li"), { player: profile || line.name, room: code, line: line.n });
+      const li = event.target.closest("li");
+      menu.remove();
+      reportBox(li, { player: profile || line.name, room: code, line: line.n });
     }));
   }
-  return [toggle, menu];
+  return menu;
 }
 
 // --- reputation ----------------------------------------------------------------------------------------
