@@ -91,6 +91,15 @@ def test_block_report_ban_and_invite_at_both_sizes(open_page, browser, trust_hal
         mod_context, mod = person(open_page, browser, base, mod_name, size)
         contexts += [ana_context, cy_context, bo_context, mod_context]
 
+        # Cy left a game before: a seat he left to a bot mid-game
+        left = cy_context.request.post("/api/rooms", data={
+            "game": "patchwork", "seats": [{"kind": "open"}, {"kind": "bot", "bot": "greedy"}], "take_seat": 0,
+            "host_name": cy_name}).json()
+        auth = {"Authorization": f"Bearer {left['host_token']}"}
+        assert cy_context.request.post(f"/api/rooms/{left['code']}/start", headers=auth).status == 200
+        assert cy_context.request.post(f"/api/rooms/{left['code']}/seats/0/bot", data={"bot": "greedy"},
+                                       headers=auth).status == 200
+
         # Ana's table of Palace, three seats; Cy takes one
         made = ana_context.request.post("/api/rooms", data={
             "game": "palace", "seats": [{"kind": "open"}] * 3, "take_seat": 0, "host_name": ana_name})
@@ -129,7 +138,8 @@ def test_block_report_ban_and_invite_at_both_sizes(open_page, browser, trust_hal
 
         # a report from Cy's seat
         seat = ana.locator('.seat-row[data-seat="1"]')
-        expect(seat.locator(".badge-rep")).to_have_count(0)  # no game finished or left yet: no figure
+        expect(seat.locator(".badge-rep")).to_have_text("finishes 0%")  # his reputation, beside his name
+        expect(ana.locator('.seat-row[data-seat="0"] .badge-rep')).to_have_count(0)  # none on one's own seat
         seat.locator(".seat-report").click()
         ana.fill("#report-reason", "insults in the chat")
         screenshot(ana, f"trust-report-seat-{size}", full_page=False)
