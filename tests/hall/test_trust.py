@@ -280,6 +280,7 @@ def test_only_moderators_see_the_queue_and_act_and_a_ban_ends_sessions_and_says_
         denied = c.post("/api/moderation/actions", json={"player": "Cy", "action": "ban", "reason": "r"})
         assert denied.status_code == status
     assert "moderators only" in ana.get("/api/moderation/reports").json()["detail"]
+    assert "moderators only" in ana.get("/moderation").text  # a page that says why, for a browser
     mod = moderator(client, db_url)
     assert mod.get("/moderation").status_code == 200
     ana.post("/api/reports", json={"player": "Cy", "reason": "spam"})

@@ -10,14 +10,16 @@ log at ``/moderation`` and under ``/api/moderation/`` (403 for anyone else).
 
 from __future__ import annotations
 
+import html
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import Field, StrictFloat, StrictInt, StringConstraints
 
+from ..errors import HallError
 from .deps import CurrentAccount, ModerationDep, SignedIn
-from .errors import responses
+from .errors import HTTP_STATUS, responses
 from .pages import STATIC
 from .schemas import Wire
 
@@ -78,6 +80,14 @@ async def log(me: CurrentAccount, moderation: ModerationDep,
 
 
 @router.get("/moderation", include_in_schema=False)
-async def page(me: CurrentAccount, moderation: ModerationDep) -> FileResponse:
-    await moderation.check_moderator(me)
+async def page(me: CurrentAccount, moderation: ModerationDep) -> Response:
+    """The moderators' page; anyone else gets a page saying why (401 signed out, 403 otherwise)."""
+    try:
+        await moderation.check_moderator(me)
+    except HallError as refused:
+        words = html.escape(str(refused))
+        return HTMLResponse(f'<!doctype html><meta charset="utf-8"><title>Parlour — moderation</title>'
+                            f'<link rel="stylesheet" href="/static/style.css"><main class="players-page">'
+                            f'<h1>Moderation</h1><p>{words}.</p><p><a href="/">Back to the lobby</a></p></main>',
+                            status_code=HTTP_STATUS[refused.code])
     return FileResponse(STATIC / "moderation.html", media_type="text/html")
