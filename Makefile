@@ -3,12 +3,14 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+BASE_STAMP := $(VENV)/.base-stamp
 
-.PHONY: run cluster test check chromium postgresql redis nginx
+.PHONY: run cluster test check chromium postgresql redis nginx icu java
 SERVERS ?= 2
 
-# The hall on an embedded SQLite file under ./var/; it prints the address to open.
-run: $(STAMP)
+# The hall on an embedded SQLite file under ./var/; it prints the address to open. Playing needs only
+# the base package: the extras (tests, cluster, PostgreSQL, learning agents) come with make test.
+run: $(BASE_STAMP)
 	$(VENV)/bin/parlour serve --db sqlite:///var/parlour.sqlite3
 
 # A local cluster: PostgreSQL, Redis and nginx in front of $(SERVERS) halls, everything under
@@ -16,7 +18,7 @@ run: $(STAMP)
 cluster: $(STAMP) postgresql redis nginx
 	$(VENV)/bin/parlour cluster --servers $(SERVERS) --dir var/cluster
 
-test: check chromium postgresql redis nginx
+test: check chromium postgresql redis nginx java
 	$(PY) -m pytest
 
 # What the code declares, checked: ruff's rules, mypy's types and the import contracts (pyproject.toml).
@@ -25,11 +27,26 @@ check: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+# What playing needs: the base package alone (make run); PyICU in it builds against ICU's headers.
+$(BASE_STAMP): pyproject.toml | icu
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl]'
+	$(PY) -m pip install --quiet -e .
+	touch $(BASE_STAMP)
+
+# Everything else too: the tests, the cluster, PostgreSQL and the learning agents' libraries.
+$(STAMP): $(BASE_STAMP)
+	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl,notify]'
 	touch $(STAMP)
+
+# PyICU (names compared by their confusable skeleton, hall/text.py) builds against ICU's headers:
+# install them (and pkg-config, a C++ compiler) when they are missing and we can (root, apt).
+icu:
+	@{ pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's libicu-dev, pkg-config and g++ to build PyICU"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libicu-dev pkg-config g++ >/dev/null; \
+	  else echo "libicu-dev, pkg-config or g++ is missing and cannot be installed here: PyICU will not build"; fi; }
 
 # Browser tests drive Debian's Chromium; install it when it is missing and we can (root, apt).
 chromium:
@@ -63,3 +80,12 @@ nginx:
 	    echo "installing Debian's nginx for the multi-process hall's tests"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
 	  else echo "nginx is missing and cannot be installed here: its tests will be skipped"; fi; }
+
+# The cg-live: tests compile the CodinGame level-5 boss (../shared/anchors/cg-patchwork/Boss5.java)
+# with Java 17; install Debian's JDK when it is missing and we can (root, apt).
+java:
+	@command -v javac >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's openjdk-17-jdk-headless for the cg-live: tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless >/dev/null; \
+	  else echo "javac is missing and cannot be installed here: the CodinGame boss tests will be skipped"; fi; }

@@ -6,13 +6,14 @@ environment of ``parlour.rl.gym``, on one core of the CPU::
 
     pip install torch==2.13.0            # the CPU build (docs/rl.md)
     pip install -e '.[rl-train]'
-    python examples/rl/train_maskable_ppo.py --game patchwork --steps 100000 --games 200
-    python examples/rl/train_maskable_ppo.py --game palace --opponent medium --steps 150000 --games 200
+    python examples/rl/train_maskable_ppo.py --game patchwork --steps 220000 --games 200
+    python examples/rl/train_maskable_ppo.py --game dinosaurs --opponent medium --gamma 0.99 --steps 150000 --games 200
 
 The learner plays a random seat each game. The game's reward is +1 for a win, -1 for a loss, 0
 for a tie; while training, potential-based shaping (``parlour.rl.shaping``: how far the seat is
 ahead, as its view shows it) adds a denser reward that leaves the result, and the best policy,
-as they were (``--no-shaping`` trains on the result alone).
+as they were (``--no-shaping`` trains on the result alone). The win rates are given with their 95%
+(Wilson) intervals.
 """
 
 from __future__ import annotations
@@ -33,11 +34,12 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from parlour.rl import gym, shaping
+from parlour.rl.token_values import TOKEN_VALUES, WithTokenValues
 
 Chooser = Callable[[np.ndarray, np.ndarray], int]
 
 
-def evaluate(env: gym.ParlourGymEnv, choose: Chooser, games: int, seed: int) -> dict[str, int]:
+def evaluate(env: gymnasium.Env, choose: Chooser, games: int, seed: int) -> dict[str, int]:
     """Wins, ties and losses of ``choose(observation, mask)`` over ``games`` games."""
     tally = {"wins": 0, "ties": 0, "losses": 0}
     for game in range(games):
@@ -49,6 +51,19 @@ def evaluate(env: gym.ParlourGymEnv, choose: Chooser, games: int, seed: int) -> 
                 break
         tally["wins" if reward > 0 else "losses" if reward < 0 else "ties"] += 1
     return tally
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wilson score) interval of a win rate of ``wins`` in ``games``."""
+    p = wins / games
+    middle, half = p + z * z / (2 * games), z * (p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5
+    return (middle - half) / (1 + z * z / games), (middle + half) / (1 + z * z / games)
+
+
+def rate(tally: dict[str, int]) -> str:
+    games = sum(tally.values())
+    low, high = wilson(tally["wins"], games)
+    return f"{tally} (wins {tally['wins'] / games:.1%}, 95% interval {low:.1%} to {high:.1%})"
 
 
 def one_hot_columns(rows: list[list[int]], width: int) -> np.ndarray:
@@ -76,30 +91,76 @@ def token_features(game_id: str) -> np.ndarray | None:
     return None
 
 
-class FeaturedHead(torch.nn.Module):
-    """Action logits: one per token, plus the sum of the scores of the token's features."""
+class SplitMlp(torch.nn.Module):
+    """The actor's and the critic's MLPs (tanh, as Stable-Baselines3's) on the observation; the
+    actor's latent is followed by the per-token values, untouched, for :class:`FeaturedHead`."""
 
-    def __init__(self, latent: int, features: np.ndarray) -> None:
+    def __init__(self, observed: int, extra: int, width: int) -> None:
         super().__init__()
+        self.observed = observed
+
+        def mlp() -> torch.nn.Sequential:
+            return torch.nn.Sequential(torch.nn.Linear(observed, width), torch.nn.Tanh(),
+                                       torch.nn.Linear(width, width), torch.nn.Tanh())
+        self.policy_net, self.value_net = mlp(), mlp()
+        self.latent_dim_pi, self.latent_dim_vf = width + extra, width
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return torch.cat((self.policy_net(features[:, :self.observed]), features[:, self.observed:]), dim=1)
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return self.value_net(features[:, :self.observed])  # type: ignore[no-any-return]
+
+
+VALUE_SCALE = 10.0
+
+
+class FeaturedHead(torch.nn.Module):
+    """Action logits: one per token, plus the sum of the scores of the token's features, plus, with
+    per-token values after the latent, each value times a weight learnt for it (0 at first)."""
+
+    def __init__(self, latent: int, features: np.ndarray, values: int = 0) -> None:
+        super().__init__()
+        self.latent, self.values = latent, values
         self.tokens = torch.nn.Linear(latent, features.shape[0])
         self.features = torch.nn.Linear(latent, features.shape[1])
         self.register_buffer("by_token", torch.as_tensor(features.T.copy()))
+        self.weights = torch.nn.Parameter(torch.zeros(values, 1))  # times VALUE_SCALE: see forward
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
-        logits: torch.Tensor = self.tokens(latent) + self.features(latent) @ self.by_token
+        hidden = latent[:, :self.latent]
+        logits: torch.Tensor = self.tokens(hidden) + self.features(hidden) @ self.by_token
+        if self.values:
+            per_token = latent[:, self.latent:].reshape(len(latent), self.values, -1)
+            # Adam moves a parameter by about the learning rate a step whatever its gradient: scaled,
+            # a value's weight is learnt in a hundred updates, not a thousand
+            logits = logits + (per_token * (VALUE_SCALE * self.weights)).sum(dim=1)
         return logits
 
 
 class FeaturedPolicy(MaskableActorCriticPolicy):
-    """MaskablePPO's policy with :class:`FeaturedHead` for its action logits."""
+    """MaskablePPO's policy with :class:`FeaturedHead` for its action logits (and :class:`SplitMlp`
+    when the observation ends with ``values`` numbers per token)."""
 
-    def __init__(self, *args: Any, token_features: np.ndarray, **kwargs: Any) -> None:
-        self.token_features = token_features
+    def __init__(self, *args: Any, token_features: np.ndarray, values: int = 0, width: int = 128,
+                 **kwargs: Any) -> None:
+        self.token_features, self.values, self.width = token_features, values, width
         super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        if not self.values:
+            super()._build_mlp_extractor()
+            return
+        extra = self.values * self.token_features.shape[0]
+        self.mlp_extractor = SplitMlp(self.features_dim - extra, extra, self.width)  # type: ignore[assignment]
 
     def _build(self, lr_schedule: Callable[[float], float]) -> None:
         super()._build(lr_schedule)
-        self.action_net = FeaturedHead(self.mlp_extractor.latent_dim_pi, self.token_features)
+        latent = self.mlp_extractor.latent_dim_pi - self.values * self.token_features.shape[0]
+        self.action_net = FeaturedHead(latent, self.token_features, self.values)
         self.action_net.apply(partial(self.init_weights, gain=0.01))
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),  # type: ignore[call-arg]
                                               **self.optimizer_kwargs)  # (as sb3-contrib's own _build)
@@ -147,23 +208,36 @@ def main() -> None:
     parser.add_argument("--gamma", type=float, default=0.9, help="the discount (the learner's and the shaping's)")
     parser.add_argument("--entropy", type=float, default=0.0, help="the entropy bonus")
     parser.add_argument("--no-features", action="store_true", help="one logit per token, nothing shared")
+    parser.add_argument("--own-score", action="store_true",
+                        help="Patchwork's potential: the seat's own score, not its lead over the opponent")
+    parser.add_argument("--seam-points", type=float, default=0.5,
+                        help="Patchwork's potential: points off for each seam of the quilt (default 0.5)")
+    parser.add_argument("--token-values", action="store_true",
+                        help="end the observation with numbers per token, weighed in the policy's head (Patchwork:"
+                             " parlour.rl.token_values)")
     parser.add_argument("--progress", type=int, default=10_000, help="print progress every so many steps (0: never)")
     args = parser.parse_args()
     torch.set_num_threads(1)  # one core
 
     potential = None if args.no_shaping else shaping.POTENTIALS.get(args.game)
+    if potential is shaping.patchwork_potential:
+        potential = partial(shaping.patchwork_potential, seam_points=args.seam_points, lead=not args.own_score)
+    features = None if args.no_features else token_features(args.game)
+    values = TOKEN_VALUES.get(args.game) if features is not None and args.token_values else None
 
-    def learner_env() -> gymnasium.Env:
-        env = gym.make(args.game, opponent=args.opponent, players=args.players, seat="random")
-        return env if potential is None else shaping.Shaped(env, potential, args.gamma)
+    def environment(shaped: bool) -> gymnasium.Env:
+        parlour = gym.make(args.game, opponent=args.opponent, players=args.players, seat="random")
+        env: gymnasium.Env = parlour
+        if shaped and potential is not None:
+            env = shaping.Shaped(parlour, potential, args.gamma)
+        return env if values is None else WithTokenValues(env, parlour, *values)
 
     # several games at once: the policy is asked about all of them in one call, which costs little
     # more than asking about one
-    train_env = DummyVecEnv([learner_env] * args.envs)
-    features = None if args.no_features else token_features(args.game)
+    train_env = DummyVecEnv([partial(environment, True)] * args.envs)
     policy_kwargs: dict[str, object] = {"net_arch": [args.width, args.width]}
     if features is not None:
-        policy_kwargs["token_features"] = features
+        policy_kwargs.update(token_features=features, values=0 if values is None else values[0], width=args.width)
     model = MaskablePPO("MlpPolicy" if features is None else FeaturedPolicy, train_env, seed=args.seed,
                         n_steps=args.rollout // args.envs, batch_size=args.batch, n_epochs=args.epochs,
                         learning_rate=args.lr, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.entropy,
@@ -175,7 +249,7 @@ def main() -> None:
         model.save(args.save)
 
     rng = np.random.default_rng(args.seed)
-    test_env = gym.make(args.game, opponent=args.opponent, players=args.players, seat="random")
+    test_env = environment(False)
     random_tally = evaluate(test_env, lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), args.games, 10_000)
     started = time.perf_counter()
     trained_tally = evaluate(
@@ -183,9 +257,9 @@ def main() -> None:
         args.games, 10_000)
     played_in = time.perf_counter() - started
     print(f"{args.game}, against {args.opponent!r}, {args.games} games each (the same deals), seats drawn at random")
-    print(f"  a random player: {random_tally}")
+    print(f"  a random player: {rate(random_tally)}")
     print(f"  MaskablePPO after {args.steps:,} steps ({'no shaping' if potential is None else 'shaped'};"
-          f" {trained_in:.0f} s of training, {trained_cpu:.0f} s of CPU): {trained_tally}")
+          f" {trained_in:.0f} s of training, {trained_cpu:.0f} s of CPU): {rate(trained_tally)}")
     print(f"  ({played_in:.0f} s to play the trained games; load average {os.getloadavg()[0]:.1f})")
 
 

@@ -147,9 +147,9 @@ def test_replay_files_hold_resolved_options_and_old_files_replay_by_legacy_value
     from parlour.core import replays as core_replays
 
     record = play_match(MatchTask(0, "palace", (Entrant("a", "builtin:random"), Entrant("b", "builtin:random")), 3))
-    assert record.replay["options"] == {"edition": 3}
+    assert record.replay["options"] == {"edition": 4}
     played = list(core_replays.states(get("palace"), record.replay))
-    assert played[-1][1].edition == 3 and get("palace").is_over(played[-1][1])
+    assert played[-1][1].edition == 4 and get("palace").is_over(played[-1][1])
     old = dict(record.replay, options={}, actions=[])
     assert next(core_replays.states(get("palace"), old))[1].edition == 1
 
@@ -184,7 +184,7 @@ def test_arena_takes_game_options_checked_in_words(tmp_path, capsys):
     assert main(["arena", "palace", *bots, "--option", "edition=1", "--replays", str(tmp_path)]) == 0
     assert json.loads(capsys.readouterr().out)["options"] == {"edition": 1}
     assert replays.read(tmp_path / "palace-0000.json")["options"] == {"edition": 1}
-    for option, words in (("edition=4", "at most 3"), ("edition=two", "whole number"),
+    for option, words in (("edition=5", "at most 4"), ("edition=two", "whole number"),
                           ("colour=red", "no option 'colour'"), ("edition", "NAME=VALUE")):
         assert main(["arena", "palace", *bots, "--option", option]) == 2
         assert words in capsys.readouterr().err

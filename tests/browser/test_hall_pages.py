@@ -183,17 +183,12 @@ def test_two_people_play_patchwork_in_the_browser(open_page, hall, screenshot):
         ana.mouse.move(*cell_point(ana, 2, 2))
     screenshot(ana, "game-mid-play")
 
-    # Bo leaves: the host gives his seat to a bot, which plays on
+    # Bo leaves: his seat is not given away at once (he may be reloading, issue 27.4); Ana is told
+    # when she may let a bot play it (tests/hall/test_leaving.py: the vote, after two minutes)
     bo.context.close()
-    take_over = ana.locator('.seat-row[data-seat="1"] button', has_text="Bot takes over")
-    take_over.click()
-    expect(ana.locator('.seat-row[data-seat="1"] .badge-bot')).to_be_visible()
-    if my_turn(ana):
-        ana.keyboard.press("Escape")
-        before = log_count(ana)
-        ana.keyboard.press("s")
-        wait_for_log_beyond(ana, before)
-    expect(ana.locator("#log li").last).to_contain_text("Bo (bot)")  # the seat keeps its player's name
+    expect(ana.locator(".table-away")).to_contain_text("Bo is away. If they are not back in")
+    expect(ana.locator('.seat-row[data-seat="1"] button', has_text="Bot takes over")).to_have_count(0)
+    expect(ana.locator('.seat-row[data-seat="1"] .seat-name')).to_have_text("Bo")
 
 
 def test_a_game_against_a_bot_runs_to_its_final_scores_and_replays(open_page, hall, screenshot, tmp_path):
@@ -215,7 +210,7 @@ def test_a_game_against_a_bot_runs_to_its_final_scores_and_replays(open_page, ha
     scores = [int(s) for s in replay["result"]["scores"]]
     finals = [int(t) for t in ana.locator(".pw-final-score").all_inner_texts()]
     assert finals == scores
-    assert [int(t) for t in ana.locator(".seat-score").all_inner_texts()] == scores
+    assert [int(t.split()[0]) for t in ana.locator(".seat-score").all_inner_texts()] == scores  # "98 points"
     winner = replay["names"][replay["result"]["winners"][0]] if len(replay["result"]["winners"]) == 1 else None
     expect(ana.locator("#turn-status")).to_contain_text("win" if winner else "tie")
     ana.set_viewport_size({"width": 1280, "height": 800})  # the final table whole beside the sidebar

@@ -157,7 +157,9 @@ def test_on_a_phone_the_first_tap_shows_the_patch_and_the_second_sews_it(browser
             if page.locator(".pw-offer:not(.unable)").count():
                 break
             moves = page.locator("#log li:not(.log-empty)").count()
-            page.locator("#pw-skip").tap()
+            page.locator("#pw-skip").tap()  # the first tap says what skipping ahead gains...
+            expect(page.locator("#explain-tip")).to_contain_text("Tap again to choose.")
+            page.locator("#pw-skip").tap()  # ...the second skips (issue 28.3)
             page.wait_for_function("(n) => document.querySelectorAll('#log li:not(.log-empty)').length > n", arg=moves)
         offer = page.locator(".pw-offer:not(.unable)").first
         moves = page.locator("#log li:not(.log-empty)").count()

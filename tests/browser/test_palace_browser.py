@@ -83,6 +83,11 @@ def test_four_player_palace_against_three_sharks(open_page, hall, screenshot):
         if moves == 12:
             screenshot(page, "palace-mid-game")
     expect(page.locator("#pa-final")).to_be_visible()
+    # the verdict comes into view below the sticky top bar, wherever the page was (issue 28.5)
+    page.wait_for_timeout(300)
+    final, bar = page.locator("#pa-final").bounding_box(), page.locator(".topbar").bounding_box()
+    assert bar["y"] + bar["height"] - 1 <= final["y"] < page.viewport_size["height"] - 40, (final, bar)
+    screenshot(page, "palace-final-in-view", full_page=False)
     replay = httpx.get(f"{hall}/api/rooms/{code}/replay").json()
     order = replay["result"]["details"]["finishing_order"]
     names = replay["names"]

@@ -20,7 +20,9 @@ def empire_against_the_detective(page) -> str:
     """From the lobby, a started room of Empire: me at seat 1, the detective at seat 2."""
     page.goto("/")
     page.click('.game-card[data-game="empire"] button')
-    page.fill("#player-name", "whatever")  # signed in, the seat takes the account's name
+    # signed in, the seat takes the account's name: the form asks for none (issue 28.4)
+    expect(page.locator("#signed-in-as")).to_have_text("Ana")
+    expect(page.locator("#player-name")).to_have_count(0)
     page.select_option('select[name="seat-1"]', "bot:detective")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/r/*")
@@ -55,15 +57,21 @@ def test_sign_up_play_a_bot_see_the_rating_and_pick_up_a_game_on_another_device(
     expect(row).to_have_count(1)
     expect(row.locator("td").nth(0)).to_have_text("Empire")
     expect(row.locator("td").nth(2)).to_have_text("1")  # one rated game
+    # a familiar positive scale, provisional after one game (issue 28.6): 1500 + 20 x ordinal
+    expect(row.locator("td").nth(1)).to_have_text(re.compile(r"^1[3-6]\d\d\?$"))
     recent = ana.locator(f'.game-row[data-code="{finished}"]')
     expect(recent).to_contain_text(re.compile("Won|2nd of 2"))
-    expect(recent.locator(".rating-change")).to_have_text(re.compile(r"^[+-]\d"))
+    expect(recent.locator(".rating-change")).to_have_text(re.compile(r"^[+−]\d+$"))  # whole points
     expect(recent.get_by_role("link", name="Replay")).to_have_attribute("href", f"/r/{finished}/replay")
     screenshot(ana, "players-profile")
     ana.goto("/leaderboard/empire")
     names = ana.locator("#leaderboard tbody tr td:nth-child(2) a")
     expect(names).to_have_count(2)
     assert sorted(names.all_inner_texts()) == ["Ana", "bot:detective"]
+    for cell in ana.locator("#leaderboard tbody tr td:nth-child(3)").all_inner_texts():
+        assert re.fullmatch(r"1[3-6]\d\d\?", cell), cell
+    expect(ana.locator("#ratings-help")).not_to_contain_text("fixed points")
+    expect(ana.locator("#ratings-help")).to_contain_text("move")
     screenshot(ana, "players-leaderboard")
 
     # a game left in progress, then picked up on a phone where Ana signs in: no seat token there

@@ -184,10 +184,10 @@ def test_a_rematch_offered_by_one_player_and_accepted_by_the_other(open_page, ha
     screenshot(ana, "rematch-offered")
     join.click()
     expect(ana).to_have_url(re.compile(f"/r/{again}$"))
-    expect(ana.locator(".seat-row.mine .seat-name")).to_have_text("Ana")
-    expect(bo.locator('.seat-row[data-seat="1"] .seat-name')).to_have_text("Ana")
-    bo.click("#start")  # who offered the rematch hosts it
+    # everyone is in: the rematch starts by itself, nobody clicks Start (issue 28.11)
     expect(ana.locator(".em-board")).to_be_visible()
+    expect(bo.locator(".em-board")).to_be_visible()
+    expect(bo.locator('.seat-row[data-seat="1"] .seat-name')).to_have_text("Ana")
     expect(ana.locator("#turn-status")).to_contain_text(re.compile("Your turn|Bo to play"))
     screenshot(bo, "rematch-started")
 

@@ -97,8 +97,7 @@ def test_block_report_ban_and_invite_at_both_sizes(open_page, browser, trust_hal
             "host_name": cy_name}).json()
         auth = {"Authorization": f"Bearer {left['host_token']}"}
         assert cy_context.request.post(f"/api/rooms/{left['code']}/start", headers=auth).status == 200
-        assert cy_context.request.post(f"/api/rooms/{left['code']}/seats/0/bot", data={"bot": "greedy"},
-                                       headers=auth).status == 200
+        assert cy_context.request.post(f"/api/rooms/{left['code']}/resign").status == 200  # he resigned
 
         # Ana's table of Palace, three seats; Cy takes one
         made = ana_context.request.post("/api/rooms", data={
@@ -192,7 +191,7 @@ def test_block_report_ban_and_invite_at_both_sizes(open_page, browser, trust_hal
         screenshot(bo, f"trust-invitation-{size}", full_page=False)
         invitation.get_by_role("link", name="Join").click()
         bo.wait_for_url(f"**/r/{code}")
-        bo.fill("#join-name", bo_name)
+        expect(bo.locator("#join-as")).to_have_text(bo_name)  # signed in: he joins under his name
         bo.locator('.seat-row[data-seat="2"] button', has_text="Take this seat").click()
         expect(bo.locator(".seat-row.mine .seat-name")).to_have_text(bo_name)
         ana.goto("/me")

@@ -28,7 +28,7 @@ def test_a_whole_game_against_a_bot(monkeypatch, capsys):
     assert "Patchwork, seed 3: you are player 1 against random" in out
     assert "You skipped ahead" in out and "random bought patch" in out
     assert "Not allowed: you cannot SKIP while holding special patch -" in out
-    assert "You sewed the special patch onto square (" in out
+    assert "You sewed the special patch onto the square at column " in out  # counted from 1, as the rules page does
     assert "you hold no special patch" in out  # 'sp' lines when nothing is held: the prompt comes back
     assert "Final scores" in out and ("random wins" in out or "You win" in out)
     assert "collected 0 buttons" not in out
@@ -159,7 +159,10 @@ def test_moves_in_words_are_the_engine_s_actions():
     assert palace("play 10s QH", {}, 0) == {"type": "play", "cards": ["10S", "QH"]}
     assert palace("swap 1 3", {}, 0) == {"type": "swap", "seats": [0, 2]}
     assert palace("flip 2", {}, 0) == {"type": "flip", "index": 1}
-    assert prestige("remove 2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 2, "col": 5}
-    assert prestige("2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 2, "col": 5}
+    # squares counted from 1, as the rules page and the log count them (issue 28.9); the actions from 0
+    assert prestige("remove 2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 1, "col": 4}
+    assert prestige("2 5", {"task": {"kind": "remove"}}, 0) == {"type": "remove", "row": 1, "col": 4}
+    with pytest.raises(ValueError, match="counted from 1"):
+        prestige("0 5", {"task": {"kind": "remove"}}, 0)
     with pytest.raises(ValueError, match="which block"):
         prestige("2 5", {"task": {"kind": "pick"}}, 0)

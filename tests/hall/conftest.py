@@ -35,6 +35,7 @@ from parlour.hall.store import SqlStore  # noqa: E402
 pytestmark = pytest.mark.timeout(30)
 # Argon2id still, at a cost the small shared test machine can pay dozens of times a test
 CHEAP_ARGON2ID = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+CLUSTER_SECRET = "the test cluster's forwarding secret"  # kept outside the store (hall/cluster/node.py)
 # Every test's hall deals its rooms from this seed, so a test meets the same deals every run
 HALL_SEED = 2026
 
@@ -100,7 +101,7 @@ def make_client(db_url: str, games: dict[str, Any], clock: FakeClock, hall_redis
                 before, its_store = opened.pop()
                 before.__exit__(None, None, None)
                 its_store.close()
-            cluster = Node(store, hall_redis, "testserver:80")
+            cluster = Node(store, hall_redis, "testserver:80", secret=CLUSTER_SECRET)
         client = TestClient(create_app(store, games, clock, limits=limits, password_hasher=CHEAP_ARGON2ID,
                                        seed=HALL_SEED, cluster=cluster))
         client.__enter__()

@@ -159,11 +159,11 @@ def test_a_room_that_no_longer_replays_is_left_out_and_the_others_come_back(db_u
 
 def test_a_room_stored_before_an_option_existed_replays_by_its_legacy_value(db_url, games, clock):
     """Rooms store every option resolved, so a stored room without Palace's `edition` was played before
-    the option existed: it comes back under edition 1, the rules it was played by; a new room is edition 3."""
+    the option existed: it comes back under edition 1, the rules it was played by; a new room is edition 4."""
     store = SqlStore(db_url)
     with TestClient(create_app(store, games, clock)) as client:
         old, _, _ = started_room(client, "palace")
-        assert client.get(f"/api/rooms/{old}").json()["options"] == {"edition": 3}
+        assert client.get(f"/api/rooms/{old}").json()["options"] == {"edition": 4}
     store.close()
     engine = sa.create_engine(db_url)
     with engine.begin() as conn:  # as a room created before the option existed was stored
@@ -172,5 +172,5 @@ def test_a_room_stored_before_an_option_existed_replays_by_its_legacy_value(db_u
     store = SqlStore(db_url)
     with TestClient(create_app(store, games, clock)) as client:
         assert client.get(f"/api/rooms/{old}").json()["options"] == {"edition": 1}
-        assert client.get(f"/api/rooms/{started_room(client, 'palace')[0]}").json()["options"] == {"edition": 3}
+        assert client.get(f"/api/rooms/{started_room(client, 'palace')[0]}").json()["options"] == {"edition": 4}
     store.close()

@@ -58,7 +58,7 @@ def test_any_websocket_message_is_answered_in_words_and_changes_nothing(make_cli
 
 
 ENDPOINTS = ["/api/rooms", "/api/rooms/{code}/join", "/api/rooms/{code}/seats/1/bot", "/api/rooms/{code}/start",
-             "/api/replays/frames"]
+             "/api/replays/frames", "/api/rooms/{code}/resign", "/api/rooms/{code}/vote", "/api/rooms/mine"]
 
 
 def test_any_rest_body_is_answered_in_words_and_changes_nothing(make_client):
@@ -69,7 +69,8 @@ def test_any_rest_body_is_answered_in_words_and_changes_nothing(make_client):
     @FUZZ
     @given(path=st.sampled_from(ENDPOINTS), body=JSON | st.dictionaries(
         st.sampled_from(["game", "seats", "options", "name", "seat", "bot", "players", "seed", "actions", "names",
-                         "turn_timer", "host_name", "take_seat", "format"]), JSON, max_size=6))
+                         "turn_timer", "host_name", "take_seat", "format", "motion", "agree", "rooms", "token",
+                         "code"]), JSON, max_size=6))
     def posted(path: str, body: Any) -> None:
         seats = [s.kind for s in hall.rooms[room["code"]].seats]
         rooms = len(hall.rooms)

@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from hallkit import Socket
 from test_postgres import empty_database
 
 from parlour.cli import main as parlour
@@ -83,7 +84,9 @@ def test_an_old_store_is_upgraded_and_keeps_every_room_and_action(old_store: str
         if status == "over":
             assert len(client.get(f"/api/rooms/{code}/replay").json()["actions"]) == actions
     assert [seat["name"] for seat in client.get("/api/rooms/AHCENV").json()["seats"]] == ["Zoë", "Bo <b>"]
-    assert "JRMKYY" in [room["code"] for room in client.get("/api/rooms").json()]
+    with Socket(client, "JRMKYY") as someone:  # the lobby lists a waiting room with someone in it
+        someone.hello()
+        assert "JRMKYY" in [room["code"] for room in client.get("/api/rooms").json()]
 
 
 def test_an_old_store_is_refused_in_words_when_not_to_be_upgraded(old_store: str, capsys):

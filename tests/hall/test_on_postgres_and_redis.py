@@ -19,6 +19,7 @@ def hall_redis(request: pytest.FixtureRequest) -> str:
 
 from test_actions import *  # noqa: E402,F401,F403
 from test_durability import test_an_ack_comes_only_after_the_action_is_in_the_store  # noqa: E402,F401
+from test_leaving import *  # noqa: E402,F401,F403
 from test_memory import *  # noqa: E402,F401,F403
 from test_players import *  # noqa: E402,F401,F403
 from test_rest import *  # noqa: E402,F401,F403

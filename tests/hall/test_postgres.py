@@ -36,7 +36,7 @@ from test_durability import (  # noqa: E402,F401
 from test_memory import test_a_restarted_hall_loads_finished_games_only_when_asked_for  # noqa: E402,F401
 from test_players import (  # noqa: E402,F401
     test_a_game_between_signed_in_players_and_a_bot_is_rated_in_the_store,
-    test_a_seat_given_to_a_bot_mid_game_forfeits_for_its_player,
+    test_a_seat_given_to_a_bot_mid_game_forfeits_for_its_player_and_rewards_nobody,
     test_bad_names_and_passwords_get_a_reason_and_make_no_account,
     test_change_password_needs_the_current_one_and_ends_the_other_sessions,
     test_the_password_is_nowhere_in_the_store_the_logs_or_any_answer,

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from secret_game import SECRETS
 from test_limits import run_apart
 
 from parlour.games import all_games
@@ -16,7 +17,7 @@ from parlour.hall.broadcast import LocalBroadcast
 from parlour.hall.clock import SystemClock
 from parlour.hall.hall import Hall
 from parlour.hall.room import Room
-from parlour.hall.room.commands import Act, Answer, Command, Join, Start
+from parlour.hall.room.commands import Act, Answer, Command, Join, Start, Vote
 from parlour.hall.store import SqlStore
 
 
@@ -114,3 +115,35 @@ def test_a_replica_that_missed_a_change_reads_the_store_to_fill_the_gap(tmp_path
     moves, reads, same = run_apart(play(tmp_path, drop_at=5))
     assert moves > 10 and same
     assert reads >= 1
+
+
+async def vote_apart(tmp_path: Path) -> list[Any]:
+    url = f"sqlite:///{tmp_path}/hall.sqlite3"
+    owner_store, replica_store = SqlStore(url), SqlStore(url)
+    carrier = Carrier()
+    games = dict(all_games(), secrets=SECRETS)
+    owner = Hall(owner_store, games, SystemClock(), broadcast=carrier, seed=5)
+    replica = Hall(replica_store, games, SystemClock(), broadcast=LocalBroadcast(), seed=5, ownership=Follower())
+    carrier.to = replica
+    await owner.start()
+    try:
+        room, *_ = await owner.create_room("secrets", {}, [{"kind": "open"}, {"kind": "open"}])
+        copy = await replica.room(room.code)
+        for name in ("Ana", "Bo"):
+            await owner.execute(room.code, Join(name))
+        await owner.execute(room.code, Start())
+        await owner.execute(room.code, Vote(0, "end"))
+        proposed = copy.status_json()["vote"]
+        await owner.execute(room.code, Vote(1, "end"))
+        ended = copy.ended()
+        return [proposed, copy.status, copy.status_json()["vote"], ended.ranks if ended else None]
+    finally:
+        await owner.stop()
+        owner_store.close()
+        replica_store.close()
+
+
+def test_a_replica_shows_the_players_vote_under_way_and_its_outcome(tmp_path: Path) -> None:
+    proposed, status, vote, ranks = run_apart(vote_apart(tmp_path))
+    assert (proposed["motion"], proposed["yes"], proposed["needed"]) == ("end", [0], [0, 1])
+    assert (status, vote, ranks) == ("over", None, (1, 1))  # both agreed, nobody away: a draw

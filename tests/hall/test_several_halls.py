@@ -44,7 +44,8 @@ class Halls:
             port = free_port()
             log = self.folder / f"hall-{len(self.ports)}.log"
             self.processes.append(start_server(self.db_url, port, (
-                "--no-client-quotas", "--redis", self.redis_url, "--bot-workers", "1"), log=log))
+                "--no-client-quotas", "--redis", self.redis_url, "--bot-workers", "1"), log=log,
+                env={"PARLOUR_CLUSTER_SECRET": "the halls' forwarding secret, outside the store"}))
             self.ports.append(port)
             self.logs.append(log)
 

@@ -368,12 +368,11 @@ def test_a_ban_by_address_stops_guests(client, db_url):
 def test_reputation_is_the_share_of_games_played_to_the_end(client):
     ana = person(client, "Ana")
     assert ana.get("/api/players/Ana/reputation").json() == {"name": "Ana", "finished": 0, "left": 0, "share": None}
-    for _ in range(2):  # two games left to a bot mid-game
+    for _ in range(2):  # two games left mid-game: resigned (their seat goes to a bot)
         room = new_room(ana, "patchwork", [OPEN, {"kind": "bot", "bot": "greedy"}], take_seat=0, host_name="Ana")
         assert client.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"])).status_code == 200
-        given = client.post(f"/api/rooms/{room['code']}/seats/0/bot", json={"bot": "greedy"},
-                            headers=host(room["host_token"]))
-        assert given.status_code == 200, given.text
+        resigned = ana.post(f"/api/rooms/{room['code']}/resign")
+        assert resigned.status_code == 200, resigned.text
     reputation = client.get("/api/players/Ana").json()["reputation"]
     assert (reputation["finished"], reputation["left"], reputation["share"]) == (0, 2, 0.0)
     assert client.get("/api/players/Nobody/reputation").status_code == 404

@@ -8,6 +8,8 @@ import pytest
 from hallkit import OPEN, Socket, bot, host, new_room, started_room
 from starlette.websockets import WebSocketDisconnect
 
+from parlour.hall.room.leaving import AWAY_GRACE
+
 SKIP = {"type": "skip"}
 
 
@@ -150,13 +152,14 @@ def test_a_game_against_two_bots_runs_to_its_scores_and_its_replay(client):
     assert str(replay["seed"]) not in "".join(watcher.texts)
 
 
-def test_host_gives_an_abandoned_seat_to_a_bot_mid_game(client):
+def test_host_gives_an_abandoned_seat_to_a_bot_mid_game(client, clock):
     code, tokens, host_token = started_room(client)
     with Socket(client, code) as ana:
         ana.hello(tokens[0])
         ana.act(SKIP)  # now Bo must act, and Bo never came
         busy = client.post(f"/api/rooms/{code}/seats/0/bot", json={"bot": "greedy"}, headers=host(host_token))
         assert busy.status_code == 409 and "still here" in busy.json()["detail"]
+        clock.advance(AWAY_GRACE)
         given = client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "greedy"}, headers=host(host_token))
         assert given.status_code == 200
         moved = ana.until(lambda s: s["turn"] >= 2)

@@ -39,7 +39,17 @@ def test_the_potentials_read_the_lead_from_the_seat_s_view() -> None:
     assert shaping.seams(shaping.quilt_bits(["O" * 9] * 9)) == 0
     assert shaping.patchwork_potential(view, 0) == pytest.approx((10 + 3 - 1.5 - 12) / 80)
     assert shaping.patchwork_potential(view, 1) == pytest.approx(-(10 + 3 - 1.5 - 12) / 80)
+    own = {**view, "players": [{**view["players"][0], "score": 210}, view["players"][1]]}  # the engine's base is 200
+    assert shaping.patchwork_potential(own, 0, lead=False) == pytest.approx((210 + 3 - 1.5 - 200 + 40) / 120)
+    assert shaping.patchwork_potential(own, 0, seam_points=2, lead=False) == pytest.approx((210 + 3 - 6 - 160) / 120)
     palace = {"players": [{"cards_left": 10}, {"cards_left": 25}, {"cards_left": 4}]}
     assert shaping.palace_potential(palace, 0) == pytest.approx((14.5 - 10) / 30)
+    dinosaurs = {"players": [{"escape": 20, "eliminated": False}, {"escape": 35, "eliminated": True},
+                             {"escape": 12, "eliminated": False}]}
+    assert shaping.dinosaurs_potential(dinosaurs, 0) == pytest.approx((20 - 12) / 50)  # the eliminated one aside
+    assert shaping.dinosaurs_potential(dinosaurs, 2) == pytest.approx((12 - 20) / 50)
+    assert shaping.dinosaurs_potential(dinosaurs, 1) == -1.0
+    assert shaping.empire_potential({"suspects": list(range(1, 15))}, 0) == pytest.approx(1 / 14)
+    assert shaping.empire_potential({"suspects": [7]}, 1) == 1.0
     with pytest.raises(ValueError, match="gamma must be in"):
         shaping.Shaped(gym.make("palace"), shaping.palace_potential, gamma=0.0)

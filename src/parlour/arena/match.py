@@ -3,7 +3,8 @@ subprocesses, under the game's time limits; the record of what happened.
 
 A program speaks its game's own protocol when the game's package has one (Patchwork: the
 CodinGame protocol of its rules document, in ``parlour.games.patchwork.protocol``), else the
-generic JSON protocol; ``json:`` before its command line forces JSON. A bot that times out,
+generic JSON protocol; ``json:`` before its command line forces JSON, and ``cg-live:`` CodinGame's
+current Patchwork protocol (``arena/cg_live.py``, with that referee's time limits). A bot that times out,
 crashes, exits, prints something unparsable or makes an illegal move loses the match on the spot,
 and every program's process group is killed when the match ends, whatever it did.
 """
@@ -18,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, derive, replays
+from ..core import Action, Bot, Game, IllegalAction, ParlourError, Result, TooLong, derive, replays
 
-MAX_MOVES = 100_000  # a longer match is a bug in the game, not a long game
 BUILTIN = "builtin:"
 JSON = "json:"
+CG_LIVE = "cg-live:"  # CodinGame's current Patchwork protocol (arena/cg_live.py)
 
 
 class BadEntrant(ParlourError):
@@ -34,7 +35,8 @@ class Entrant:
     """A bot in a tournament: its name in the tables and what runs it.
 
     ``command`` is ``builtin:NAME`` (a built-in bot, in-process), ``json:COMMAND LINE`` (a program
-    speaking the generic JSON protocol) or a command line (a program speaking the game's own
+    speaking the generic JSON protocol), ``cg-live:COMMAND LINE`` (a Patchwork program speaking
+    CodinGame's current protocol) or a command line (a program speaking the game's own
     protocol, JSON if the game has none).
     """
 
@@ -49,6 +51,9 @@ class Entrant:
             raise BadEntrant(f"--bot takes NAME=COMMAND, e.g. mine='python3 bot.py' or g=builtin:greedy, not {text!r}")
         if command.startswith(BUILTIN) and not command[len(BUILTIN):].strip():
             raise BadEntrant(f"{text!r}: builtin: needs a bot's name, e.g. builtin:greedy")
+        for prefix in (JSON, CG_LIVE):
+            if command.startswith(prefix) and not command[len(prefix):].strip():
+                raise BadEntrant(f"{text!r}: {prefix} needs a command line, e.g. {prefix}'java -cp bots Player'")
         return Entrant(name, command)
 
     @property
@@ -110,6 +115,8 @@ def check_entrant(game: Game[Any], entrant: Entrant) -> None:
 
     if entrant.builtin is not None:
         bots.create(game, entrant.builtin)
+    if entrant.command.startswith(CG_LIVE) and game.id != "patchwork":
+        raise BadEntrant(f"{entrant.name}: cg-live: is CodinGame's Patchwork protocol, and this game is {game.name}")
 
 
 def program_argv(command: str) -> list[str]:
@@ -119,6 +126,22 @@ def program_argv(command: str) -> list[str]:
     if argv and argv[0] in ("python", "python3"):
         argv[0] = sys.executable
     return argv
+
+
+def line_protocol(game: Game[Any], command: str, opening: dict[str, Any], seat: int) -> tuple[str, Any]:
+    """A program's command line without its protocol's prefix, and a fresh protocol for it: ``json:``
+    the generic JSON one, ``cg-live:`` CodinGame's live Patchwork one, else the game's own (JSON if it
+    has none)."""
+    from ..bots.json_protocol import JsonProtocol
+
+    if command.startswith(JSON):
+        return command[len(JSON):].strip(), JsonProtocol(game.id)
+    if command.startswith(CG_LIVE):
+        from .cg_live import make_protocol
+
+        return command[len(CG_LIVE):].strip(), make_protocol(opening, seat)
+    module = native_protocol(game)
+    return command, module.make_protocol(opening, seat) if module else JsonProtocol(game.id)
 
 
 def _log_path(logs: str, number: int, seat: int, name: str) -> Path:
@@ -131,7 +154,6 @@ class _Seat:
 
     def __init__(self, game: Game[Any], task: MatchTask, seat: int, opening: dict[str, Any]) -> None:
         from .. import bots
-        from ..bots.json_protocol import JsonProtocol
         from ..bots.program import START_UP, Program, ProgramBot
 
         entrant = task.entrants[seat]
@@ -148,11 +170,11 @@ class _Seat:
                                    .getrandbits(32), time_limit=self.limit)
             self.needs_legal = True
             return
-        command = entrant.command
-        module = None if command.startswith(JSON) else native_protocol(game)
-        if command.startswith(JSON):
-            command = command[len(JSON):].strip()
-        protocol = module.make_protocol(opening, seat) if module else JsonProtocol(game.id)
+        command, protocol = line_protocol(game, entrant.command, opening, seat)
+        limits = getattr(protocol, "time_limits_ms", None)  # a protocol of another arena brings its own
+        if limits is not None:
+            self.first_limit, self.limit = (limits["first_turn"] * task.time_scale / 1000,
+                                            limits["turn"] * task.time_scale / 1000)
         log = _log_path(task.logs, task.number, seat, entrant.name) if task.logs else None
         self.program = Program(program_argv(command), log=log)
         self.bot = ProgramBot(game, self.program, protocol, self.limit, self.first_limit,
@@ -228,8 +250,10 @@ def play_match(task: MatchTask) -> MatchRecord:
                 break
         began, began_cpu = time.perf_counter(), time.process_time()
         while forfeit is None and not game.is_over(state):
-            if len(actions) >= MAX_MOVES:
-                raise RuntimeError(f"{game.id} match {task.number} did not end in {MAX_MOVES} moves")
+            try:
+                game.check_length(len(actions))  # its cap on actions: a longer match is a bug in the game
+            except TooLong as error:
+                raise RuntimeError(f"{game.id} match {task.number} did not end: {error}") from None
             seat = min(game.to_act(state))
             view = game.view(state, seat)
             legal = game.legal_actions(state, seat) if seats[seat].needs_legal else None

@@ -32,6 +32,7 @@ DEFAULT_TIME = 0.2  # seconds per move when no time limit is given
 MARGIN = 0.004  # seconds kept back for everything around the search
 MIN_CPU_SHARE = 0.3  # the least share of its time the search keeps on a busy machine
 MAX_ROLLOUT = 1_000  # playout moves; a longer playout counts as even
+TREE_VISITS_PER_ROUND = 40  # an appraisal's tree search: visits for each round of a flat one
 
 
 def seat_values(ranks: tuple[int, ...] | list[int]) -> list[float]:
@@ -225,18 +226,29 @@ class MctsBot(Bot):
 
     def _flat(self, view: View, seat: int, legal: list[Action], deadline: float) -> Action:
         """Flat Monte Carlo with common random numbers (see ``tree_depth`` above)."""
-        game = self.game
         state = self._sample(view, seat, self.rng)
         self._set_depth(state)
         candidates = self._root_candidates(state, seat, legal)[:self.width]
         if len(candidates) == 1:
             return candidates[0]
+        totals, rounds = self._flat_totals(view, seat, state, candidates, deadline, self.max_iterations)
+        self.iterations = rounds
+        if rounds < self.min_rounds:
+            return candidates[0]  # too few guesses to overrule the first candidate
+        totals[0] += self.first_bonus * rounds
+        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
+
+    def _flat_totals(self, view: View, seat: int, state: Any, candidates: list[Action], deadline: float,
+                     max_rounds: int | None) -> tuple[list[float], int]:
+        """Each candidate's total value for ``seat`` over the same guesses at the hidden state and the
+        same random numbers (the first guess is ``state``), and how many guesses were played out."""
+        game = self.game
         totals = [0.0] * len(candidates)
         rounds = 0
         collecting = gc.isenabled()
         gc.disable()
         try:
-            while rounds != self.max_iterations:
+            while rounds != max_rounds:
                 if rounds:
                     state = self._sample(view, seat, self.rng)
                 seed = self.rng.getrandbits(64)
@@ -258,11 +270,47 @@ class MctsBot(Bot):
         finally:
             if collecting:
                 gc.enable()
-        self.iterations = rounds
-        if rounds < self.min_rounds:
-            return candidates[0]  # too few guesses to overrule the first candidate
-        totals[0] += self.first_bonus * rounds
-        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
+        return totals, rounds
+
+    def appraise(self, view: View, seat: int, legal: list[Action], also: Action | None = None,
+                 rounds: int = 16, width: int | None = None) -> list[tuple[Action, float]]:
+        """The search's judgement of ``seat``'s moves from its ``view``: its best candidates (at most
+        ``width``, the hooks' ``width`` by default) and ``also`` (a move to judge beside them), each
+        with its mean value for ``seat`` over ``rounds`` guesses at what the view hides, played out
+        with the same random numbers; best first. It reads nothing but the view, its legal moves and
+        the bot's seed, and stops after ``rounds`` guesses, not on the clock: the same seed and view
+        give the same judgement.
+
+        A move of a finished playout is worth what the game's ``result_values`` give it; an
+        unfinished one what its ``evaluate`` says (docs/analysis.md).
+        """
+        state = self._sample(view, seat, self.rng)
+        self._set_depth(state)
+        candidates = self._root_candidates(state, seat, legal)[:width or self.width]
+        if also is not None and also not in candidates:
+            candidates.append(also)
+        if self.tree_depth > 1 and not self.game.hidden_information:
+            judged = self._tree_values(state, seat, candidates, rounds * TREE_VISITS_PER_ROUND)
+        else:
+            totals, played = self._flat_totals(view, seat, state, candidates, math.inf, rounds)
+            judged = [(action, total / max(played, 1)) for action, total in zip(candidates, totals)]
+        return sorted(judged, key=lambda pair: -pair[1])
+
+    def _tree_values(self, state: Any, seat: int, candidates: list[Action], iterations: int
+                     ) -> list[tuple[Action, float]]:
+        """Each root candidate's mean value for ``seat`` after ``iterations`` of the tree search (an
+        open-information game whose search grows a tree: the hard level's own search)."""
+        root = _Node(state, seat)
+        root.candidates = candidates
+        widening = self.widening
+        self.widening = max(widening, float(len(candidates)))  # every candidate gets its share of the search
+        try:
+            for _ in range(iterations):
+                self._iterate(root, state, False, math.inf)
+        finally:
+            self.widening = widening
+        values = {id(a): child.value / child.visits for a, child in root.children if child.visits}
+        return [(action, values.get(id(action), 0.0)) for action in candidates]
 
     def _set_depth(self, state: Any) -> None:
         depth = self.rollout_depth

@@ -23,6 +23,7 @@ COMMANDS = (
     "admin",
     "arena",
     "replay",
+    "analyse",
 )
 
 

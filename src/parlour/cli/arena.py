@@ -27,8 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "arena", help="a tournament between bots (built-in ones or programs)",
         description="Round-robin tournament between bots, seats rotated, in parallel processes. A bot is"
                     " NAME=COMMAND: COMMAND is builtin:BOT, json:COMMAND LINE (a program speaking the generic"
-                    " JSON protocol) or a command line (a program speaking the game's own protocol, such as"
-                    " Patchwork's CodinGame protocol; JSON for games that have none). See docs/bots.md.")
+                    " JSON protocol), cg-live:COMMAND LINE (a Patchwork program speaking CodinGame's current protocol)"
+                    " or a command line (a program speaking the game's own protocol, such as Patchwork's"
+                    " CodinGame protocol of its rules document; JSON for games that have none). See docs/bots.md.")
     parser.add_argument("game", help="the game's id (see 'parlour games')")
     parser.add_argument("--bot", action="append", required=True, metavar="NAME=COMMAND", dest="bots",
                         help="a bot, e.g. mine='python3 bot.py' or g=builtin:greedy (two or more)")
@@ -79,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
     console.soft_wrap = not console.is_terminal  # a pipe or a file gets whole lines, never broken at 80
     first, later = time_limits(game, args.time_scale)
     console.print(f"[bold]{game.name}[/bold]: {len(tasks)} games, {len(entrants)} bots, seed {args.seed};"
-                  f" time limits {first * 1000:g} ms for a bot's first turn, {later * 1000:g} ms later")
+                  f" time limits {first * 1000:g} ms for a bot's first turn, {later * 1000:g} ms later"
+                  + ("; cg-live: bots have the live referee's, 1000 ms then 100 ms, times the scale"
+                     if any(e.command.startswith("cg-live:") for e in entrants) else ""))
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console) as progress:
         bar = progress.add_task("playing", total=len(tasks))

@@ -11,6 +11,7 @@ import importlib
 
 TARGETS = (
     "abuse",
+    "analysis",
     "engine",
     "hall",
     "referee",

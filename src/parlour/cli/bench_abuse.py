@@ -3,7 +3,7 @@
 Starts ``parlour serve`` on loopback with the public hall's limits (the normal rooms' address,
 127.0.0.1, exempt from the per-address quotas, since it stands for many people), starts rooms of
 two WebSocket clients that play at a person's pace from one client process, then runs each
-attack of issue 13 in turn, for a fixed time each, from another process bound to its own
+attack of issues 13 and 27 in turn, for a fixed time each, from another process bound to its own
 loopback address (127.0.0.2, so that the per-address quotas count it apart). It reports the
 normal rooms' send-to-ack latency (median and p99) with no attack and during each attack, the
 peak memory of the server (with its bot workers) during each, and what the attacker got back.
@@ -27,13 +27,16 @@ ATTACKER = "127.0.0.2"  # a loopback address of its own: Linux routes all of 127
 # in this order: the attacks that make rooms of their own come before the one that spends the
 # attacker's quota of new rooms
 ATTACKS = ("replay-names", "huge-bodies", "never-reads", "padded-actions", "deep-json", "message-flood",
-           "bot-rooms", "lobby-flood", "room-flood")
+           "replay-frames", "half-open", "cycling-game", "chat-reconnect",  # issue 27
+           "bot-rooms", "lobby-flood", "room-flood", "sign-in-loop")
 MiB = 1024 * 1024
 
 
 def register(targets: argparse._SubParsersAction) -> None:
     parser = targets.add_parser("abuse", help="normal rooms' ack latency and the server's memory under each attack",
-                                description="Normal rooms play while one client runs each attack of issue 13 in turn.")
+                                description="Normal rooms play while one client runs each attack of issues 13 and"
+                                            " 27 in turn (docs/benchmarks.md: the goals are other rooms' p99 under"
+                                            " 50 ms and the server under 500 MiB during each).")
     parser.add_argument("--rooms", type=int, default=50, help="normal rooms playing throughout (default 50)")
     parser.add_argument("--seconds", type=float, default=8.0, help="how long each attack lasts (default 8)")
     parser.add_argument("--think", type=float, default=2.5, metavar="SECONDS",
@@ -87,9 +90,9 @@ async def patiently(send: Any, tries: int = 5) -> Any:
     return await send()
 
 
-async def own_room(client: Any) -> tuple[str, list[str]]:
+async def own_room(client: Any, game: str = "patchwork") -> tuple[str, list[str]]:
     """A started room of the attacker's own, both seats joined by it: (code, seat tokens)."""
-    answer = await patiently(lambda: client.post("/api/rooms", json={"game": "patchwork",
+    answer = await patiently(lambda: client.post("/api/rooms", json={"game": game,
                                                                      "seats": [{"kind": "open"}] * 2}))
     if answer.status_code != 201:
         raise RuntimeError(f"the attacker's room was refused: {answer.text[:100]}")
@@ -134,6 +137,14 @@ async def attack(name: str, base: str, seconds: float) -> dict[str, int]:
                                      + "[" * 960 + "]" * 960 + "}",
                         "message-flood": '{"type": "ping"}'}[name]
             return await send_and_read(ws, messages, seconds)
+        if name == "replay-frames":
+            return await replay_frames(client, seconds)
+        if name == "half-open":
+            return await half_open(base, seconds)
+        if name == "cycling-game":
+            return await cycling_game(client, base_ws, seconds)
+        if name == "chat-reconnect":
+            return await chat_reconnect(client, base_ws, seconds)
         if name == "room-flood":
             async def one() -> str:
                 answer = await client.post("/api/rooms", json={"game": "patchwork", "seats": [{"kind": "open"}] * 2})
@@ -151,6 +162,8 @@ async def attack(name: str, base: str, seconds: float) -> dict[str, int]:
                                       headers={"Authorization": f"Bearer {room['host_token']}"})
             await asyncio.sleep(seconds)  # the bots think meanwhile
             return counts
+        if name == "sign-in-loop":
+            return await sign_in_loop(client, base, seconds)
         if name == "lobby-flood":
             async def one() -> str:
                 return str((await client.get("/api/rooms", params={"limit": 200})).status_code)
@@ -171,6 +184,31 @@ async def never_reads(base_ws: str, client: Any, seconds: float) -> dict[str, in
         return {"sent": sent, f"closed ({type(error).__name__}, code {getattr(ws.close_code, 'real', None)})": 1}
     await ws.close()
     return {"sent": sent}
+
+
+async def sign_in_loop(client: Any, base: str, seconds: float, addresses: int = 8) -> dict[str, int]:
+    """An account signs in with its right password again and again (each sign-in costs the hall an
+    Argon2id hash), from the attacker's address and from ``addresses`` more of its loopback
+    neighbours (127.0.0.10...), two requests at a time from each."""
+    import httpx
+
+    credentials = {"name": "looper", "password": "a right password, over and over"}
+    made = await patiently(lambda: client.post("/api/accounts", json=credentials))
+    if made.status_code not in (201, 409):
+        raise RuntimeError(f"the attacker's account was refused: {made.text[:100]}")
+    clients = [client, *(httpx.AsyncClient(base_url=base, timeout=30, transport=httpx.AsyncHTTPTransport(
+        local_address=f"127.0.0.{10 + n}")) for n in range(addresses))]
+    turn = iter(range(10 ** 9))
+
+    async def one() -> str:
+        answer = await clients[next(turn) % len(clients)].post("/api/session", json=credentials)
+        return str(answer.status_code)
+
+    try:
+        return await hammer(seconds, one, parallel=2 * len(clients))
+    finally:
+        for other in clients[1:]:
+            await other.aclose()
 
 
 async def send_and_read(ws: Any, message: str, seconds: float) -> dict[str, int]:
@@ -196,6 +234,172 @@ async def send_and_read(ws: Any, message: str, seconds: float) -> dict[str, int]
         counts[f"closed with code {ws.close_code}"] = 1
     reader.cancel()
     await ws.close()
+    return counts
+
+
+# -- issue 27's attacks ----------------------------------------------------------------------------
+def longest_replay() -> dict[str, Any]:
+    """The longest replay file the hall takes: Palace by edition 3 (before its repetition rule), its
+    easy bots going round in circles (seed 1, 3 players) up to the game's cap on actions."""
+    from ..core import replays
+    from ..games import get
+
+    game = get("palace")
+    level = game.levels["easy"].bot
+    bots = [(game.bots[level] if isinstance(level, str) else level)(game, seed=10 + s) for s in range(3)]
+    state, actions = game.start(3, {"edition": 3}, 1), list[list[Any]]()
+    while not game.is_over(state) and len(actions) < game.max_actions:
+        seat = min(game.to_act(state))
+        action = bots[seat].choose(game.view(state, seat), seat, game.legal_actions(state, seat))
+        actions.append([seat, action])
+        state = game.apply(state, seat, action)
+    return {"format": replays.FORMAT, "game": "palace", "players": 3, "options": {"edition": 3}, "seed": 1,
+            "names": ["Ana", "Bo", "Cy"], "actions": actions}
+
+
+async def replay_frames(client: Any, seconds: float) -> dict[str, int]:
+    """The longest replay the hall takes, its last pages asked for again and again from 4 tasks
+    (the audit's 100,000 moves cost 1 GB and 14 s in one request)."""
+    body = json.dumps(longest_replay()).encode()
+    total = len(json.loads(body)["actions"]) + 1
+
+    async def one() -> str:
+        answer = await client.post("/api/replays/frames", params={"start": max(0, total - 200), "count": 200},
+                                   content=body, headers={"content-type": "application/json"})
+        return str(answer.status_code)
+    counts = await hammer(seconds, one)
+    counts[f"actions in the file: {total - 1}"] = 1
+    return counts
+
+
+async def half_open(base: str, seconds: float, connections: int = 1100) -> dict[str, int]:
+    """Slowloris: ``connections`` connections that send half of a request's headers, reopened as
+    the hall closes them, held for ``seconds``; counts what each got (503: refused past the cap per
+    address; 408: cut at the header deadline; held to the end)."""
+    port = int(base.rsplit(":", 1)[1])
+    counts: dict[str, int] = {}
+    stop = time.monotonic() + seconds
+
+    async def hold() -> None:
+        while time.monotonic() < stop:
+            writer = None
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ATTACKER, 0))
+                writer.write(b"GET /api/games HTTP/1.1\r\nHost: hall\r\nX-Slow: ")
+                await writer.drain()
+                answer = await asyncio.wait_for(reader.read(64), max(0.1, stop - time.monotonic()))
+                word = answer.split(b"\r\n")[0].decode(errors="replace")[9:12] or "closed"
+            except TimeoutError:
+                word = "held to the end"
+            except OSError as error:
+                word = type(error).__name__
+            counts[word] = counts.get(word, 0) + 1
+            if writer is not None:
+                writer.close()
+            await asyncio.sleep(0.2)  # then again: a refused or cut connection is opened anew
+
+    await asyncio.gather(*(hold() for _ in range(connections)))
+    return counts
+
+
+async def cycling_game(client: Any, base_ws: str, seconds: float) -> dict[str, int]:
+    """Palace played as fast as it goes by its easy bots (which went round in circles for ever
+    before the repetition rule), both seats the attacker's; a new room when a game ends."""
+    counts: dict[str, int] = {"moves": 0}
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        try:
+            code, tokens = await own_room(client, "palace")
+        except RuntimeError:
+            counts["room refused"] = counts.get("room refused", 0) + 1
+            break
+        sockets = [await socket(base_ws, code) for _ in tokens]
+        for ws, token in zip(sockets, tokens):
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+        try:
+            await play_palace(sockets, stop, counts)
+        except TimeoutError:
+            counts["stuck"] = counts.get("stuck", 0) + 1
+        for ws in sockets:
+            await ws.close()
+    return counts
+
+
+async def play_palace(sockets: list[Any], stop: float, counts: dict[str, int]) -> None:
+    """Both seats of a Palace room played by easy bots until the game ends or ``stop``."""
+    from ..games import get
+
+    game = get("palace")
+    level = game.levels["easy"].bot
+    bots = [(game.bots[level] if isinstance(level, str) else level)(game, seed=s) for s in range(2)]
+    newest: list[dict[str, Any] | None] = [None, None]
+    acted: list[dict[str, Any] | None] = [None, None]  # the state each seat last acted on
+    changed = asyncio.Event()
+
+    async def read(seat: int) -> None:  # every socket is read throughout, or the hall closes it
+        async for text in sockets[seat]:
+            message = json.loads(text)
+            if message["type"] == "state":
+                newest[seat] = message
+                changed.set()
+            elif message["type"] == "error":  # refused (its rate, mostly): the same state again after a pause
+                counts[message["code"]] = counts.get(message["code"], 0) + 1
+                await asyncio.sleep(1)
+                newest[seat] = newest[seat] or acted[seat]
+                changed.set()
+
+    readers = [asyncio.ensure_future(read(seat)) for seat in range(2)]
+    try:
+        while time.monotonic() < stop:
+            await asyncio.wait_for(changed.wait(), 10)
+            changed.clear()
+            for seat, state in enumerate(newest):
+                if state is None:
+                    continue
+                if state["result"] is not None:
+                    word = "ended by repetition" if state["result"]["details"].get("repetition") else "ended"
+                    counts[word] = counts.get(word, 0) + 1
+                    return
+                if seat in state["to_act"] and state["legal"]:
+                    newest[seat], acted[seat] = None, state
+                    action = bots[seat].choose(state["view"], seat, state["legal"])
+                    await sockets[seat].send(json.dumps({"type": "act", "id": 1, "turn": state["turn"],
+                                                         "action": action}))
+                    counts["moves"] += 1
+    finally:
+        for reader in readers:
+            reader.cancel()
+
+
+async def chat_reconnect(client: Any, base_ws: str, seconds: float) -> dict[str, int]:
+    """A seated player says chat lines as fast as it can, reconnecting after each refusal (a
+    reconnection started the count again before), from 4 tasks in 4 rooms."""
+    counts: dict[str, int] = {}
+    stop = time.monotonic() + seconds
+
+    async def talk() -> None:
+        code, tokens = await own_room(client)
+        while time.monotonic() < stop:
+            ws = await socket(base_ws, code)
+            await ws.send(json.dumps({"type": "hello", "token": tokens[0], "chat": True}))
+            try:
+                while time.monotonic() < stop:
+                    said = f"buy gold {time.monotonic()}"
+                    await ws.send(json.dumps({"type": "chat", "text": said}))
+                    while True:  # its own line back, or a refusal
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                        if message["type"] == "error" or (message["type"] == "chat" and any(
+                                line["text"] == said for line in message["lines"])):
+                            break
+                    if message["type"] == "error":
+                        counts[message["code"]] = counts.get(message["code"], 0) + 1
+                        break  # refused: reconnect and try again
+                    counts["said"] = counts.get("said", 0) + 1
+            except Exception as error:  # noqa: BLE001
+                counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
+            await ws.close()
+
+    await asyncio.gather(*(talk() for _ in range(4)))
     return counts
 
 

@@ -29,6 +29,7 @@ import glob
 import grp
 import os
 import pwd
+import secrets
 import shutil
 import signal
 import socket
@@ -111,7 +112,7 @@ class Part:
     parts in order)."""
 
     def __init__(self, name: str, command: Sequence[str], log: Path, stop_signal: signal.Signals = signal.SIGTERM,
-                 user: str | None = None) -> None:
+                 user: str | None = None, env: dict[str, str] | None = None) -> None:
         self.name = name
         self.log = log
         self.stop_signal = stop_signal
@@ -121,7 +122,8 @@ class Part:
         orphaned = [setpriv, "--pdeathsig", stop_signal.name[3:], "--"] if setpriv else []
         with open(log, "ab") as out:
             self.process = subprocess.Popen([*orphaned, *command], stdin=subprocess.DEVNULL, stdout=out,
-                                            stderr=subprocess.STDOUT, process_group=0, user=user, group=user)
+                                            stderr=subprocess.STDOUT, process_group=0, user=user, group=user,
+                                            env={**os.environ, **env} if env else None)
 
     @property
     def pid(self) -> int:
@@ -195,6 +197,9 @@ class Cluster:
         self.db_url = ""
         self.redis_url = ""
         self.hall_ports: list[int] = []
+        # anew at each start, to the halls in their environment (not argv, not the store): forwarding's, nginx's
+        self.secrets = {"PARLOUR_CLUSTER_SECRET": secrets.token_urlsafe(32),
+                        "PARLOUR_PROXY_SECRET": secrets.token_urlsafe(32)}
 
     @property
     def address(self) -> str:
@@ -306,9 +311,9 @@ class Cluster:
         self.hall_ports = [free_port() for _ in range(self.servers)]
         halls = []
         for number, port in enumerate(self.hall_ports, 1):
-            options = ("--redis", self.redis_url, *self.hall_options)
+            options = ("--redis", self.redis_url, "--proxy", "127.0.0.1", *self.hall_options)
             command = [sys.executable, *serve_command(self.db_url, port, options)]
-            halls.append(Part(f"hall {number}", command, home / f"hall-{number}.log"))
+            halls.append(Part(f"hall {number}", command, home / f"hall-{number}.log", env=self.secrets))
             self.parts.append(halls[-1])
             if number == 1:  # the first brings the store's schema up to date, alone
                 halls[0].wait_until(lambda: hall_answers(self.hall_ports[0]))
@@ -322,7 +327,10 @@ class Cluster:
         home = self.folder / "nginx"
         (home / "logs").mkdir(parents=True, exist_ok=True)
         (home / "tmp").mkdir(exist_ok=True)
-        (home / "nginx.conf").write_text(nginx_conf(self.port, self.hall_ports))
+        conf = home / "nginx.conf"
+        conf.touch(mode=0o600)  # it holds the proxy's secret
+        conf.chmod(0o600)
+        conf.write_text(nginx_conf(self.port, self.hall_ports, self.secrets["PARLOUR_PROXY_SECRET"]))
         # -p: every relative path of the configuration is inside the folder; -e: so is the error
         # log nginx opens before it reads its configuration (never /var/log/nginx)
         part = Part("nginx", [program, "-p", f"{home}/", "-c", "nginx.conf", "-e", "logs/error.log"],
@@ -333,8 +341,12 @@ class Cluster:
                  f" {home / 'nginx.conf'}, its log: {home / 'logs' / 'error.log'}")
 
 
-def nginx_conf(port: int, hall_ports: Sequence[int]) -> str:
-    """nginx's configuration: one address in front of the halls, each room's URLs to one hall."""
+CONNECTIONS_PER_ADDRESS = 64  # nginx's cap on one client address's connections at once (HTTP and WebSocket)
+
+
+def nginx_conf(port: int, hall_ports: Sequence[int], proxy_secret: str) -> str:
+    """nginx's configuration: one address in front of the halls, each room's URLs to one hall;
+    ``proxy_secret``: what it proves itself to the halls with (X-Parlour-Proxy)."""
     halls = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in hall_ports)
     return f"""# Written by `parlour cluster` at each start: edits are lost. Paths are under the folder (nginx -p).
 daemon off;
@@ -353,6 +365,16 @@ http {{
     uwsgi_temp_path tmp/uwsgi;
     scgi_temp_path tmp/scgi;
     client_max_body_size 5m;  # above the hall's largest body (a 4 MiB replay): the hall refuses in words
+    # Half-sent requests (slowloris) are cut: headers within 10 s, a body's reads at most 10 s apart,
+    # and no address holds more than CONNECTIONS_PER_ADDRESS connections at once (429 past it).
+    client_header_timeout 10s;
+    client_body_timeout 10s;
+    send_timeout 30s;
+    keepalive_timeout 30s;
+    limit_conn_zone $binary_remote_addr zone=per_address:10m;
+    limit_conn per_address {CONNECTIONS_PER_ADDRESS};
+    limit_conn_status 429;
+    limit_conn_log_level warn;
 
     # A room's REST calls and its live socket go to one hall, chosen by a consistent hash of the
     # room's code (a hall added or gone moves only its share of the rooms); any other URL by the
@@ -375,9 +397,11 @@ http {{
         listen 127.0.0.1:{port};
         proxy_http_version 1.1;
         proxy_set_header Host $http_host;  # the hall compares Origin with Host
-        # The client's address as nginx saw it, replacing whatever the client wrote there: the hall
-        # (uvicorn trusts X-Forwarded-For from 127.0.0.1) counts its per-address quotas by it.
+        # The client's address as nginx saw it, replacing whatever the client wrote there: the halls
+        # (parlour serve --proxy 127.0.0.1) count their per-address quotas by it, believing it only
+        # with this secret (another local process cannot pose as nginx)
         proxy_set_header X-Forwarded-For $remote_addr;
+        proxy_set_header X-Parlour-Proxy "{proxy_secret}";
         proxy_set_header X-Forwarded-Proto $scheme;
         proxy_set_header Upgrade $http_upgrade;
         proxy_set_header Connection $connection_upgrade;

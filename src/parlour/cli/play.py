@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from ..core import Game, IllegalAction, LogEntry, ParlourError
+from ..core.words import addressed
 from .shared import add_option_argument, game_options
 
 QUIT_WORDS = {"quit", "q", "exit", "resign"}
@@ -156,7 +157,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> i
 
 
 def tell(console: Any, log: list[LogEntry], seat: int, names: list[str]) -> None:
-    """Print the log lines ``seat`` may read, with players' names."""
+    """Print the log lines ``seat`` may read, with the others' names, speaking to ``seat`` as "you"."""
     for entry in log:
         if entry.visible_to(seat):
-            console.print("  " + entry.render(names), markup=False)
+            console.print("  " + addressed(entry.text, seat, names), markup=False)

@@ -38,14 +38,15 @@ def hall_answers(port: int) -> bool:
 
 
 def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",),
-                 log: Path | None = None) -> subprocess.Popen[bytes]:
+                 log: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers; by
     default without per-address quotas, since every room comes from this one machine. ``log``:
-    a file for what it writes on stderr (by default a temporary one, read if it fails to start)."""
+    a file for what it writes on stderr (by default a temporary one, read if it fails to start);
+    ``env``: variables added to this process's environment for it."""
     # a file, not a pipe: nobody reads it while the server runs (which keeps its own descriptor)
     with tempfile.TemporaryFile() if log is None else open(log, "w+b") as errors:
         server = subprocess.Popen([sys.executable, *serve_command(db_url, port, ("--quiet", *options))],
-                                  stdout=subprocess.DEVNULL, stderr=errors)
+                                  stdout=subprocess.DEVNULL, stderr=errors, env={**os.environ, **(env or {})})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if hall_answers(port):

@@ -12,8 +12,6 @@ from typing import Any
 
 from .shared import add_option_argument, game_options, print_table
 
-MAX_MOVES = 100_000  # a game longer than this is a bug in the game, not a long game
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("selfplay", help="bots play each other; wins and scores",
@@ -41,7 +39,7 @@ class GameRecord:
 def play_one(task: tuple[str, tuple[str, ...], int, int, dict[str, Any]]) -> GameRecord:
     """Play game number ``number`` of a run; everything random in it comes from the run's seed."""
     from .. import bots
-    from ..core import derive
+    from ..core import TooLong, derive
     from ..games import get
 
     game_id, names, seed, number, options = task
@@ -54,8 +52,10 @@ def play_one(task: tuple[str, tuple[str, ...], int, int, dict[str, Any]]) -> Gam
     state = game.start(players, options, game_seed)
     moves = 0
     while not game.is_over(state):
-        if moves >= MAX_MOVES:
-            raise RuntimeError(f"{game.id} game {number} did not end in {MAX_MOVES} moves")
+        try:
+            game.check_length(moves)  # its cap on actions: a longer game is a bug in the game
+        except TooLong as error:
+            raise RuntimeError(f"{game.id} game {number} did not end: {error}") from None
         seat = min(game.to_act(state))
         action = seated[seat].choose(game.view(state, seat), seat, game.legal_actions(state, seat))
         state = game.apply(state, seat, action)

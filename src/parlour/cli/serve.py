@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..hall.notify import NotifyConfig
 
 DEFAULT_DB = "sqlite:///var/parlour.sqlite3"
+PROXY_SECRET_ENV = "PARLOUR_PROXY_SECRET"
 WS_MAX_SIZE = 1024 * 1024  # the hall refuses messages over 64 KiB in words; past this the socket closes
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("serve", help="run the hall (web server)",
-                            description="Run the hall: the lobby, the rooms and live play in the browser.")
+                            description="Run the hall: the lobby, the rooms and live play in the browser. A request's"
+                                        " headers must arrive within 10 s and its body within 30 s, and one address"
+                                        " holds at most --limit connections=N (default 64) connections at once.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--db", default=DEFAULT_DB,
@@ -32,6 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                              " (default: one fewer than the cores, at least 1)")
     parser.add_argument("--bot-budget", type=float, default=1.0, metavar="SECONDS",
                         help="how long a bot may think on one move in the hall (default 1)")
+    parser.add_argument("--proxy", action="append", default=[], metavar="ADDRESS",
+                        help="a proxy in front of the hall whose X-Forwarded-For (the client's address, for the"
+                             " quotas) is believed; from any other address it is ignored. With $PARLOUR_PROXY_SECRET"
+                             " set, only requests carrying it in X-Parlour-Proxy count (parlour cluster's nginx)")
     parser.add_argument("--no-client-quotas", action="store_true",
                         help="no quota per client address (for load tests from one machine); sizes,"
                              " per-connection rates and outgoing queues stay bounded")
@@ -39,6 +50,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="deal the rooms and seed the bots from N, so that the same rooms created in the"
                              " same order get the same deals (for tests and demonstrations; never on a public"
                              " hall: whoever knows N knows every deal)")
+    parser.add_argument("--smtp", metavar="URL",
+                        help="send e-mail alerts (confirmed addresses only) through this SMTP server:"
+                             " smtp://HOST:PORT, smtp+starttls://USER:PASSWORD@HOST:587 (STARTTLS, then login),"
+                             " smtps://... (TLS); ?verify=false accepts a self-signed certificate. Without it the"
+                             " hall sends no mail (Web Push still works)")
+    parser.add_argument("--mail-from", metavar="ADDRESS", default=None,
+                        help="the address the hall's mail comes from (with --smtp)")
+    parser.add_argument("--public-url", metavar="URL", default=None,
+                        help="the hall's address as players reach it, for the links in mail and push"
+                             " (default http://HOST:PORT)")
     parser.set_defaults(run=run)
 
 
@@ -50,11 +71,14 @@ def run(args: argparse.Namespace) -> int:
     from ..hall.clock import SystemClock
     from ..hall.quotas import Limits
     from ..hall.store import SqlStore
+    from ..hall.web.middleware import Proxies
+    from .edge import LOOPBACK, raise_descriptor_limit, server_config
 
     try:
         limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
     except ValueError as problem:
         raise SystemExit(f"parlour serve: {problem}") from None
+    notify = notify_config(args)
     ensure_folder(args.db)
     store = SqlStore(args.db, upgrade=args.upgrade)
     if store.upgraded:
@@ -66,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         cluster = Node(store, args.redis, os.environ.get("PARLOUR_HALL_ADDRESS") or reachable(args.host, args.port))
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
                      bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed,
-                     cluster=cluster)
+                     cluster=cluster, proxies=Proxies(frozenset(args.proxy), os.environ.get(PROXY_SECRET_ENV) or None),
+                     notify=notify)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     among = f"; one of the halls on Redis {args.redis}, reached at {cluster.address}" if cluster else ""
     print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it)",
@@ -74,11 +99,41 @@ def run(args: argparse.Namespace) -> int:
     try:
         # No per-message deflate: it costs the server more CPU per message than the wire it saves
         # on a local network (docs/benchmarks.md).
-        uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False,
-                    access_log=not args.quiet, log_level="warning" if args.quiet else "info")
+        # Deadlines on headers and bodies, connections per address capped (a hall of a cluster
+        # leaves that to nginx in front of it, whose connections all come from this machine).
+        # proxy_headers off: uvicorn would believe X-Forwarded-For from any local process; the hall's
+        # own TrustedProxy believes only --proxy (hall/web/middleware.py)
+        raise_descriptor_limit()
+        exempt = {a.strip() for a in limits.exempt.split(",") if a.strip()} | (LOOPBACK if args.redis else set())
+        config = server_config(app, args.host, args.port, limits.connections, exempt, ws_max_size=WS_MAX_SIZE,
+                               ws_per_message_deflate=False, proxy_headers=False, access_log=not args.quiet,
+                               log_level="warning" if args.quiet else "info")
+        uvicorn.Server(config).run()
     finally:
         store.close()
     return 0
+
+
+def notify_config(args: argparse.Namespace) -> NotifyConfig:
+    """The hall's e-mail and push settings from ``--smtp``, ``--mail-from``, ``--public-url``."""
+    from ..hall.notify import NotifyConfig, SmtpConfig
+
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    public = args.public_url or f"http://{shown}:{args.port}"
+    if not public.startswith(("http://", "https://")) or len(public) > 200:
+        raise SystemExit(f"parlour serve: --public-url {public!r} is not an http(s) URL")
+    smtp = None
+    if args.smtp:
+        try:
+            import aiosmtplib  # noqa: F401 - present, or said now rather than at the first mail
+            smtp = SmtpConfig.parse(args.smtp, args.mail_from or "")
+        except ImportError:
+            raise SystemExit("parlour serve: --smtp needs the notify extra: pip install 'parlour[notify]'") from None
+        except ValueError as problem:
+            raise SystemExit(f"parlour serve: {problem}") from None
+    elif args.mail_from:
+        raise SystemExit("parlour serve: --mail-from goes with --smtp")
+    return NotifyConfig(public, smtp)
 
 
 def settle_collector() -> None:

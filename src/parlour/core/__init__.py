@@ -2,7 +2,7 @@
 
 from .actions import Action, View, normalise_action, require_action, require_int
 from .entry import GameEntry
-from .errors import BadOptions, IllegalAction, ParlourError, UnknownGame
+from .errors import BadOptions, IllegalAction, ParlourError, TooLong, UnknownGame
 from .game import (
     Bot,
     FieldsState,
@@ -19,5 +19,5 @@ from .game import (
 from .rng import derive, fresh_seed
 
 __all__ = ["Action", "BadOptions", "Bot", "FieldsState", "Game", "GameEntry", "IllegalAction", "Level", "LogEntry",
-           "Option", "ParlourError", "Result", "SearchHooks", "TimeLimits", "UnknownGame", "View", "derive",
+           "Option", "ParlourError", "Result", "SearchHooks", "TimeLimits", "TooLong", "UnknownGame", "View", "derive",
            "fresh_seed", "normalise_action", "replay", "require_action", "require_int", "with_names"]

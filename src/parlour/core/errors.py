@@ -20,3 +20,7 @@ class BadOptions(ParlourError):
 
 class UnknownGame(ParlourError):
     """A game id that the registry does not hold."""
+
+
+class TooLong(IllegalAction):
+    """An action past a game's cap on actions (:attr:`parlour.core.Game.max_actions`)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, NamedTuple, TypedDict, TypeVar
 
 from .actions import Action, View, normalise_action
-from .errors import BadOptions
+from .errors import BadOptions, TooLong
 
 S = TypeVar("S")
 
@@ -42,6 +42,11 @@ class Option:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     legacy: Any = None
+    # what players read for each of ``choices`` (the same order), where an id is no word for them
+    choice_labels: tuple[str, ...] = ()
+    # a setting the hall keeps for the games stored before it existed and for their replays (a rules
+    # edition): new rooms take the default, and the lobby does not offer it
+    replay_only: bool = False
 
     def coerce(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -72,6 +77,10 @@ class Option:
             out["maximum"] = self.maximum
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.choice_labels:
+            out["choice_labels"] = list(self.choice_labels)
+        if self.replay_only:
+            out["replay_only"] = True
         return out
 
 
@@ -173,6 +182,7 @@ class TimeLimits(TypedDict):
 
 
 DEFAULT_TIME_LIMITS_MS: Final[TimeLimits] = {"first_turn": 1000, "turn": 100}
+DEFAULT_MAX_ACTIONS: Final = 5_000  # a game's cap on actions unless it declares its own
 
 
 class Game(ABC, Generic[S]):
@@ -188,6 +198,7 @@ class Game(ABC, Generic[S]):
     id: ClassVar[str]
     name: ClassVar[str]
     pitch: ClassVar[str]  # one line for the catalogue
+    scores_label: ClassVar[str] = "points"  # what a view's scores count, shown beside each player's name
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     hidden_information: ClassVar[bool] = False
@@ -198,6 +209,11 @@ class Game(ABC, Generic[S]):
     action_fields: ClassVar[Mapping[str, Mapping[str, str]] | None] = None
     # A bot's thinking time per turn in the arena (the game's rules document may set it).
     time_limits_ms: ClassVar[TimeLimits] = DEFAULT_TIME_LIMITS_MS
+    # The most actions one game may have (docs/adding-a-game.md, "The cap on actions"): the game's
+    # rules end it long before (its random games' longest is far below), and :meth:`check_length`,
+    # which the hall, the arena and uploaded replays call, refuses one more action past it, so a game
+    # that never ends (a bug, an old edition's endless round) costs a bounded amount.
+    max_actions: ClassVar[int] = DEFAULT_MAX_ACTIONS
     # The game's own heuristic bots by name (besides the generic ones every game has).
     bots: Mapping[str, type[Bot]]
     # The levels of play the lobby and the arena offer by name: easy, medium and hard (docs/bots.md).
@@ -269,6 +285,13 @@ class Game(ABC, Generic[S]):
         When ``log`` is a list, the log entries of this action are appended to it.
         """
 
+    def check_length(self, actions: int) -> None:
+        """Raise :class:`TooLong` if a game that has had ``actions`` actions may have no more: the
+        one place the cap on actions (``max_actions``) is enforced."""
+        if actions >= self.max_actions:
+            raise TooLong(f"a game of {self.name} has at most {self.max_actions} actions and this one has had"
+                          " them: no more are taken")
+
     def normalise(self, action: Any) -> Action:
         """``action`` as it is to be applied and stored: a new dict holding its type and the
         fields that type takes (``action_fields``), each of the right kind; raises
@@ -311,7 +334,7 @@ class Game(ABC, Generic[S]):
 
     # --- what the catalogue says --------------------------------------------------------------
     def describe(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "pitch": self.pitch,
+        return {"id": self.id, "name": self.name, "pitch": self.pitch, "scores_label": self.scores_label,
                 "min_players": self.min_players, "max_players": self.max_players,
                 "hidden_information": self.hidden_information,
                 "bots": sorted(self.bots),

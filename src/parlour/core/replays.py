@@ -7,6 +7,7 @@ players' names, the result and how the game ended::
     data = record(game, 2, options, seed, ["Ana", "Ben"], actions, game.result(state))
     check(loads(dumps(data)))  # the same replay, checked field by field
     frames(game, data, seen_by=0)  # [{"turn": 0, "view": ..., "to_act": [...], "log": [...]}, ...]
+    paged(game, data, seen_by=0, start=100)  # the replay with frames 100 to 199, and how many there are
 
 The hall, the arena and the CLI read and write replays through this module only; files are read
 and written by their callers (``core`` does no I/O).
@@ -15,7 +16,7 @@ and written by their callers (``core`` does no I/O).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from .actions import Action
@@ -143,12 +144,50 @@ def frame(game: Game[Any], turn: int, state: Any, log: Sequence[LogEntry], seen_
             "log": [entry.render(list(names)) for entry in log if entry.visible_to(seen_by)]}
 
 
-def frames(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = None) -> list[dict[str, Any]]:
-    """Every frame of a checked replay as ``seen_by`` saw the game (None: a spectator): ``frames[0]``
-    is the start, ``frames[k]`` follows action ``k``. Each action is normalised first; a move that
-    does not apply raises :class:`BadReplay` naming it."""
+def frames(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = None, start: int = 0,
+           count: int | None = None, pause: Callable[[], object] | None = None) -> list[dict[str, Any]]:
+    """The frames of a checked replay as ``seen_by`` saw the game (None: a spectator): ``frames[0]``
+    is the start, ``frames[k]`` follows action ``k``. Only frames ``start`` to ``start + count - 1``
+    are made (``count`` None: to the end): the actions before ``start`` are applied, never viewed,
+    and none after the last frame asked for. ``pause()``, if given, is called after each action (a
+    server's worker thread lets its event loop run there). Each action is normalised first; a move that does not
+    apply raises :class:`BadReplay` naming it."""
     if seen_by is not None and not 0 <= seen_by < replay["players"]:
         raise BadReplay(f"this replay has seats 0 to {replay['players'] - 1}, not {seen_by}")
+    total = len(replay["actions"]) + 1
+    if not 0 <= start < total:
+        raise BadReplay(f"this replay has frames 0 to {total - 1}, so none from {start}")
+    end = total if count is None else min(total, start + count)
     shown = names(replay)
-    return [frame(game, turn, state, log, seen_by, shown)
-            for turn, state, log in states(game, replay, normalise=True)]
+    made = []
+    for turn, state, log in states(game, replay, normalise=True):
+        if pause is not None:
+            pause()
+        if turn >= start:
+            made.append(frame(game, turn, state, log, seen_by, shown))
+        if turn + 1 >= end:
+            break
+    return made
+
+
+PAGE = 100  # frames in a page of a replay, unless asked for fewer
+PAGE_MAX = 200  # the most frames one page holds
+
+
+def paged(game: Game[Any], replay: Mapping[str, Any], seen_by: int | None = None, start: int = 0,
+          count: int = PAGE, pause: Callable[[], object] | None = None) -> dict[str, Any]:
+    """``replay`` with one page of its frames as ``seen_by`` saw the game: ``frames`` (frames
+    ``start`` on, ``count`` at most, ``PAGE_MAX`` at most), ``frames_start`` (``start``),
+    ``frames_total`` (every frame: the actions and the start) and ``seen_by``; a replay of any
+    length is served this way, a page at a time, the work of each bounded by its page."""
+    count = max(1, min(count, PAGE_MAX))
+    page = frames(game, replay, seen_by, start, count, pause)
+    return {**replay, "seen_by": seen_by, "frames": page, "frames_start": start,
+            "frames_total": len(replay["actions"]) + 1}
+
+
+def page_cost(start: int, count: int) -> int:
+    """What making frames ``start`` to ``start + count - 1`` costs, in frames made: each made (a view
+    and its JSON) and a tenth for each action applied before them (an action costs about a tenth
+    of a frame)."""
+    return max(1, min(count, PAGE_MAX)) + start // 10

@@ -25,6 +25,8 @@ from .errors import HallError
 from .room import Room, RoomContext
 from .room.bots import BotPool
 from .room.commands import Acted, Answer, Command
+from .room.leaving import abandoned, end_if_abandoned
+from .room.pace import LIVE, TURN_BASED, check_pace
 from .room.seats import human
 from .room.timer import MAX_TURN_TIMER, Deadlines
 from .store import ChatLine, RoomRecord, SeatHolder, Store, StoreError
@@ -100,10 +102,13 @@ class Hall:
         self.deadlines = Deadlines()
         self.rooms: dict[str, Room] = {}
         self.abandoned: set[str] = set()  # waiting rooms let go of as abandoned (the store keeps them)
+        # told where a room is applied when people of a turn-based room are asked anew (hall/notify/)
+        self.on_asked: list[Callable[[Room, list[int]], None]] = []
+        self.on_looked: list[Callable[[Room, int], None]] = []  # a seat's player opened its room
         self._tasks: set[asyncio.Task[Any]] = set()
         self.context = RoomContext(clock=clock, store=store, broadcast=lambda: self.broadcast, spawn=self.spawn,
                                    new_seed=self.new_seed, bots=self.bots, deadlines=self.deadlines,
-                                   execute=self.execute)
+                                   execute=self.execute, asked=self._asked)
 
     async def start(self) -> None:
         """Rebuild every stored room whose game is not over by replaying its actions, wake its
@@ -142,6 +147,18 @@ class Hall:
         await self.ownership.stop()
         self.bots.close()
 
+    def _asked(self, code: str, seats: list[int]) -> None:
+        room = self.rooms.get(code)
+        if room is not None:
+            for listener in self.on_asked:
+                listener(room, seats)
+
+    def looked(self, room: Room, seat: int | None) -> None:
+        """A connection of ``seat`` (None: a spectator) opened ``room``."""
+        if seat is not None:
+            for listener in self.on_looked:
+                listener(room, seat)
+
     def new_seed(self, *labels: object) -> int:
         """A seed for a new deal or bot: fresh entropy, or with the hall's ``seed`` one fixed by
         it and ``labels``, so that a test hall deals the same rooms in the same order every run."""
@@ -166,10 +183,15 @@ class Hall:
     def sweep(self, now: float) -> list[str]:
         """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds and of the
         waiting rooms that expired (:meth:`Room.expired`); they stay in the store, and come back
-        when asked for. Returns their codes."""
+        when asked for. Returns their codes. Games nobody plays any more end (room/leaving.py:
+        ``ABANDONED_AFTER``)."""
         idle = [code for code, room in self.rooms.items() if room.expired(now, WAITING_TTL) or (
                 room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED) or (
                 not room.leading and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
+        for room in self.rooms.values():  # nobody plays it any more (room/leaving.py); in a cluster a
+            # player may be connected to another process, so there games are not ended as abandoned
+            if not self.clustered and abandoned(room, now) is not None:
+                self.spawn(end_if_abandoned(room))
         for code in idle:
             room = self.rooms.pop(code)
             if room.expired(now, WAITING_TTL):
@@ -257,17 +279,20 @@ class Hall:
     async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
                           turn_timer: float | None = None, host_name: str | None = None,
                           take_seat: int | None = None, reserved: Mapping[int, dict[str, Any]] | None = None,
-                          account: Account | None = None) -> tuple[Room, str, int | None, str | None]:
+                          account: Account | None = None, pace: str = LIVE) -> tuple[Room, str, int | None, str | None]:
         """A new room: (room, host token, the host's seat, its seat token); ``reserved``: open
         seats kept for players of a last game (:attr:`Seat.reserved`); signed in (``account``),
-        the host's seat is the account's, under its name."""
+        the host's seat is the account's, under its name; ``pace``: live or turn-based
+        (room/pace.py: its turn_timer is then the time per move, an hour to 14 days)."""
         game = self.game(game_id)
         try:
             game.check_players(len(seats))
             resolved = game.resolve_options(options)
         except ParlourError as error:
             raise HallError("bad_request", str(error)) from None
-        if turn_timer is not None and not 0 < turn_timer <= MAX_TURN_TIMER:
+        if check_pace(pace, turn_timer) == TURN_BASED:
+            pass  # its timer was checked against a turn-based room's range
+        elif turn_timer is not None and not 0 < turn_timer <= MAX_TURN_TIMER:
             raise HallError("bad_request", f"the turn timer must be between 0 and {MAX_TURN_TIMER} seconds")
         records: list[dict[str, Any]] = []
         for i, spec in enumerate(seats):
@@ -288,7 +313,7 @@ class Hall:
             if host_name is None:
                 raise HallError("bad_request", "to take a seat, give host_name")
             seat_token = new_token()
-            records[take_seat] = human(clean_name(host_name), seat_token, account)
+            records[take_seat] = {**human(clean_name(host_name), seat_token, account), "host": True}
         for i, seat_record in enumerate(records):
             if seat_record["name"] is not None:
                 seat_record["name"] = distinct_name(seat_record["name"], [r["name"] for r in records[:i]])
@@ -300,7 +325,7 @@ class Hall:
         record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved,
                             seed=self.new_seed("room", self._dealt),
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
-                            seats=records, created=self.clock.now())
+                            seats=records, created=self.clock.now(), pace=pace)
         first_line = holder = None
         if take_seat is not None:  # nobody knows the room's code yet: written by whoever made it
             first_line = ChatLine(0, record.created, "system", None, None,

@@ -12,6 +12,7 @@ with the process.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -35,18 +36,25 @@ class Limits:
     joins: str = "30/minute"  # seats taken
     bot_rooms: int = 4  # unfinished rooms with a bot seat, made or given bots from one address
     sockets: int = 32  # WebSocket connections open at once
+    connections: int = 64  # HTTP connections open at once, WebSockets included (counted by the server, cli/edge.py)
     messages: str = "200/second"  # WebSocket messages, all of an address's connections together
     connection_messages: str = "30/second;600/minute"  # WebSocket messages on one connection
-    chat: str = "5/10second;40/minute"  # chat lines said on one connection
+    chat: str = "5/10second;40/minute"  # chat lines said by one seat, signed-in player or spectator's address
+    chat_address: str = "10/10second;80/minute"  # chat lines said from one address, in every room together
+    replay_frames: str = "1000/10second;6000/minute"  # replay frames made (core/replays.py page_cost)
     flood: int = 100  # messages refused for rate on one connection before it is closed
+    games_per_player: int = 50  # unfinished games a signed-in player may be seated in at once
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
+    hashing_ms: int = 2000  # milliseconds of password hashing a minute (sign-ins: ~150-200 each; hall/accounts.py)
+    hashing_share: int = 25  # percent of the time the whole hall may spend hashing passwords (all addresses)
 
     @classmethod
     def lifted(cls) -> Limits:
         """No quota per client address (a load test from one machine); the sizes, the
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
-                   sockets=1_000_000, messages="1000000/second")
+                   sockets=1_000_000, messages="1000000/second", connections=1_000_000, hashing_ms=1_000_000_000,
+                   hashing_share=100, chat_address="1000000/second", replay_frames="1000000/second")
 
     def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
@@ -87,7 +95,8 @@ class RateLimited(ParlourError):
 
 # What each rate counts, in the words of a refusal.
 COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
-           "connection_messages": "messages on this connection", "chat": "chat lines"}
+           "connection_messages": "messages on this connection", "chat": "chat lines",
+           "chat_address": "chat lines from your address", "replay_frames": "replay frames"}
 PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
 
 
@@ -98,16 +107,27 @@ class Guard:
         self.limits = limits
         self._rates = {name: parse_many(getattr(limits, name)) for name in COUNTED}
         self._limiter = FixedWindowRateLimiter(MemoryStorage())  # a moving window cost twice the CPU per message
-        self.exempt = frozenset(a.strip() for a in limits.exempt.split(",") if a.strip())
+        self.exempt = frozenset(address_key(a.strip()) for a in limits.exempt.split(",") if a.strip())
         self.sockets: dict[str, int] = {}  # open WebSocket connections by address
         self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
 
-    def take(self, name: str, key: str) -> None:
-        """Count one of ``name`` for ``key`` (an address, a connection), or :class:`RateLimited`."""
+    def take(self, name: str, key: str, cost: int = 1) -> None:
+        """Count ``cost`` of ``name`` for ``key`` (an address, a connection), or :class:`RateLimited`."""
         if key in self.exempt and name not in PER_CONNECTION:
             return
         for item in self._rates[name]:
-            if not self._limiter.hit(item, name, key):
+            if not self._limiter.hit(item, name, key, cost=cost):
+                retry = self._retry_after(item, name, key)
+                raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
+                                  f" try again in {max(1, math.ceil(retry))} s", retry)
+
+    def check(self, name: str, key: str) -> None:
+        """:class:`RateLimited` if ``key`` has no ``name`` left now; nothing is counted (a request
+        refused before it is read, when its cost is known only once it is)."""
+        if key in self.exempt and name not in PER_CONNECTION:
+            return
+        for item in self._rates[name]:
+            if not self._limiter.test(item, name, key):
                 retry = self._retry_after(item, name, key)
                 raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
                                   f" try again in {max(1, math.ceil(retry))} s", retry)
@@ -142,7 +162,8 @@ class Guard:
             del rooms[other]
         if code not in rooms and len(rooms) >= self.limits.bot_rooms:
             raise RateLimited(f"at most {self.limits.bot_rooms} unfinished rooms with bots per player:"
-                              " finish one or let it end first", 60.0)
+                              " finish or resign one first (the lobby's My games lists yours); a game"
+                              " nobody is at stops counting after 10 minutes", 60.0)
 
     def add_bot_room(self, address: str, code: str, still_on: Callable[[], bool]) -> None:
         """Count room ``code`` among the unfinished bot rooms of ``address`` while ``still_on()``."""
@@ -161,3 +182,24 @@ def describe(item: RateLimitItem) -> str:
     """``10/minute`` as words: "10 per minute"."""
     per = item.GRANULARITY.name if item.multiples == 1 else f"{item.multiples} {item.GRANULARITY.name}s"
     return f"{item.amount} per {per}"
+
+
+IPV6_NETWORK = 64  # an IPv6 client is counted by its /64: one host usually holds the whole network
+
+
+def address_key(address: str) -> str:
+    """What a client's quotas are counted by: its IPv4 address, or its IPv6 address's /64 network
+    (an IPv4 address written as IPv6, ``::ffff:203.0.113.7``, is the IPv4 one).
+
+    >>> address_key("2001:db8:1:2:aaaa::1")
+    '2001:db8:1:2::/64'
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # not an address ("testclient", "unknown"): as it is
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_NETWORK), strict=False))
+    return str(parsed)

@@ -22,6 +22,8 @@ import gymnasium
 import numpy as np
 
 from ..core import View
+from ..games.dinosaurs.engine import GOAL
+from ..games.patchwork.engine import BASE_SCORE
 from .gym import ParlourGymEnv
 
 Potential = Callable[[View, int], float]
@@ -43,18 +45,21 @@ def seams(quilt: int) -> int:
     return ((quilt ^ (quilt >> 1)) & _HAS_RIGHT).bit_count() + ((quilt ^ (quilt >> 9)) & _HAS_BELOW).bit_count()
 
 
-def patchwork_potential(view: View, seat: int) -> float:
+def patchwork_potential(view: View, seat: int, seam_points: float = 0.5, lead: bool = True) -> float:
     """The seat's lead in the score it would have if nobody bought anything more (its buttons, the
-    income still to be paid out, less two per empty square, the bonus), less half a point for each
-    seam of its quilt between patched and empty squares (a quilt in scattered pieces leaves holes
-    that later patches do not fit), / 80, within [-1, 1]."""
+    income still to be paid out, less two per empty square, the bonus), less ``seam_points`` (half a
+    point) for each seam of its quilt between patched and empty squares (a quilt in scattered pieces leaves holes
+    that later patches do not fit), / 80, within [-1, 1]. With ``lead`` False, that score of the seat's
+    alone (what the opponent does between two of the seat's moves moves it no more)."""
     paydays = view["income_times"]
 
     def final(player: dict[str, Any]) -> float:
         later = sum(1 for t in paydays if t > player["time"])
-        return float(player["score"] + player["income"] * later) - 0.5 * seams(quilt_bits(player["quilt"]))
+        return float(player["score"] + player["income"] * later) - seam_points * seams(quilt_bits(player["quilt"]))
 
     players = view["players"]
+    if not lead:  # the seat's own score less the engine's base of 200: from -160 (the start is -157) to 80
+        return max(-1.0, min(1.0, (final(players[seat]) - BASE_SCORE + 40) / 120))
     return max(-1.0, min(1.0, (final(players[seat]) - final(players[1 - seat])) / 80))
 
 
@@ -67,7 +72,25 @@ def palace_potential(view: View, seat: int) -> float:
     return max(-1.0, min(1.0, float(lead) / 30))
 
 
-POTENTIALS: dict[str, Potential] = {"patchwork": patchwork_potential, "palace": palace_potential}
+def dinosaurs_potential(view: View, seat: int) -> float:
+    """The seat's lead in escape points over the best of the others still in the game, / the goal
+    (50), within [-1, 1]; -1 once the seat is eliminated."""
+    players = view["players"]
+    if players[seat]["eliminated"]:
+        return -1.0
+    others = [p["escape"] for i, p in enumerate(players) if i != seat and not p["eliminated"]]
+    lead = players[seat]["escape"] - max(others, default=0)
+    return max(-1.0, min(1.0, float(lead) / GOAL))
+
+
+def empire_potential(view: View, seat: int) -> float:
+    """How much of the way to the culprit the seat has come: the roles it has ruled out of the 14
+    others, / 14, within [0, 1] (a right accusation wins, and with one suspect left it is sure)."""
+    return (15 - len(view["suspects"])) / 14
+
+
+POTENTIALS: dict[str, Potential] = {"patchwork": patchwork_potential, "palace": palace_potential,
+                                    "dinosaurs": dinosaurs_potential, "empire": empire_potential}
 
 
 class Shaped(gymnasium.Wrapper):

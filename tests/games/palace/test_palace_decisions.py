@@ -198,17 +198,61 @@ def test_rules_card_refuses_2s_3s_7s_and_rules_cards():
 
 
 def test_editions():
-    """Option `edition` (rules edition, default 3); a game keeps the edition it was started with, and a
+    """Option `edition` (rules edition, default 4); a game keeps the edition it was started with, and a
     game stored without the option (a hall room or replay file from before it) replays by edition 1."""
-    assert GAME.resolve_options({}) == {"edition": 3} and GAME.stored_options({}) == {"edition": 1}
-    for edition in (1, 2, 3):
+    assert GAME.resolve_options({}) == {"edition": 4} and GAME.stored_options({}) == {"edition": 1}
+    for edition in (1, 2, 3, 4):
         assert GAME.stored_options({"edition": edition}) == {"edition": edition}
         assert GAME.start(3, {"edition": edition}, seed=1).edition == edition
-    assert GAME.start(3, {}, seed=1).edition == 3
-    with pytest.raises(BadOptions, match="at most 3"):
-        GAME.start(3, {"edition": 4}, seed=1)
+    assert GAME.start(3, {}, seed=1).edition == 4
+    with pytest.raises(BadOptions, match="at most 4"):
+        GAME.start(3, {"edition": 5}, seed=1)
     with pytest.raises(BadOptions, match="at least 1"):
         GAME.start(3, {"edition": 0}, seed=1)
+
+
+def easy_bots_game(edition: int, players: int, seed: int, limit: int) -> tuple[object, int]:
+    """Palace played by its easy bots from ``seed``, to its end or ``limit`` actions: (state, actions)."""
+    bot = GAME.levels["easy"].bot
+    bots = [(GAME.bots[bot] if isinstance(bot, str) else bot)(GAME, seed=seed * 10 + s) for s in range(players)]
+    state, played = GAME.start(players, {"edition": edition}, seed), 0
+    while not GAME.is_over(state) and played < limit:
+        seat = min(GAME.to_act(state))
+        state = GAME.apply(state, seat, bots[seat].choose(GAME.view(state, seat), seat,
+                                                          GAME.legal_actions(state, seat)))
+        played += 1
+    return state, played
+
+
+def test_a_position_that_comes_up_a_third_time_ends_the_game():
+    """Edition 4: a position that comes up for the third time (the same cards in the same places and
+    hands, the same player to act, the same knowledge of hands) ends the game; those still holding
+    cards are placed after those out by how many cards they have left, fewest first, equal counts
+    sharing a place (the easy bots of seed 1 with 3 players go round in circles for ever in edition 3)."""
+    looping, played = easy_bots_game(3, 3, 1, 3000)
+    assert not GAME.is_over(looping) and played == 3000
+    state, played = easy_bots_game(4, 3, 1, 3000)
+    assert GAME.is_over(state) and played < 600
+    assert dict(state.last).get("repeated") is True
+    result = GAME.result(state)
+    assert result is not None and result.details["repetition"] is True
+    left = {s: len(state.hands[s]) + len(state.face_ups[s]) + len(state.face_downs[s]) for s in range(3)}
+    out = list(state.finished)
+    still = sorted((s for s in range(3) if s not in out), key=lambda s: left[s])
+    for k, s in enumerate(out):
+        assert result.ranks[s] == k + 1
+    for s in still:  # after those out, by cards left; equal counts share a place
+        assert result.ranks[s] == len(out) + 1 + sum(1 for o in still if left[o] < left[s])
+    assert "came up three times" in result.reason
+    view = GAME.view(state, None)
+    assert view["over"] and [p["place"] for p in view["players"]] == list(result.ranks)
+
+
+def test_players_still_in_with_as_many_cards_left_share_a_place():
+    from parlour.games.palace.repetition import standing
+
+    fresh = GAME.start(3, {}, seed=3)  # nine cards each, nobody out
+    assert standing(fresh) == ((1, 1, 1), (0.0, 0.0, 0.0))
 
 
 def test_edition_2_burns():

@@ -277,8 +277,10 @@ def test_after_twelve_rounds_the_set_aside_eras_join_nine_from_the_old_deck():
     while state.deck_rounds < DECK_SIZE + 1:
         seat = min(GAME.to_act(state))
         state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], log)
-    revealed = [e.text.split(": ")[1].split(".")[0] for e in log if e.text.startswith("Round ")]
     names = {e: ERAS[e]["name"] for e in BASE_ERAS}
+    by_length = sorted(names.values(), key=len, reverse=True)  # "Round 2: War! Only yellow is rolled."
+    revealed = [next(n for n in by_length if e.text.split(": ", 1)[1].startswith(n))
+                for e in log if e.text.startswith("Round ")]
     assert revealed[:DECK_SIZE - 1] == [names[e] for e in first_deck[1:]]
     assert state.decks == 2 and state.drawn == 1
     assert set(aside) <= set(state.deck)

@@ -189,6 +189,7 @@ class Empire(Game[State]):
     id = "empire"
     name = "Empire"
     pitch = "Two investigators claim coins, bluff and buy clues: first to name who stole the crystal wins."
+    scores_label = "coins"
     min_players = 2
     max_players = 2
     hidden_information = True

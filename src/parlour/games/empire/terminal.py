@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, View
+from ...core.words import number
 
 HELP = """\
 Moves (upper or lower case), or the number of a move in the list under the board:
@@ -161,5 +162,5 @@ def render_result(view: View, names: list[str]) -> RenderableType:
     result = view["result"]
     for s in (0, 1):
         role = view["you"]["role"] if s == view["seat"] else view["opponent"]["role"]
-        table.add_row(names[s], str(view["coins"][s]), _name(view, role), str(result["scores"][s]))
+        table.add_row(names[s], str(view["coins"][s]), _name(view, role), number(result["scores"][s]))
     return Group(table, Text(f"The culprit was the {_name(view, view['culprit'])}."))

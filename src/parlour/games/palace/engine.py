@@ -60,6 +60,7 @@ from .cards import (
     value_name,
     values,
 )
+from .repetition import NOTHING_SEEN, REPEATS, REPETITION_ENDS, Seen, seen_from_json, seen_to_json, standing
 
 HAND_SIZE = 3  # hand cards are drawn back up to three
 TABLE_CARDS = 3  # face-downs, and face-ups, each
@@ -71,10 +72,11 @@ SEVEN, EIGHT, NINE = 7, 8, 9
 # Social and Cardinal cards go on a Rules card, jokers played alone go on anything but what refuses
 # the card they play as, and face-ups join the last hand cards whatever is left to draw; 3
 # (BURNS_AS_WRITTEN) follows the document on burns: only a 10 gives another turn, and a burning play
-# of 7s or 8s still turns play back or skips.
+# of 7s or 8s still turns play back or skips; 4 (REPETITION_ENDS) ends a game whose position comes
+# up a third time.
 LOOSER_PLAYS = 2
 BURNS_AS_WRITTEN = 3
-EDITION = 3
+EDITION = REPETITION_ENDS  # 4: a position that comes up a third time ends the game (repetition.py)
 
 Pile = tuple[tuple[int, int], ...]  # (card id, the value it was played as), bottom first
 Known = tuple[tuple[tuple[int, ...], ...], ...]  # known[viewer][holder]: faces known in holder's hand
@@ -91,14 +93,14 @@ class State(FieldsState):
     FIELDS = ("hands", "face_ups", "face_downs", "pick_up", "pile", "burned", "direction", "current",
               "detour", "swaps_left", "swap_own", "swapped", "revealed", "finished", "known", "last", "first",
               "edition")
-    __slots__ = FIELDS
+    __slots__ = (*FIELDS, "seen")
 
     def __init__(self, hands: tuple[tuple[int, ...], ...], face_ups: tuple[tuple[int, ...], ...],
                  face_downs: tuple[tuple[int, ...], ...], pick_up: tuple[int, ...], pile: Pile,
                  burned: tuple[int, ...], direction: int, current: int | None, detour: int | None,
                  swaps_left: int, swap_own: bool, swapped: tuple[tuple[int, int], ...], revealed: int | None,
                  finished: tuple[int, ...], known: Known, last: tuple[tuple[str, Any], ...], first: int,
-                 edition: int = EDITION) -> None:
+                 edition: int = EDITION, seen: Seen = NOTHING_SEEN) -> None:
         self.hands = hands  # sorted ids
         self.face_ups = face_ups
         self.face_downs = face_downs
@@ -117,6 +119,14 @@ class State(FieldsState):
         self.last = last  # what the last action did, for everybody to see
         self.first = first  # who took the first turn
         self.edition = edition  # the rules edition (EDITION)
+        # from edition 4, the positions since anything last left play for good (repetition.py)
+        self.seen = seen
+
+    def __eq__(self, other: object) -> bool:  # the same fields, and the same positions behind it
+        return super().__eq__(other) and self.seen == cast(State, other).seen
+
+    def __hash__(self) -> int:
+        return super().__hash__()
 
     @property
     def players(self) -> int:
@@ -141,7 +151,8 @@ def rules_on_top(pile: Pile) -> bool:
 
 
 _NOTHING: frozenset[int] = frozenset()
-_REFUSED = {1: ANYWHERE, 2: NOT_ON_RULES, 3: NOT_ON_RULES}  # by edition: what a Rules card on top refuses
+# by edition: what a Rules card on top refuses
+_REFUSED = {1: ANYWHERE, 2: NOT_ON_RULES, 3: NOT_ON_RULES, 4: NOT_ON_RULES}
 Situation = tuple[int | None, frozenset[int]]  # the value that counts, what the card on top refuses
 
 
@@ -506,18 +517,24 @@ class Palace(Game[State]):
     name = "Palace"
     pitch = ("The shedding card game better known as Shithead, by the Judd School rules: burn the pile,"
              " skip, reverse and swap hands, and do not be the last one holding cards.")
+    scores_label = "cards left"
     min_players = 2
     max_players = 6
     hidden_information = True
+    # random games' longest in 300 was 2,602 actions (p99 1,986); a position's third time ends a
+    # cycle (edition 4); older editions' endless rounds stop here
+    max_actions = 4_000
     action_fields = {"play": {"cards": "strs", "as": "str?"}, "take": {}, "swap": {"seats": "ints"}, "no_swap": {},
                      "flip": {"index": "int"}}
     options = (Option("edition", "Rules edition", "int", EDITION, minimum=1, maximum=EDITION, legacy=1,
-                      help="3: only a 10 gives another turn, and burning 7s and 8s still turn play back or"
+                      help="4: as 3, and a position that comes up a third time ends the game, those still"
+                           " holding cards placed by how many they have left; 3: only a 10 gives another turn,"
+                           " and burning 7s and 8s still turn play back or"
                            " skip; 2: a stack burn gave another turn and did nothing else, as Parlour ruled"
                            " until 27 November 2026; 1: also no Social or Cardinal card on a Rules card, a"
                            " joker played as a special card obeying it, and face-ups joining the last hand"
                            " cards only once the pick-up pile is empty, as ruled before 25 November 2026"
-                           " (games played then replay by it)"),)
+                           " (games played then replay by it)", replay_only=True),)
 
     # -- set-up --------------------------------------------------------------------------------------
     def start(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
@@ -831,7 +848,18 @@ class Palace(Game[State]):
             if log is not None:
                 turn.say(f"{{p{seat}}} makes no more swaps")
             turn.end_turn(seat)
-        return turn.freeze()
+        after = turn.freeze()
+        if after.edition < REPETITION_ENDS or after.current is None:
+            return after
+        after.seen = state.seen.after(state, after)
+        if after.seen.repeated():  # docs/rules/palace.md: a position's third time ends the game
+            turn.current = None
+            turn.last["repeated"] = True
+            if log is not None:
+                turn.say(f"The same position has come up {number(REPEATS)} times: the game ends, and those still"
+                         " holding cards are placed by how many they have left")
+            return turn.freeze()
+        return after
 
     def _play(self, turn: _Turn, seat: int, play: _Play) -> None:
         if play.revealed:
@@ -943,6 +971,15 @@ class Palace(Game[State]):
         if state.current is not None:
             return None
         n = state.players
+        if len(state.finished) < n:  # a position came up a third time (edition 4)
+            places, scores = standing(state)
+            held = [s for s in range(n) if s not in state.finished]
+            left = ", ".join(f"{{p{s}}} {len(state.hands[s]) + len(state.face_ups[s]) + len(state.face_downs[s])}"
+                             for s in sorted(held, key=lambda s: places[s]))
+            order = ", ".join(f"{{p{s}}}" for s in state.finished)
+            gone = f"went out in this order: {order}; " if state.finished else ""
+            reason = f"the same position came up {number(REPEATS)} times: {gone}cards left: {left}"
+            return Result(scores, places, reason, {"finishing_order": list(state.finished), "repetition": True})
         place = {s: k for k, s in enumerate(state.finished)}
         scores = tuple(float(n - 1 - place[s]) for s in range(n))
         *out, last = (f"{{p{s}}}" for s in state.finished)
@@ -967,6 +1004,9 @@ class Palace(Game[State]):
             })
         top = counting_value(state.pile)
         result = self.result(state)
+        if result is not None:
+            for s, player in enumerate(players):
+                player["place"] = result.ranks[s]
         return {
             "game": self.id, "seat": seat, "players": players,
             "play_pile": [{"card": code(ID_FACE[i]), "as": value_name(v)} for i, v in state.pile],
@@ -1047,7 +1087,8 @@ class Palace(Game[State]):
                 "finished": list(state.finished),
                 "known": [[list(h) for h in row] for row in state.known],
                 "last": [[k, list(v) if isinstance(v, tuple) else v] for k, v in state.last],
-                "first": state.first, "edition": state.edition}
+                "first": state.first, "edition": state.edition,
+                **({"seen": seen_to_json(state.seen)} if state.seen else {})}
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         return State(tuple(tuple(h) for h in data["hands"]), tuple(tuple(f) for f in data["face_ups"]),
@@ -1057,4 +1098,4 @@ class Palace(Game[State]):
                      tuple((a, b) for a, b in data["swapped"]), data["revealed"], tuple(data["finished"]),
                      tuple(tuple(tuple(h) for h in row) for row in data["known"]),
                      tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data["last"]), data["first"],
-                     data["edition"])
+                     data["edition"], seen_from_json(data.get("seen", ())))

@@ -490,7 +490,7 @@ class Patchwork(Game[State]):
                 pending = pending[1:]
                 end = start
                 if log is not None:
-                    log.append(LogEntry(f"{me} sewed the special patch onto square ({x},{y})"))
+                    log.append(LogEntry(f"{me} sewed the special patch onto the square at column {x + 1}, row {y + 1}"))
             else:
                 i = circle.index(pid)
                 circle = circle[i + 1:] + circle[:i]

@@ -31,7 +31,8 @@ Moves (upper or lower case, commas optional):
   sp 3 4                place the special patch you hold at x=3, y=4 (or just: 3 4)
   skip / s              move just in front of your opponent and take 1 button per space
 Flip mirrors each row first, then the patch turns clockwise. x counts columns from 0 on the left,
-y counts rows from 0 at the top; (x, y) is the top-left corner of the patch as it is laid.
+y counts rows from 0 at the top, as CodinGame's form does; (x, y) is the top-left corner of the patch as
+it is laid. The log counts squares from 1, as the rules page does: x=3, y=4 there is column 4, row 5.
 Other words: help, board (draw it again), quit."""
 
 _PLAY_WORDS = {"play", "p", "buy", "b", "take"}

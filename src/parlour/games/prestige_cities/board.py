@@ -242,5 +242,5 @@ def city_from_rows(rows: list[str]) -> City:
 
 
 def where(row: int, col: int) -> str:
-    """A square in words."""
-    return f"row {row}, column {col}"
+    """A square in words, counted from 1 at the top left as the rules page counts them."""
+    return f"row {row + 1}, column {col + 1}"

@@ -479,8 +479,9 @@ def _has_step(state: State, seat: int, task: Task) -> bool:
 
 def _card_option(deck: int, when: str) -> Option:
     return Option(f"deck{deck}", f"Bonus card, deck {deck}", "choice", "random",
-                  f"The Deck {deck} card ({when}); 'random' deals one from the seed.",
-                  choices=("random",) + tuple(CARDS[deck]))
+                  f"The Deck {deck} card ({when}); dealt at random unless one is chosen here.",
+                  choices=("random",) + tuple(CARDS[deck]),
+                  choice_labels=("Dealt at random",) + tuple(card["name"] for card in CARDS[deck].values()))
 
 
 OPTIONS = (
@@ -498,7 +499,8 @@ OPTIONS = (
     Option("edition", "Rules edition", "int", EDITION, "3: a Deck 1 card's extra blocks may be declined and its"
            " objective counts as soon as it is reached; 2: before that (the extra blocks compulsory, the objective"
            " checked at the end of the era); 1: as 2, but only the die's blocks count toward Blight, as Parlour"
-           " ruled before November 2026 (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1),
+           " ruled before November 2026 (games played then replay by it)", minimum=1, maximum=EDITION, legacy=1,
+           replay_only=True),
 )
 
 
@@ -584,8 +586,10 @@ class PrestigeCities(Game[State]):
             s.rooms = tuple(FULL & ~built(city) for city in s.cities)
         if log is not None:
             era = ERAS[s.era]
-            dice = ", ".join(f"{DIE_COLORS[b]} {s.dice[b]}" for b in DIE_BLOCKS) if s.dice else "no dice"
-            log.append(LogEntry(f"Round {s.round}: {era['name']}. {era['rule']} Dice: {dice}."))
+            # only the dice this era rolls (ERA_DICE); a name ending in "!" takes no full stop
+            dice = ", ".join(f"{DIE_COLORS[b]} {s.dice[b]}" for b in ERA_DICE[s.era]) if s.dice else ""
+            name = era["name"] if era["name"][-1] in ".!?" else f"{era['name']}."
+            log.append(LogEntry(f"Round {s.round}: {name} {era['rule']}" + (f" Dice: {dice}." if dice else "")))
             for seat, target in enumerate(s.targets):
                 log.append(LogEntry(f"{{p{seat}}} strikes {{p{target}}}'s city."))
 

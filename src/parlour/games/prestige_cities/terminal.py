@@ -4,10 +4,13 @@
 ``parse_move``, ``describe``, ``HELP``). Nothing here decides a rule: the engine says whether a move
 is legal.
 
+Squares are counted from 1 at the top left, as the rules page and the log count them; the
+actions count from 0:
+
 >>> parse_move("build r 3 4", {"task": {"kind": "pick"}}, 0)
-{'type': 'build', 'block': 'residential', 'row': 3, 'col': 4}
+{'type': 'build', 'block': 'residential', 'row': 2, 'col': 3}
 >>> parse_move("3 4", {"task": {"kind": "build", "block": "parks"}}, 0)
-{'type': 'build', 'block': 'parks', 'row': 3, 'col': 4}
+{'type': 'build', 'block': 'parks', 'row': 2, 'col': 3}
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, View
+from ...core.words import number
 
 HELP = """\
 Place one block at a time: a round's blocks go one square after another, all touching.
-  build r 3 4 / b r 3 4   a Residential block on row 3, column 4 (rows and columns from 0)
+  build r 3 4 / b r 3 4   a Residential block on row 3, column 4 (rows and columns from 1)
   3 4                     the next block of the type you are building, on row 3, column 4
 Block letters: I Industry, C Commerce, R Residential, U Culture, P Parks (or their names).
-The first block of a round chooses the die: 'b i 0 0' takes the Industry die.
+The first block of a round chooses the die: 'b i 1 1' takes the Industry die.
   remove 3 4              a catastrophe: remove the block on row 3, column 4 of your target's city
   blight 3 4 / convert 3 4   put the Blight there / change the block there (bonus cards)
   stop                    no more blocks of a bonus card (both decks say "may" or "up to")
@@ -58,7 +62,9 @@ def parse_move(text: str, view: View, seat: int) -> Action:
     names = [w for w in words if not w.isdigit()]
     if len(numbers) != 2:
         raise ValueError("give the square as two numbers, row then column: e.g. 'build r 3 4' or '3 4'")
-    row, col = numbers
+    if min(numbers) < 1:
+        raise ValueError("rows and columns are counted from 1 at the top left")
+    row, col = numbers[0] - 1, numbers[1] - 1  # the actions count from 0
     task = view.get("task") or {}
     verb = names[0] if names else None
     if verb in ("remove", "blight", "convert"):
@@ -86,7 +92,7 @@ def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     if kind == "stop":
         building = (view.get("task") or {}).get("kind") == "build"
         return "add no more of the bonus card's blocks" if building else "stop changing blocks"
-    where = f"row {action['row']}, column {action['col']}"
+    where = f"row {action['row'] + 1}, column {action['col'] + 1}"
     if kind == "build":
         return f"build {action['block'].capitalize()} on {where}"
     return f"{kind} on {where}"
@@ -96,9 +102,9 @@ def city(view: View, seat: int, title: str) -> Text:
     rows = view["cities"][seat]["rows"]
     (r0, r1), (c0, c1) = view["board"]["inner_rows"], view["board"]["inner_cols"]
     out = Text(f"{title}\n", style="bold")
-    out.append("    " + " ".join(str(c) for c in range(len(rows[0]))) + "\n", style="dim")
+    out.append("    " + " ".join(str(c + 1) for c in range(len(rows[0]))) + "\n", style="dim")
     for r, row in enumerate(rows):
-        out.append(f" {r}  ", style="dim")
+        out.append(f" {r + 1}  ", style="dim")
         for c, letter in enumerate(row):
             inner = r0 <= r <= r1 and c0 <= c <= c1
             shown = letter if letter != "." else (":" if inner else "·")
@@ -149,5 +155,5 @@ WORDS = {"cards": cards}  # words of this game besides the moves (parlour play)
 
 def render_result(view: View, names: list[str]) -> Text:
     result = view["result"]
-    return Text("Final scores: " + ", ".join(f"{names[s]} {result['scores'][s]} (rank {result['ranks'][s]})"
+    return Text("Final scores: " + ", ".join(f"{names[s]} {number(result['scores'][s])} (rank {result['ranks'][s]})"
                                              for s in range(len(names))))

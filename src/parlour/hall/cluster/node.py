@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from typing import Any
 
 import httpx
 
+from ...core import ParlourError
 from ..broadcast import Broadcast, Listener, LocalBroadcast
 from ..errors import HallError
 from ..hall import Hall
@@ -54,6 +56,8 @@ CONNECT_WITHIN = 2.0  # seconds to reach an owner before it counts as gone
 ANSWER_WITHIN = 10.0  # seconds an owner has to answer a forwarded request once it has it
 FORWARD_WITHIN = 3 * LENGTH  # seconds a change may spend finding its room's owner before "retry"
 SECRET_HEADER = "x-parlour-cluster"
+SECRET_ENV = "PARLOUR_CLUSTER_SECRET"  # the secret the halls forward with: from the environment, never the store
+SECRET_MIN = 16
 INTERNAL = "/internal/cluster/rooms"
 
 
@@ -109,13 +113,19 @@ class Node:
     """This process's part in the cluster: its id, the leases it holds, the fan-out, forwarding.
     It is the hall's :class:`~parlour.hall.hall.Ownership`."""
 
-    def __init__(self, store: Store, redis_url: str, address: str) -> None:
+    def __init__(self, store: Store, redis_url: str, address: str, secret: str | None = None) -> None:
+        """``secret``: what the hall processes of the cluster forward each other's requests with,
+        the same for all of them (default: $PARLOUR_CLUSTER_SECRET); never kept in the store."""
+        secret = secret if secret is not None else os.environ.get(SECRET_ENV, "")
+        if len(secret) < SECRET_MIN:
+            raise ParlourError(f"a hall of a cluster needs the cluster's secret, the same for every hall, at least"
+                               f" {SECRET_MIN} characters, in ${SECRET_ENV} (`parlour cluster` makes one)")
         self.store = store
         self.redis_url = redis_url
         self.address = address  # host:port where the other processes reach this one
         self.id = f"{address}/{secrets.token_hex(4)}"  # a restarted process is another owner
         self.leases = store.leases(time.time)  # blocking calls: on a thread, or when stopping
-        self.secret = store.shared_secret_blocking()  # made before the hall serves
+        self.secret = secret
         self.broadcast: Fanout | None = None
         self.held: dict[str, Lease] = {}  # the leases of the rooms this process applies, by code
         self._claiming: dict[str, asyncio.Lock] = {}

@@ -17,14 +17,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...core import Game, LogEntry
+from ...core import Game, LogEntry, Result
 from ..wire import dumps_bytes
+
+LOG_SENT = 200  # the most log lines one state message carries: a connection lacking more gets the newest
+LOG_KEPT = 1000  # the newest log lines an audience keeps (at least LOG_SENT); the older ones are let go
 
 
 class Audience:
     """One seat (``seat`` None: the spectators) and what it has been shown so far."""
 
-    __slots__ = ("seat", "turn", "room_turns", "game", "entries", "lines", "epoch", "revision")
+    __slots__ = ("seat", "turn", "room_turns", "game", "entries", "lines", "dropped", "epoch", "revision")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
@@ -33,6 +36,7 @@ class Audience:
         self.game: bytes | None = None  # {"view", "to_act", "result"} as JSON; None: to be made
         self.entries: list[tuple[int, LogEntry]] = []  # the log lines it may read, at its own turns
         self.lines: list[bytes] = []  # the same lines as JSON objects, the players' names put in
+        self.dropped = 0  # the oldest lines let go (LOG_KEPT): line k of the log is lines[k - dropped]
         self.epoch = 0  # goes up when the lines are written again (a seat changed its name)
         self.revision = 0  # goes up whenever its game part or its log changes
 
@@ -53,7 +57,20 @@ class Audience:
             for entry in readable:
                 self.entries.append((self.turn, entry))
                 self.lines.append(write(self.turn, entry))
+            if len(self.lines) >= 2 * LOG_KEPT:  # let the oldest go, now and then
+                cut = len(self.lines) - LOG_KEPT
+                del self.entries[:cut], self.lines[:cut]
+                self.dropped += cut
         return seen
+
+    @property
+    def count(self) -> int:
+        """How many lines the log has had (the oldest may have been let go)."""
+        return self.dropped + len(self.lines)
+
+    def since(self, start: int) -> list[bytes]:
+        """The lines kept from line ``start`` of the log on."""
+        return self.lines[max(0, start - self.dropped):]
 
     def room_turn(self, turn: int) -> int | None:
         """The room's turn that was this audience's ``turn``; None if it has not been reached."""
@@ -94,8 +111,11 @@ class Audiences:
     ``turn``, which each audience counts), ``deadline()`` the turn timer's deadline."""
 
     def __init__(self, game: Game[Any], players: int, names: Callable[[], list[str]],
-                 status: Callable[[], dict[str, Any]], deadline: Callable[[], float | None]) -> None:
+                 status: Callable[[], dict[str, Any]], deadline: Callable[[], float | None],
+                 ended: Callable[[], Result | None] = lambda: None) -> None:
+        """``ended()``: the result of a game ended before its rules ended it (room/leaving.py)."""
         self.game = game
+        self._ended = ended
         self.players = players
         self._names_of = names
         self._status = status
@@ -104,7 +124,7 @@ class Audiences:
         self._names: list[str] = []
         self._shared: tuple[bytes, float | None] | None = None  # the status and deadline as shown
         self.shared_revision = 0  # goes up when the status or the deadline changes
-        self._texts: dict[tuple[int | None, bool, int], str] = {}  # state messages, until the next change
+        self._texts: dict[tuple[int | None, bool, int, int], str] = {}  # state messages, until the next change
 
     @property
     def built(self) -> bool:
@@ -150,7 +170,10 @@ class Audiences:
         if state is None:
             return [], None
         outcome = self.game.result(state)
-        return sorted(self.game.to_act(state)), (outcome.to_json(self._names_of()) if outcome is not None else None)
+        early = self._ended() if outcome is None else None  # ended before its rules ended it: nobody acts
+        to_act = [] if early is not None else sorted(self.game.to_act(state))
+        outcome = outcome or early
+        return to_act, (outcome.to_json(self._names_of()) if outcome is not None else None)
 
     def game_part(self, state: Any, seat: int | None,
                   common: tuple[list[int], dict[str, Any] | None] | None = None) -> bytes:
@@ -160,10 +183,12 @@ class Audiences:
         return dumps_bytes({"view": view, "to_act": to_act, "result": result})
 
     def state_text(self, seat: int | None, state: Any, moves: Callable[[], bytes], legal: bool = True,
-                   log_start: int = 0) -> str:
+                   log_start: int = 0, skipped: int = 0) -> str:
         """The ``state`` message for ``seat`` (None: a spectator), holding only what it may see,
-        with its log lines from ``log_start`` on; ``moves()`` gives the seat's legal actions."""
-        key = (seat, legal, log_start)
+        with its log lines from ``log_start`` on; ``moves()`` gives the seat's legal actions.
+        ``skipped``: the lines the connection never got (its log starts there), so its
+        ``log_start`` is counted from there."""
+        key = (seat, legal, log_start, skipped)
         text = self._texts.get(key)
         if text is None:
             audience = self[seat]
@@ -172,8 +197,8 @@ class Audiences:
             status, deadline = self.shared_parts()
             text = self._texts[key] = (
                 b'{"type":"state","turn":%d,"room":%s,"deadline":%s,"legal":%s,"log_start":%d,"log":[%s],%s'
-                % (audience.turn, status, dumps_bytes(deadline), moves() if legal else b"null", log_start,
-                   b",".join(audience.lines[log_start:]), audience.game[1:])).decode()
+                % (audience.turn, status, dumps_bytes(deadline), moves() if legal else b"null", log_start - skipped,
+                   b",".join(audience.since(log_start)), audience.game[1:])).decode()
         return text
 
     def shared_parts(self) -> tuple[bytes, float | None]:

@@ -7,7 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from ...core import Game
-from ..text import chat_text, clean_name
+from ..errors import HallError
+from ..text import chat_text, clean_name, name_key
 from .bots import BotPool
 from .commands import Command, GiveToBot, Join, Say
 from .seats import SeatBook
@@ -29,6 +30,25 @@ def prepared(command: Command, seats: SeatBook, bots: BotPool, game: Game[Any], 
         text = chat_text(command.text)
         if command.seat is not None:
             return replace(command, kind="player", text=text, name=seats.names()[command.seat])
-        return replace(command, kind="spectator", text=text,
-                       name=clean_name(command.name) if command.name else "a spectator")
+        return replace(command, kind="spectator", text=text, name=speaker(command.name, seats))
     return command
+
+
+# Names a spectator may not chat as: the hall's own voices (besides every seat's player)
+NOT_SPEAKERS = ("system", "the hall", "hall", "parlour", "host", "the host", "moderator", "admin")
+
+
+def speaker(name: str | None, seats: SeatBook) -> str:
+    """The name a spectator chats as: "a spectator" unless they give one, which must not be (or
+    look like, hall/text.py's name_key) a seat's player's or one of the hall's own voices."""
+    if not name:
+        return "a spectator"
+    cleaned = clean_name(name)
+    key = name_key(cleaned)
+    taken = [n for n in seats.names() if n]
+    if any(key == name_key(other) for other in taken):
+        raise HallError("bad_request", f"{cleaned!r} is (or looks like) the name of a player at this table:"
+                        " spectators chat under a name of their own")
+    if any(key == name_key(voice) for voice in NOT_SPEAKERS):
+        raise HallError("bad_request", f"{cleaned!r} is one of the hall's own voices: chat under a name of your own")
+    return cleaned

@@ -69,7 +69,26 @@ class OfferRematch:
     token: str | None
 
 
-Command = Act | Join | GiveToBot | Start | Say | OfferRematch
+@dataclass(frozen=True)
+class Resign:
+    """``seat``'s player leaves the game (room/leaving.py): mid-game a forfeit, a bot plays on;
+    before the start the seat opens again."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Vote:
+    """``seat``'s player proposes or answers a vote (room/votes.py): ``motion`` "end" (the game
+    ends now, absent players last) or "bot" (a bot plays the absent ``target`` seat on)."""
+
+    seat: int
+    motion: str
+    target: int | None = None
+    agree: bool = True
+
+
+Command = Act | Join | GiveToBot | Start | Say | OfferRematch | Resign | Vote
 
 
 @dataclass(frozen=True)
@@ -104,10 +123,12 @@ class Rematched:
 Answer = Acted | Joined | Done | Said | Rematched
 
 COMMANDS: dict[str, type[Command]] = {
-    "act": Act, "join": Join, "give_to_bot": GiveToBot, "start": Start, "say": Say, "rematch": OfferRematch}
+    "act": Act, "join": Join, "give_to_bot": GiveToBot, "start": Start, "say": Say, "rematch": OfferRematch,
+    "resign": Resign, "vote": Vote}
 NAMES = {kind: name for name, kind in COMMANDS.items()}
 ANSWERS: dict[type[Command], type[Answer]] = {
-    Act: Acted, Join: Joined, GiveToBot: Done, Start: Done, Say: Said, OfferRematch: Rematched}
+    Act: Acted, Join: Joined, GiveToBot: Done, Start: Done, Say: Said, OfferRematch: Rematched,
+    Resign: Done, Vote: Done}
 
 
 def command_name(command: Command) -> str:

@@ -31,3 +31,5 @@ class RoomContext:
     deadlines: Deadlines
     # execute(code, command): a command for a room, run where the room is applied (the hall routes it)
     execute: Callable[[str, Command], Awaitable[Answer]]
+    # asked(code, seats): people of a turn-based room were asked to move anew (the notifications listen)
+    asked: Callable[[str, list[int]], None] = lambda code, seats: None

@@ -60,6 +60,10 @@ class Play:
         """Refuses an action ``seat`` chose when it had seen ``seq`` turns, which was the room's
         turn ``then`` (None: a turn the seat has not reached; ``seen``: the turns it has seen now),
         unless it comes in time and it is the seat's turn."""
+        try:
+            self.game.check_length(self.turn)  # the game's cap on actions (an endless game costs no more)
+        except IllegalAction as error:
+            raise HallError("over", str(error)) from None
         since = self.waiting_since[seat]
         # Stale: the game moved on since that state in a way that concerns this seat (it acted
         # already, or it was not yet asked to act then). Of two racing clicks one applies.

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ...core import Game, IllegalAction, LogEntry
+from ...core import Game, IllegalAction, LogEntry, Result
 from ..accounts import Account
 from ..errors import HallError
 from ..ratings import settlement
@@ -32,12 +32,15 @@ from .audience import Audience, Audiences
 from .bots import BotDriver
 from .chat import Chat
 from .checks import prepared
-from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Said, Say, Start
+from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
 from .context import RoomContext
+from .leaving import ENDED, ended_early, farewell, host_away, leave, watch_host
+from .pace import Pace
 from .play import Play
-from .replay import Replays, replay_of
+from .replay import replay_of
 from .seats import SeatBook
 from .timer import TurnTimer
+from .votes import Votes, vote
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,11 @@ class Room:
         self.watchers = 0  # connections, spectators' included
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
+        self.host_seen = self.touched  # when the host was last here (room/leaving.py: host_away)
+        self.host_watched = False  # whether watch_host runs for this waiting room
+        for seat in self.seats:
+            seat.away_since = self.touched
+        self.votes = Votes()
         self.play = Play(game, self.players, self.options, self.seed)
         self.lock = asyncio.Lock()
         # Several hall processes (hall/cluster/): whether this process applies the room, and the
@@ -69,12 +77,13 @@ class Room:
         self.leading = leading
         self.lease: Lease | None = None
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
-        self.timer = TurnTimer(record.turn_timer, context.deadlines,
+        self.pace = Pace(record.pace, record.turn_timer, record.deadline, lambda seats: context.asked(self.code, seats))
+        self.timer = TurnTimer(None if self.pace.turn_based else record.turn_timer, context.deadlines,
                                lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
-        self.audiences = Audiences(game, self.players, self.names, self._status, lambda: self.timer.deadline)
+        self.audiences = Audiences(game, self.players, self.names, self._status,
+                                   lambda: self.timer.deadline or self.pace.deadline, self.ended)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
-        self._replays = Replays()
         self.chat = Chat(self.code, context, self.seats, lambda: self.lease, self.refusal, self._say_system)
         if self.status != "waiting":
             self.play.begin()
@@ -96,7 +105,7 @@ class Room:
     # -- what anyone may see ----------------------------------------------------------------------
     @property
     def turn_timer(self) -> float | None:
-        return self.timer.seconds
+        return self.pace.seconds if self.pace.turn_based else self.timer.seconds
 
     def names(self) -> list[str]:
         return self.seats.names()
@@ -106,16 +115,25 @@ class Room:
         return {**self._status(), "turn": self.audience(seat).turn}
 
     def _status(self) -> dict[str, Any]:
+        now = self.context.clock.now()
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
-                "seats": self.seats.to_json(self.context.clock.now()), "turn_timer": self.turn_timer,
-                "created": self.created, "rematch": self.rematch}
+                "seats": self.seats.to_json(now), "turn_timer": self.turn_timer, "created": self.created,
+                "rematch": self.rematch, "vote": self.votes.to_json(self.seats, now), "host_away": self.host_away(),
+                **self.pace.status(self.seats.humans(self.to_act()), now)}
 
     def to_act(self) -> frozenset[int]:
-        return self.play.to_act()
+        return frozenset() if self.status == "over" else self.play.to_act()
+
+    def ended(self) -> Result | None:
+        """The result of a game ended before its rules ended it (room/leaving.py), else None."""
+        return ended_early(self.status, self.game, self.state, self.seats)
+
+    def host_away(self) -> bool:
+        return host_away(self.status, self.seats, self.host_seen, self.context.clock.now())
 
     def expired(self, now: float, ttl: float) -> bool:
         """A waiting room nobody has been connected to for ``ttl`` seconds."""
-        return self.status == "waiting" and self.watchers == 0 and now - self.touched >= ttl
+        return self.status == "waiting" and self.watchers == 0 and now - self.touched >= self.pace.waiting(ttl)
 
     def audience(self, seat: int | None) -> Audience:
         """What ``seat`` (None: the spectators) has been shown, with its own count of the turns."""
@@ -127,11 +145,11 @@ class Room:
     def shared_revision(self) -> int:
         return self.audiences.shared_revision
 
-    def state_text(self, seat: int | None, legal: bool = True, log_start: int = 0) -> str:
+    def state_text(self, seat: int | None, legal: bool = True, log_start: int = 0, skipped: int = 0) -> str:
         """The ``state`` message for ``seat`` (None: a spectator), holding only what it may see,
         with its log lines from ``log_start`` on; made once per change for all alike connections."""
         self.audience(seat)
-        return self.audiences.state_text(seat, self.state, lambda: self._moves(seat), legal, log_start)
+        return self.audiences.state_text(seat, self.state, lambda: self._moves(seat), legal, log_start, skipped)
 
     def _moves(self, seat: int | None) -> bytes:
         if seat is None or seat not in self.to_act() or self.seats[seat].kind != "human":
@@ -147,16 +165,17 @@ class Room:
             (state, self._with_timer_line(record, entries), record.seat, record.turn + 1)
             for state, record, entries in self.play.steps()))
 
-    def replay_json(self, seat: int | None = None) -> dict[str, Any]:
-        """The finished game's replay, its frames as ``seat`` saw the game (None: a spectator);
-        refused while the game runs, when nothing of it may be revealed."""
+    def replay_json(self, seat: int | None = None, start: int = 0, count: int | None = None) -> dict[str, Any]:
+        """The finished game's replay, a page of its frames (from ``start``) as ``seat`` saw the game
+        (None: a spectator); refused while the game runs, when nothing of it may be revealed."""
         if self.status != "over":
             raise HallError("conflict", "the replay is shown once the game is over"
                             " (its seed stays secret until then)")
         if seat is not None:
             self.seats.check_seat(seat)
-        return self._replays.of(seat, lambda: replay_of(self.game, self.players, self.options, self.seed,
-                                                        self.names(), self.records, self.state, seat))
+        ended = self.ended()
+        return replay_of(self.game, self.players, self.options, self.seed, self.names(), self.records, self.state,
+                         seat, start, count, ended, ENDED if ended is not None else None)
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -168,11 +187,16 @@ class Room:
     def check_host(self, token: str | None) -> None:
         if not token or not hmac.compare_digest(token_hash(token), self.host_token):
             raise HallError("not_host", "only the room's host may do this (send the host token)")
+        self.host_seen = self.context.clock.now()
 
     def connect(self, seat: int | None) -> None:
         self.watchers += 1
+        if self.status == "waiting" and not self.host_watched:
+            self.host_watched = True
+            self.context.spawn(watch_host(self))
         if seat is not None:
             self.seats[seat].connections += 1
+            self.seats[seat].away_since = None
             self.chat.arrived(seat)
             self._changed(game=False, here_only=True)
 
@@ -181,6 +205,10 @@ class Room:
         self.touched = self.context.clock.now()
         if seat is not None:
             self.seats[seat].connections -= 1
+            if self.seats[seat].connections == 0:
+                self.seats[seat].away_since = self.touched
+                if self.seats[seat].host:
+                    self.host_seen = self.touched
             if self.seats[seat].kind == "human" and self.seats[seat].connections == 0:
                 self.chat.departed(seat)
             self._changed(game=False, here_only=True)
@@ -203,8 +231,15 @@ class Room:
             return Acted(await asyncio.shield(self._act(command, on_commit)))
         if isinstance(command, Join):
             return Joined(*await self._join(command))
+        if isinstance(command, Resign) or isinstance(command, GiveToBot) and self.status == "playing" \
+                and self.seats[command.seat].kind == "human":  # room/leaving.py: a forfeit
+            await leave(self, lambda: farewell(self, command))
+            return Done()
         if isinstance(command, GiveToBot):
             await self._give_to_bot(command)
+            return Done()
+        if isinstance(command, Vote):
+            await vote(self, self.votes, command)
             return Done()
         if isinstance(command, Start):
             await self._start()
@@ -236,15 +271,28 @@ class Room:
         await self.chat.tell(f"a bot ({command.bot}) took over {current.name}'s seat" if current.kind == "human"
                              else f"{seats[command.seat]['name']} (bot) took seat {command.seat + 1}")
 
+    def committed(self, change: dict[str, Any]) -> None:
+        """A collaborator committed ``change`` (seats, status: room/leaving.py): shown to the
+        watchers here, told to the other processes."""
+        self._changed(change=lambda: change)
+
+    def show_status(self, change: dict[str, Any] | None = None) -> None:
+        """The room's status changed without a commit: its watchers here are shown it, and with
+        ``change`` (a vote: room/votes.py) the other processes' copies too."""
+        self._changed(game=False, here_only=change is None, change=None if change is None else lambda: change)
+
     async def _start(self) -> None:
         async with self.lock:
             if self.status != "waiting":
                 raise HallError("conflict", "the game has already started")
             self.seats.check_full()
-            await self._save(status="playing")
+            humans = self.seats.humans(self.game.to_act(self.play.start_state())) if self.pace.turn_based else []
+            deadline = self.pace.after(humans, [None] * self.players, None, self.context.clock.now(), False)
+            await self._save(status="playing", deadline=deadline)
+            self.pace.committed(deadline, humans, self.leading)
             self.status = "playing"
             self.play.begin()
-        self._changed(change=lambda: {"status": "playing"})
+        self._changed(change=lambda: {"status": "playing", "deadline": self.pace.deadline})
         await self.chat.tell("the game started")
 
     async def offered_rematch(self, code: str) -> None:
@@ -261,6 +309,8 @@ class Room:
             await self.context.store.update_room(self.code, lease=self.lease, **changes)
         except StoreError as error:
             raise self.refusal(error) from None
+
+    save = _save  # for its collaborators (room/leaving.py)
 
     def refusal(self, error: StoreError) -> HallError:
         """What a failed commit of this room tells the client (the room follows if it was lost)."""
@@ -292,18 +342,22 @@ class Room:
             result = self.game.result(state) if over else None
             rated = settlement(self.code, self.game.id, self.seats.records(), result.ranks,
                                record.at) if result is not None else None
+            humans = self.seats.humans(self.game.to_act(state)) if self.pace.turn_based and not over else []
+            deadline = self.pace.after(humans, self.play.waiting_since, seat, record.at, over)
             try:
-                # the fencing check and a finished game's ratings commit with the action, or none does
+                # the fencing check, a finished game's ratings and a turn-based deadline commit with the action
                 await self.context.store.append_action(self.code, record, status="over" if over else None,
-                                                       lease=self.lease, settle=rated)
+                                                       lease=self.lease, settle=rated, deadline=deadline)
             except StoreError as error:
                 raise self.refusal(error) from None
             seen_by_all = self._advance(record, state, entries)
+            self.pace.committed(deadline, humans, self.leading)
             turn = self.audience(seat).turn
             if on_commit is not None:
                 on_commit(turn)
         self._changed(action_seen_by_all=seen_by_all, change=lambda: {"action": {
-            "turn": record.turn, "seat": record.seat, "action": record.action, "by": record.by, "at": record.at}})
+            "turn": record.turn, "seat": record.seat, "action": record.action, "by": record.by, "at": record.at},
+            **({"deadline": deadline.at} if deadline is not None else {})})
         return turn
 
     def _check_turn(self, seat: int, turn: Any) -> None:
@@ -433,12 +487,15 @@ class Room:
         or an action of this copy's is being forwarded): the copy is then caught up from the store."""
         if self.forwarding:
             return False
+        self.pace.deadline = change.get("deadline", self.pace.deadline)
         if "action" in change:
             record = ActionRecord(**change["action"])
             if record.turn != self.turn or self.status != "playing":
                 return record.turn < self.turn  # had it already, or missed one
             self._changed(self._take_action(record), here_only=True)
             return True
+        if "vote" in change:
+            self.votes.followed = change["vote"]
         self._take(change.get("seats"), change.get("rematch", self.rematch), change.get("status"))
         self._changed(here_only=True)
         return True
@@ -448,6 +505,8 @@ class Room:
         this copy's turn on, applied in order (the store holds every turn, so none is skipped).
         Its watchers here are told unless ``quiet``. Returns whether anything changed."""
         changed = self._take(record.seats, record.rematch, record.status)
+        if self.pace.turn_based and record.deadline != self.pace.deadline:
+            self.pace.deadline, changed = record.deadline, True
         applied, seen_by_all = False, False
         for action in record.actions:
             if action.turn < self.turn:
@@ -470,6 +529,8 @@ class Room:
             if self.audiences.built:  # as the owner showed it
                 self.audiences.show(self.state)
             changed = True
+        if self.status == "playing" and status == "over":  # ended before its rules ended it
+            self.status, changed = "over", True
         return changed
 
     def _take_action(self, record: ActionRecord) -> bool:

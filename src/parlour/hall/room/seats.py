@@ -41,18 +41,24 @@ class Seat:
     # an open seat a rematch keeps for a player of the last game: {name, token (the sha256 of
     # their seat token there), until (epoch seconds)}
     reserved: dict[str, Any] | None = None
+    # mid-game, how the person of this seat left it (room/leaving.py): resigned, away, abandoned
+    left: str | None = None
+    host: bool = False  # the seat its room's host took when making the room
+    away_since: float | None = None  # since when its player has had no connection here (not stored)
 
     @classmethod
     def of(cls, record: Mapping[str, Any]) -> Seat:
         return cls(record["kind"], record.get("name"), record.get("bot"), record.get("token"),
                    account=record.get("account"), profile=record.get("profile"),
                    replaced=record.get("replaced", False), rated_as=record.get("rated_as"),
-                   reserved=record.get("reserved"))
+                   reserved=record.get("reserved"), left=record.get("left"),
+                   host=record.get("host", False))
 
     def record(self) -> dict[str, Any]:
         record = {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
         extra = {"account": self.account, "profile": self.profile, "replaced": self.replaced,
-                 "rated_as": self.rated_as, "reserved": self.reserved}
+                 "rated_as": self.rated_as, "reserved": self.reserved, "left": self.left,
+                 "host": self.host}
         return {**record, **{key: value for key, value in extra.items() if value}}
 
     def kept_for(self, now: float) -> str | None:
@@ -102,24 +108,25 @@ class SeatBook:
 
     def to_json(self, now: float) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected,
-                 "kept_for": s.kept_for(now), "profile": s.profile} for i, s in enumerate(self.seats)]
+                 "kept_for": s.kept_for(now), "profile": s.profile, "left": s.left}
+                for i, s in enumerate(self.seats)]
 
     def replace(self, records: list[dict[str, Any]]) -> bool:
         """Takes the seats of ``records`` (as committed), keeping this process's connection counts;
         returns whether anything changed."""
         if records == self.records():
             return False
-        connections = [seat.connections for seat in self.seats]
+        old = self.seats
         self.seats = [Seat.of(record) for record in records]
-        for seat, count in zip(self.seats, connections):
-            seat.connections = count
+        for seat, before in zip(self.seats, old):
+            seat.connections, seat.away_since = before.connections, before.away_since
         return True
 
     def set(self, seat: int, record: dict[str, Any]) -> None:
         """Seat ``seat`` is ``record`` from now on (committed)."""
-        connections = self.seats[seat].connections
+        before = self.seats[seat]
         self.seats[seat] = Seat.of(record)
-        self.seats[seat].connections = connections
+        self.seats[seat].connections, self.seats[seat].away_since = before.connections, before.away_since
 
     # -- who holds what ---------------------------------------------------------------------------
     def check_seat(self, seat: Any) -> int:
@@ -135,6 +142,15 @@ class SeatBook:
                 if seat.token is not None and hmac.compare_digest(seat.token, digest):
                     return i
         raise HallError("bad_token", "this token holds no seat in this room (it may have been given to a bot)")
+
+    def holds(self, seat: int, token: str | None, account: Account | None) -> bool:
+        """Whether ``seat`` is still held by ``token`` (or, without one, by ``account``)."""
+        current = self.seats[seat]
+        if current.kind != "human":
+            return False
+        if token:
+            return current.token is not None and same_token(token, current.token)
+        return account is not None and current.account == account.id
 
     def seat_of(self, account: Account | None) -> int | None:
         """The seat a signed-in player holds here, if any: their seat follows them."""

@@ -14,21 +14,24 @@ callers off the loop.
 The package: :mod:`.schema` (the tables), :mod:`.records` (what goes in and out),
 :mod:`.sql` (the store, its group-commit writer and its readers), one module of SQL per feature
 (:mod:`.rooms`, :mod:`.accounts`, :mod:`.history`, :mod:`.ratings`, :mod:`.leases`,
-:mod:`.cluster`), and :mod:`.migrations` (Alembic's, which read :mod:`.schema` only).
+:mod:`.cluster`, :mod:`.analyses`), and :mod:`.migrations` (Alembic's, which read :mod:`.schema` only).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .engine import make_engine
 from .leases import LENGTH, Leases
 from .moderation import LogEntry, ModerationRows, Report, Sanction
+from .notifications import Deadline, NotifySettings, NotifyStore, Outgoing, PushSubscription, Queued
 from .records import (
     Account,
     ActionRecord,
+    AnalysisRecord,
     ChatLine,
+    FlaggedPair,
     GamesPlayed,
     Leader,
     Lease,
@@ -48,6 +51,7 @@ from .records import (
 from .schema import (
     accounts_table,
     actions_table,
+    analyses_table,
     chat_table,
     cluster_settings_table,
     metadata,
@@ -61,16 +65,18 @@ from .social import Invitation, Named, Reputation, SocialRows
 from .sql import SqlStore
 
 __all__ = [
-    "LENGTH", "Account", "ActionRecord", "ChatLine", "GamesPlayed", "Leader", "Lease", "LeaseLost", "Leases",
-    "PlayedGame", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord", "Settlement", "Skill",
-    "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "chat_table", "cluster_settings_table",
-    "leaving", "make_engine", "metadata", "ratings_table", "room_leases_table", "room_players_table",
+    "LENGTH", "Account", "ActionRecord", "AnalysisRecord", "ChatLine", "Deadline", "FlaggedPair", "GamesPlayed",
+    "Leader", "Lease", "LeaseLost", "Leases", "NotifySettings", "NotifyStore", "Outgoing", "PlayedGame",
+    "PushSubscription", "Queued", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord",
+    "Settlement", "Skill", "SqlStore", "Store", "StoreError", "accounts_table", "actions_table", "analyses_table",
+    "chat_table", "cluster_settings_table", "leaving", "make_engine", "metadata", "ratings_table",
+    "room_leases_table", "room_players_table",
     "rooms_table", "sessions_table",
     "Invitation", "LogEntry", "ModerationRows", "Named", "Report", "Reputation", "Sanction", "SocialRows",
 ]
 
 
-class Store(Protocol):
+class Store(NotifyStore, Protocol):
     """What the hall asks of storage. A write returns once committed, or raises
     :class:`StoreError` and changed nothing; ``lease``: the write commits only while this process
     still holds the room's lease (:class:`LeaseLost` is the error's ``__cause__`` otherwise)."""
@@ -94,16 +100,21 @@ class Store(Protocol):
         ...
 
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
-                          rematch: str | None = None, taken: SeatHolder | None = None, left: SeatLeft | None = None,
-                          lease: Lease | None = None) -> None:
+                          rematch: str | None = None, taken: SeatHolder | None = None,
+                          left: SeatLeft | Sequence[SeatLeft] | None = None, lease: Lease | None = None,
+                          settle: Settlement | None = None, deadline: Deadline | None = None) -> None:
         """Change a room's seats, status or rematch; ``taken``, ``left``: a signed-in player took a
-        seat, or left it to a bot (:func:`leaving`), in the same transaction."""
+        seat, or signed-in players left theirs (:func:`leaving`); ``settle``: the places and ratings
+        of a game ended before its rules ended it (hall/room/leaving.py); ``deadline``: a turn-based
+        room's new one; all in the same transaction."""
         ...
 
     async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
-                            lease: Lease | None = None, settle: Settlement | None = None) -> None:
-        """One accepted action, with the room's new ``status`` and, for the last one of a game,
-        its places and ratings (``settle``), all in one transaction."""
+                            lease: Lease | None = None, settle: Settlement | None = None,
+                            deadline: Deadline | None = None) -> None:
+        """One accepted action, with the room's new ``status``, a turn-based room's new
+        ``deadline`` and, for the last one of a game, its places and ratings (``settle``), all in
+        one transaction."""
         ...
 
     async def lobby_page(self, status: str, game: str | None, offset: int, limit: int) -> list[str]:
@@ -156,16 +167,25 @@ class Store(Protocol):
         """The ``limit`` best rated players of ``game``, best first."""
         ...
 
+    async def flagged_pairs(self, limit: int) -> list[FlaggedPair]:
+        """For the moderators: the pairs of players who met more often than is rated (store/ratings.py),
+        latest first."""
+        ...
+
+    # -- analyses ---------------------------------------------------------------------------------
+    async def analysis(self, code: str) -> AnalysisRecord | None:
+        """The stored analysis of room ``code``'s finished game, or None."""
+        ...
+
+    async def save_analysis(self, analysis: AnalysisRecord) -> None:
+        """Keep a finished game's analysis (one per room: a second is dropped)."""
+        ...
+
     # -- trust (issue 30): friends, blocks, invitations, your data; reports, sanctions, moderators --
     social: SocialRows
     moderation: ModerationRows
 
     # -- the cluster ------------------------------------------------------------------------------
-    def shared_secret_blocking(self) -> str:
-        """The secret the hall processes on this store forward with (made by the first to ask).
-        Blocking: at start-up."""
-        ...
-
     def leases(self, now: Callable[[], float], length: float = LENGTH) -> Leases:
         """The rooms' leases on this store, by the clock ``now`` (blocking calls: on a thread)."""
         ...

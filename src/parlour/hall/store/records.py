@@ -69,6 +69,8 @@ class RoomRecord:
     created: float
     actions: list[ActionRecord] = field(default_factory=list)
     rematch: str | None = None  # the code of the room its players were invited to next
+    pace: str = "live"  # or turn-based (hall/room/pace.py)
+    deadline: float | None = None  # a turn-based room's deadline for the turn, as stored
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,9 @@ class Rater(Protocol):
     """The rating rules (:mod:`parlour.hall.ratings`, pure); the store runs them inside the transaction
     that reads and writes the ratings they change."""
 
+    pair_games: int  # rated games of one game two signed-in players may have together...
+    pair_period: float  # ...within this many seconds; later ones are not rated, and the pair is flagged
+
     def places(self, ranks: Sequence[int], forfeits: set[int]) -> list[int]:
         """The places the game's ``ranks`` give once the ``forfeits`` seats are accounted for."""
         ...
@@ -153,6 +158,21 @@ class Settlement:
     bots: dict[int, str]
     at: float
     rater: Rater
+    only: frozenset[int] | None = None  # the seats whose ratings may move (None: all), see hall/ratings.py
+
+
+@dataclass(frozen=True)
+class FlaggedPair:
+    """Two players who met at ``game`` more often than is rated (for the moderators): since when,
+    until when, how many games were not rated for it, and the latest such room."""
+
+    first: str
+    second: str
+    game: str
+    since: float
+    last: float
+    unrated: int
+    last_code: str
 
 
 @dataclass(frozen=True)
@@ -192,3 +212,14 @@ class Leader:
     kind: str
     rating: float
     games: int
+
+
+@dataclass(frozen=True)
+class AnalysisRecord:
+    """A finished game's analysis: when it was made, the search's budget (``rounds``, ``width``) and
+    one judgement per move (parlour.bots.analysis's JSON)."""
+
+    code: str
+    made: float
+    budget: dict[str, Any]
+    moves: list[dict[str, Any]]

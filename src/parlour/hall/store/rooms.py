@@ -28,6 +28,9 @@ INSERT_PLAYER = room_players_table.insert()
 FORFEIT_PLAYER = room_players_table.update().where(_PLAYER_AT).values(forfeit=True)
 DELETE_PLAYER = room_players_table.delete().where(_PLAYER_AT)
 INSERT_CHAT = chat_table.insert()
+CHAT_KEPT = 1000  # the newest lines of a room's chat kept; an older one goes as each new one comes
+FORGET_CHAT = chat_table.delete().where(chat_table.c.code == sa.bindparam("room"),
+                                        chat_table.c.n <= sa.bindparam("upto"))
 
 
 # -- writing ----------------------------------------------------------------------------------------
@@ -35,7 +38,8 @@ def creating(room: RoomRecord) -> Write:
     return (INSERT_ROOM, dict(
         code=room.code, game=room.game, players=room.players, options=json.dumps(room.options),
         seed=room.seed, status=room.status, turn_timer=room.turn_timer, host_token=room.host_token,
-        seats=json.dumps(room.seats), created=room.created))
+        seats=json.dumps(room.seats), created=room.created, pace=None if room.pace == "live" else room.pace,
+        deadline=room.deadline))
 
 
 def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rematch: str | None) -> list[Write]:
@@ -64,10 +68,11 @@ def releasing(code: str, left: SeatLeft) -> Write:
     return (FORFEIT_PLAYER if left.forfeit else DELETE_PLAYER, {"room": code, "at": left.seat})
 
 
-def chatting(code: str, line: ChatLine) -> Write:
-    """The write that keeps ``line`` of room ``code``'s chat."""
-    return (INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat, name=line.name,
-                              text=line.text, account=line.account, hidden=False))
+def chatting(code: str, line: ChatLine) -> list[Write]:
+    """The writes that keep ``line`` of room ``code``'s chat, and forget the line ``CHAT_KEPT`` before it."""
+    keep: Write = (INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat, name=line.name,
+                                     text=line.text, account=line.account, hidden=False))
+    return [keep, (FORGET_CHAT, {"room": code, "upto": line.n - CHAT_KEPT})] if line.n >= CHAT_KEPT else [keep]
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -89,7 +94,8 @@ def load(engine: sa.Engine, which: Any = None, *actions: Any) -> list[RoomRecord
         rooms = {row.code: RoomRecord(
             code=row.code, game=row.game, players=row.players, options=json.loads(row.options),
             seed=row.seed, status=row.status, turn_timer=row.turn_timer, host_token=row.host_token,
-            seats=json.loads(row.seats), created=row.created, rematch=row.rematch)
+            seats=json.loads(row.seats), created=row.created, rematch=row.rematch, pace=row.pace or "live",
+            deadline=row.deadline)
             for row in conn.execute(room_rows)}
         for row in conn.execute(action_rows):
             rooms[row.code].actions.append(ActionRecord(row.turn, row.seat, json.loads(row.action), row.by, row.at))

@@ -25,6 +25,11 @@ rooms_table = sa.Table(
     sa.Column("seats", sa.Text, nullable=False),         # JSON list of seat records
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("rematch", sa.String(16), nullable=True),  # the room its players were invited to next
+    # a turn-based room (store/notifications.py): pace, its turn's deadline, whether its passing was told
+    sa.Column("pace", sa.String(16), nullable=True),     # turn-based; None: live
+    sa.Column("deadline", sa.Float, nullable=True),      # a turn-based room's: when the turn's time runs out
+    sa.Column("overdue", sa.Boolean, nullable=True),     # the deadline passed and the players were told
+    sa.Index("rooms_by_deadline", "deadline"),
 )
 
 actions_table = sa.Table(
@@ -42,7 +47,7 @@ accounts_table = sa.Table(
     "accounts", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("name", sa.String(32), nullable=False),             # as shown
-    sa.Column("name_key", sa.String(128), nullable=False, unique=True),  # casefolded: unique regardless of case
+    sa.Column("name_key", sa.String(128), nullable=False, unique=True),  # hall/text.py's name_key: look-alikes one
     sa.Column("kind", sa.String(8), nullable=False),              # human | bot
     sa.Column("password", sa.String(255), nullable=True),         # Argon2id hash; None for a bot
     sa.Column("created", sa.Float, nullable=False),
@@ -78,6 +83,28 @@ room_players_table = sa.Table(
     sa.Column("change", sa.Float, nullable=True),                 # the rating it gave, if rated
 )
 
+# -- ratings between the same two players (store/ratings.py): rated games per pair, pairs flagged -----
+rated_pairs_table = sa.Table(
+    "rated_pairs", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("first", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),   # the smaller id
+    sa.Column("second", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),  # the larger one
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("rated_pairs_by_pair", "first", "second", "game", "at"),
+)
+
+flagged_pairs_table = sa.Table(
+    "flagged_pairs", metadata,  # for the moderators: two accounts that met more often than is rated
+    sa.Column("first", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("second", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("since", sa.Float, nullable=False),     # the first game not rated for it
+    sa.Column("last", sa.Float, nullable=False),      # the latest
+    sa.Column("unrated", sa.Integer, nullable=False),  # games not rated for it
+    sa.Column("last_code", sa.String(16), nullable=False),  # the latest such room
+)
+
 # -- the cluster (store/leases.py, cluster.py): which hall process applies a room, the shared secret ---
 room_leases_table = sa.Table(
     "room_leases", metadata,
@@ -90,7 +117,7 @@ room_leases_table = sa.Table(
 cluster_settings_table = sa.Table(
     "cluster_settings", metadata,
     sa.Column("name", sa.String(32), primary_key=True),
-    sa.Column("value", sa.String(128), nullable=False),    # e.g. the secret the halls forward with
+    sa.Column("value", sa.String(128), nullable=False),    # (the forwarding secret is no longer kept here: 0006)
 )
 
 # -- the chat (store/rooms.py): each room's chat, system lines included ------------------------------
@@ -179,4 +206,63 @@ moderation_log_table = sa.Table(
     sa.Column("report", sa.Integer, nullable=True),        # the report it answers, if any
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("seen", sa.Boolean, nullable=False),         # a warning: the player has seen it
+)
+
+# -- analyses (store/analyses.py): a finished game's moves judged by the search, made once
+analyses_table = sa.Table(
+    "analyses", metadata,
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("made", sa.Float, nullable=False),
+    sa.Column("budget", sa.Text, nullable=False),        # JSON: the search's rounds and width
+    sa.Column("moves", sa.Text, nullable=False),         # JSON list: one judgement per move
+)
+
+# -- notifications (store/notifications.py): e-mail settings, push subscriptions, the outbox ---------
+notify_settings_table = sa.Table(
+    "notify_settings", metadata,
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("confirmed", sa.Boolean, nullable=False),           # the address's link was followed
+    sa.Column("confirm_token", sa.String(64), nullable=True),     # sha256 hex of the pending link's token
+    sa.Column("confirm_expires", sa.Float, nullable=True),
+    sa.Column("turns", sa.Boolean, nullable=False),               # "your turn" alerts wanted
+    sa.Column("daily", sa.Boolean, nullable=False),               # one summary a day wanted
+    sa.Column("last_daily", sa.Float, nullable=True),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+push_subscriptions_table = sa.Table(
+    "push_subscriptions", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("endpoint", sa.String(2048), nullable=False),
+    sa.Column("p256dh", sa.String(128), nullable=False),          # the browser's public key (base64url)
+    sa.Column("auth", sa.String(64), nullable=False),             # its auth secret (base64url)
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+outbox_table = sa.Table(  # mail and push waiting to go, and what went (the rates count them)
+    "outbox", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.Integer, nullable=True, index=True),
+    sa.Column("channel", sa.String(8), nullable=False),           # mail | push
+    sa.Column("recipient", sa.String(2048), nullable=False),      # an address; a push subscription's id
+    sa.Column("kind", sa.String(16), nullable=False),             # confirm | turn | late | daily | invite ...
+    sa.Column("subject", sa.String(200), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("link", sa.String(512), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("due", sa.Float, nullable=True),                    # None once sent or given up
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("sent", sa.Float, nullable=True),
+    sa.Column("error", sa.String(300), nullable=True),            # the last failure, in words
+    sa.Index("outbox_by_due", "due"),
+    sa.Index("outbox_by_recipient", "recipient", "created"),
+)
+
+turn_alerts_table = sa.Table(  # a "your turn" went out for this game; none again until the player looks
+    "turn_alerts", metadata,
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("code", sa.String(16), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
 )

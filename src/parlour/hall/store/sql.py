@@ -17,22 +17,25 @@ import asyncio
 import contextlib
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import sqlalchemy as sa
 
-from . import accounts, cluster, history, rooms
+from . import accounts, analyses, history, rooms
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
 from .migrations import prepare
 from .moderation import ModerationRows
-from .ratings import settling
+from .notifications import Deadline, NotifySql, deadline_write
+from .ratings import flagged, settling
 from .records import (
     Account,
     ActionRecord,
+    AnalysisRecord,
     ChatLine,
+    FlaggedPair,
     GamesPlayed,
     Leader,
     Lease,
@@ -54,7 +57,7 @@ T = TypeVar("T")
 READERS = 4  # threads reading for the event loop (each holds a pooled connection while it reads)
 
 
-class SqlStore:
+class SqlStore(NotifySql):
     """The :class:`~parlour.hall.store.Store` on SQLAlchemy Core."""
 
     def __init__(self, url: str, *, upgrade: bool = True) -> None:
@@ -118,10 +121,13 @@ class SqlStore:
     async def leaderboard(self, game: str, limit: int) -> list[Leader]:
         return await self._read(lambda conn: history.leaderboard(conn, game, limit))
 
-    # -- reading: the cluster (blocking: at start-up, or on a thread) ------------------------------
-    def shared_secret_blocking(self) -> str:
-        return cluster.shared_secret(self.engine)
+    async def analysis(self, code: str) -> AnalysisRecord | None:
+        return await self._read(lambda conn: analyses.load(conn, code))
 
+    async def flagged_pairs(self, limit: int) -> list[FlaggedPair]:
+        return await self._read(lambda conn: flagged(conn, limit))
+
+    # -- reading: the cluster (blocking: at start-up, or on a thread) ------------------------------
     def leases(self, now: Callable[[], float], length: float = LENGTH) -> Leases:
         return Leases(self.engine, now, length)
 
@@ -132,25 +138,33 @@ class SqlStore:
         if holder is not None:
             writes.append(rooms.holding(room.code, holder))
         if first_line is not None:
-            writes.append(rooms.chatting(room.code, first_line))
+            writes += rooms.chatting(room.code, first_line)
         await self.write(writes)
 
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
-                          rematch: str | None = None, taken: SeatHolder | None = None, left: SeatLeft | None = None,
-                          lease: Lease | None = None) -> None:
+                          rematch: str | None = None, taken: SeatHolder | None = None,
+                          left: SeatLeft | Sequence[SeatLeft] | None = None, lease: Lease | None = None,
+                          settle: Settlement | None = None, deadline: Deadline | None = None) -> None:
         writes = rooms.updating(code, seats, status, rematch)
+        if deadline is not None:
+            writes.append(deadline_write(code, deadline))
         if taken is not None:
             writes.append(rooms.holding(code, taken))
-        if left is not None:
-            writes.append(rooms.releasing(code, left))
+        for gone in [left] if isinstance(left, SeatLeft) else left or ():
+            writes.append(rooms.releasing(code, gone))
+        if settle is not None:  # after the forfeits it counts
+            writes.append(settling(settle))
         if lease is not None:
             writes.append(fence(lease))
         if writes:
             await self.write(writes)
 
     async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
-                            lease: Lease | None = None, settle: Settlement | None = None) -> None:
+                            lease: Lease | None = None, settle: Settlement | None = None,
+                            deadline: Deadline | None = None) -> None:
         writes = [rooms.acting(code, action), *rooms.updating(code, None, status, None)]
+        if deadline is not None:
+            writes.append(deadline_write(code, deadline))
         if settle is not None:
             writes.append(settling(settle))
         if lease is not None:
@@ -158,7 +172,7 @@ class SqlStore:
         await self.write(writes)
 
     async def append_chat(self, code: str, line: ChatLine, *, lease: Lease | None = None) -> None:
-        await self.write([rooms.chatting(code, line), *([fence(lease)] if lease is not None else [])])
+        await self.write([*rooms.chatting(code, line), *([fence(lease)] if lease is not None else [])])
 
     async def add_account(self, name: str, key: str, kind: str, password: str | None, created: float) -> None:
         await self.write(accounts.adding(name, key, kind, password, created))
@@ -171,6 +185,9 @@ class SqlStore:
 
     async def change_password(self, account: int, hashed: str, kept_session: str) -> None:
         await self.write(accounts.new_password(account, hashed, kept_session))
+
+    async def save_analysis(self, analysis: AnalysisRecord) -> None:
+        await self.write([analyses.saving(analysis)])
 
     async def renew_leases(self, owner: str, tokens: dict[str, int], now: Callable[[], float],
                            length: float = LENGTH) -> dict[str, float]:

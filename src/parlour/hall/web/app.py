@@ -22,58 +22,85 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware import Middleware
 
 from ...core import Game
-from ..accounts import Accounts
+from ..accounts import Accounts, hash_budget
+from ..analyses import Analyses
 from ..broadcast import Broadcast
 from ..clock import Clock
 from ..hall import Hall, Ownership
 from ..moderation import Moderation
+from ..notify import Notifications, NotifyConfig
 from ..quotas import Guard, Limits
 from ..social import Social
 from ..store import Store
-from . import friends_api, moderation_api, pages, players_api, replays_api, rooms_api, socket
+from . import (
+    analysis_api,
+    friends_api,
+    me_api,
+    moderation_api,
+    pace_api,
+    pages,
+    players_api,
+    replays_api,
+    rooms_api,
+    socket,
+    table_api,
+)
 from .errors import HANDLERS
-from .middleware import BodyLimits, RateLimit, SameOrigin, SecurityHeaders
+from .middleware import BodyLimits, Proxies, RateLimit, SameOrigin, SecurityHeaders, TrustedProxy
+from .signed_in import SignedInSockets
 
 
 def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                broadcast: Broadcast | None = None, bot_time_limit: float = 1.0,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
-               seed: int | None = None, cluster: Ownership | None = None) -> FastAPI:
+               seed: int | None = None, cluster: Ownership | None = None, proxies: Proxies | None = None,
+               notify: NotifyConfig | None = None) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
     ``password_hasher``: Argon2id's (hall/accounts.py) unless given; ``seed``: deal every room and
     seed every bot from it (tests and demonstrations: whoever knows it knows every deal);
     ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
-    docs/scaling.md)."""
+    docs/scaling.md); ``proxies``: those whose ``X-Forwarded-For`` is believed (none by default);
+    ``notify``: e-mail and push (hall/notify/; default: no mail, push if pywebpush is installed, links
+    to http://127.0.0.1:8000)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
                 ownership=cluster)
     guard = Guard(limits or Limits())
+    analyses = Analyses(store, games, clock.now)
+    notifications = Notifications(hall, notify or NotifyConfig("http://127.0.0.1:8000"))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hall.start()
         await app.state.moderation.load()  # the sanctions in force, before anyone is served
+        notifications.start()
         if on_ready is not None:
             on_ready()
         yield
         await hall.stop()
+        await analyses.close()
 
     app = FastAPI(title="Parlour hall", version="1",
                   description="The lobby's REST API. Live play goes over the WebSocket"
                               " `/ws/rooms/{code}`, documented in docs/protocol.md.",
                   lifespan=lifespan, exception_handlers=HANDLERS,
                   # outermost first; SameOrigin's refusal goes out before the security headers are added
-                  middleware=[Middleware(SameOrigin), Middleware(SecurityHeaders), Middleware(RateLimit, guard=guard),
+                  middleware=[Middleware(TrustedProxy, proxies=proxies or Proxies()),
+                              Middleware(SameOrigin), Middleware(SecurityHeaders), Middleware(RateLimit, guard=guard),
                               Middleware(BodyLimits)])
     app.state.hall = hall
     app.state.guard = guard
-    app.state.accounts = Accounts(store, clock, password_hasher)
+    app.state.accounts = Accounts(store, clock, password_hasher, hash_budget(guard))
+    app.state.signed_in = SignedInSockets()  # the live sockets of each session, closed when it ends
+    app.state.analyses = analyses
+    app.state.notifications = notifications
     app.state.social = Social(hall, app.state.accounts)
     app.state.moderation = Moderation(hall, app.state.accounts)
-    for router in (rooms_api.router, replays_api.router, socket.router, pages.router, players_api.router,
-                   friends_api.router, moderation_api.router):
+    for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
+                   pages.router, players_api.router, me_api.router, pace_api.router, friends_api.router,
+                   moderation_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

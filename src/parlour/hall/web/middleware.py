@@ -1,6 +1,8 @@
-"""The hall's edge: the fixed sizes of what enters from the network, and four small ASGI
+"""The hall's edge: the fixed sizes of what enters from the network, and five small ASGI
 middleware classes, each with one job, outermost first as :func:`.app.create_app` stacks them:
 
+- :class:`TrustedProxy`: the client's address from ``X-Forwarded-For``, only when a configured
+  proxy (``parlour serve --proxy``, with the proxy's secret header when one is set) sent it;
 - :class:`SameOrigin`: a request that changes state with a session cookie from another site's page is refused;
 - :class:`SecurityHeaders`: the security headers on every answer;
 - :class:`RateLimit`: the REST rate per client address (429 with Retry-After);
@@ -11,7 +13,9 @@ Text lengths are in :mod:`..text`, JSON nesting in :mod:`..wire`, rates and quot
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import MutableMapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,13 +26,14 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..accounts import SESSION_COOKIE
-from ..quotas import Guard, RateLimited
+from ..quotas import Guard, RateLimited, address_key
 from ..text import reason
 from ..wire import BadJson, read_json
 
 # -- sizes: fixed, the same in every hall --------------------------------------------------------
 MAX_BODY = 64 * 1024  # bytes of a REST body
 MAX_REPLAY_BODY = 4 * 1024 * 1024  # bytes of a replay file sent to POST /api/replays/frames
+REPLAY_PATH = "/api/replays/frames"  # its body is read on a worker thread, its quota checked first
 MAX_MESSAGE = 64 * 1024  # bytes of a WebSocket message; longer ones are refused in words
 ID_MAX = 64  # characters of a message's "id", which the hall sends back
 OUTBOX_MAX = 256  # messages waiting to go out on one WebSocket before it is closed as too slow
@@ -49,9 +54,48 @@ SECURITY_HEADERS = [
 OWN_POLICY_PATHS = ("/docs", "/redoc")
 
 
+PROXY_SECRET_HEADER = "x-parlour-proxy"  # what a configured proxy proves itself with (parlour cluster's nginx)
+
+
 def client_address(scope: Scope) -> str:
+    """What the client's quotas and throttles are counted by: its address, an IPv6 one's /64
+    (:func:`..quotas.address_key`); behind a trusted proxy, the address the proxy saw."""
     client = scope.get("client")
-    return client[0] if client else "unknown"
+    return address_key(client[0]) if client else "unknown"
+
+
+@dataclass(frozen=True)
+class Proxies:
+    """The proxies whose ``X-Forwarded-For`` the hall believes: their ``addresses``, and, if set,
+    the ``secret`` each request of theirs carries in ``X-Parlour-Proxy`` (so that another process
+    of the proxy's machine is not believed)."""
+
+    addresses: frozenset[str] = frozenset()
+    secret: str | None = None
+
+
+class TrustedProxy:
+    """The client's address (and scheme) as a trusted proxy gives them in ``X-Forwarded-For``
+    (``X-Forwarded-Proto``); from anyone else those headers change nothing."""
+
+    def __init__(self, app: ASGIApp, proxies: Proxies) -> None:
+        self.app = app
+        self.proxies = proxies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if scope["type"] in ("http", "websocket") and client and client[0] in self.proxies.addresses:
+            headers = Headers(scope=scope)
+            secret = self.proxies.secret
+            given = headers.get(PROXY_SECRET_HEADER, "")
+            forwarded = headers.get("x-forwarded-for", "").split(",")[-1].strip()
+            if forwarded and (secret is None or hmac.compare_digest(given.encode(), secret.encode())):
+                scope = dict(scope, client=(forwarded, 0))
+                proto = headers.get("x-forwarded-proto", "").strip().lower()
+                if proto in ("http", "https"):
+                    secure = proto == "https"
+                    scope["scheme"] = ("wss" if secure else "ws") if scope["type"] == "websocket" else proto
+        await self.app(scope, receive, send)
 
 
 class SecurityHeaders:
@@ -84,6 +128,8 @@ class RateLimit:
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             try:
                 self.guard.take("rest", client_address(scope))
+                if scope["path"] == REPLAY_PATH:  # refused before its body (4 MiB) is read
+                    self.guard.check("replay_frames", client_address(scope))
             except RateLimited as refused:
                 await answer(send, 429, str(refused), [(b"retry-after", str(refused.retry_seconds).encode())])
                 return
@@ -103,7 +149,7 @@ class BodyLimits:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        cap = MAX_REPLAY_BODY if path == "/api/replays/frames" else MAX_BODY
+        cap = MAX_REPLAY_BODY if path == REPLAY_PATH else MAX_BODY
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > cap:
@@ -120,7 +166,10 @@ class BodyLimits:
                 return
             if not message.get("more_body"):
                 break
-        if body and b"json" in headers.get(b"content-type", b""):
+        kind = headers.get(b"content-type", b"").lower()  # media types are read whatever their capitals
+        # FastAPI reads a body without a type as JSON too; a replay file is read (and checked) on a
+        # worker thread, off the event loop (replays_api.py)
+        if body and (b"json" in kind or not kind) and path != REPLAY_PATH:
             try:
                 read_json(bytes(body))
             except BadJson as problem:

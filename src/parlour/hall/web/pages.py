@@ -19,7 +19,8 @@ from ...core import Game
 from .deps import HallDep
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"lobby": "index.html", "room": "room.html", "replay": "replay.html", "players": "players.html"}
+PAGES = {"lobby": "index.html", "room": "room.html", "replay": "replay.html", "players": "players.html",
+         "analysis": "analysis.html"}
 RULES_MARK = "<!--rules-->"
 
 router = APIRouter(include_in_schema=False)
@@ -71,6 +72,11 @@ def room_page(code: str, request: Request) -> Response:
 @router.get("/r/{code}/replay")
 def room_replay_page(code: str, request: Request) -> Response:
     return room_page_of("replay", code, request, "/replay")
+
+
+@router.get("/r/{code}/analysis")
+def room_analysis_page(code: str, request: Request) -> Response:
+    return room_page_of("analysis", code, request, "/analysis")
 
 
 @router.get("/replay")

@@ -16,10 +16,13 @@ from fastapi import APIRouter, Query, Request, Response
 from ..accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from ..errors import HallError
 from ..hall import Hall
+from ..mygames import your_turn_first
 from ..store import PlayedGame
-from .deps import AccountsDep, ClientAddress, HallDep, ModerationDep, SignedIn, SocialDep
+from ..tokens import token_hash
+from .deps import AccountsDep, ClientAddress, CurrentAccount, HallDep, ModerationDep, SignedIn, SocialDep
 from .errors import responses
-from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut
+from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut, SessionOut
+from .signed_in import SignedInSockets
 
 RECENT = 20  # games in a profile's and in "My games"' finished list
 LEADERBOARD_MAX = 200
@@ -47,7 +50,10 @@ async def sign_up(body: Credentials, request: Request, response: Response, accou
 async def sign_in(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
                   address: ClientAddress, moderation: ModerationDep) -> dict[str, Any]:
     """Sign in: the answer sets the session cookie (HttpOnly). A wrong name and a wrong password
-    get the same answer; too many failures for a name or from an address are refused for a while.
+    get the same answer. Past 5 failures in a row for a name from one address, that address waits
+    before its next try for that name (1 s, 2 s, 4 s... up to 15 minutes: 429 with Retry-After);
+    past 20 from one address, whatever the names, the same; the owner's own address is never held
+    back by others' failures. Each try costs a password hash, within the hall's budget (429).
     A banned player, once the password is right, is refused (403) with the reason and the end."""
     account, token = await accounts.sign_in(body.name, body.password, address)
     try:
@@ -61,10 +67,12 @@ async def sign_in(body: Credentials, request: Request, response: Response, accou
 
 @router.delete("/api/session", status_code=204, tags=["players"])
 async def sign_out(request: Request, accounts: AccountsDep) -> Response:
-    """Sign out: the session ends in the store and the cookie is cleared."""
+    """Sign out: the session ends in the store, the cookie is cleared, and the live sockets opened
+    with it close (the seats they held for the player let go)."""
     token = request.cookies.get(SESSION_COOKIE)
     if token:
         await accounts.sign_out(token)
+        signed_in(request).end_session(token_hash(token))
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return response
@@ -76,19 +84,34 @@ def who_am_i(account: SignedIn) -> dict[str, Any]:
     return {"name": account.name, "kind": account.kind}
 
 
+@router.get("/api/session", response_model=SessionOut, tags=["players"])
+def session(account: CurrentAccount) -> dict[str, Any]:
+    """Who is signed in on this browser: the player, or null for a guest (never 401, so a guest's
+    page asks without an error in its console)."""
+    return {"player": None if account is None else {"name": account.name, "kind": account.kind}}
+
+
 @router.put("/api/me/password", status_code=204, responses=ERRORS, tags=["players"])
 async def change_password(body: NewPassword, request: Request, account: SignedIn, accounts: AccountsDep,
                           address: ClientAddress) -> Response:
-    """A new password, given the current one; every other session of the account ends."""
-    await accounts.change_password(account, body.password, body.new_password, address,
-                                   request.cookies.get(SESSION_COOKIE, ""))
+    """A new password, given the current one; every other session of the account ends (and its sockets close)."""
+    kept = request.cookies.get(SESSION_COOKIE, "")
+    await accounts.change_password(account, body.password, body.new_password, address, kept)
+    signed_in(request).end_account(account.id, token_hash(kept))
     return Response(status_code=204)
+
+
+def signed_in(request: Request) -> SignedInSockets:
+    sockets: SignedInSockets = request.app.state.signed_in
+    return sockets
 
 
 @router.get("/api/me/games", response_model=MyGamesOut, responses=ERRORS, tags=["players"])
 async def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
-    """My games: those in progress (whose turn it is) and the last finished ones."""
-    playing = [entry(hall, row, account) for row in await hall.store.games_of(account.id, finished=False)]
+    """My games: those in progress, where it is your turn first (soonest deadline first), then
+    those waiting for others; and the last finished ones."""
+    playing = your_turn_first([entry(hall, row, account) for row in await hall.store.games_of(account.id,
+                                                                                                finished=False)])
     finished = await hall.store.games_of(account.id, finished=True, limit=RECENT)
     return {"playing": playing, "finished": [entry(hall, row) for row in finished]}
 
@@ -131,4 +154,5 @@ def entry(hall: Hall, row: PlayedGame, viewer: Account | None = None) -> dict[st
         acting = sorted(room.to_act())
         out["to_act"] = [room.names()[seat] for seat in acting]
         out["your_turn"] = room.seat_of(viewer) in acting
+        out["pace"], out["deadline"] = room.pace.pace, room.pace.deadline
     return out

@@ -7,16 +7,19 @@ and this module only translates HTTP to it and back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query
 
 from ... import bots as bot_registry
 from .. import lobby as lobby_listing
+from ..mygames import check_cap
 from ..quotas import Guard
-from ..rematch import offer_rematch
+from ..rematch import joined as rematch_joined
+from ..rematch import offer_rematch, origin
 from ..room import Room
 from ..room import commands as do
+from ..room.leaving import check_standing_host
 from .deps import (
     ClientAddress,
     CurrentAccount,
@@ -40,10 +43,13 @@ router = APIRouter()
 
 
 def bots_busy(room: Room) -> bool:
-    """Whether a room's bots count against its creator's share: they play, or may soon (a
-    waiting room touched in the last ten minutes)."""
-    return room.status == "playing" or (room.status == "waiting" and
-                                        room.context.clock.now() - room.touched < BOT_ROOM_WAIT)
+    """Whether a room's bots count against its creator's share: they play, or may soon (a game
+    with a person at the table, or that changed in the last ten minutes; a waiting room touched in
+    the last ten minutes). A game its people resigned or walked away from stops counting."""
+    recent = room.context.clock.now() - room.touched < BOT_ROOM_WAIT
+    if room.status == "playing":
+        return recent or any(seat.kind == "human" and seat.connections > 0 for seat in room.seats)
+    return room.status == "waiting" and recent
 
 
 def count_bot_room(guard: Guard, address: str, room: Room) -> None:
@@ -67,10 +73,11 @@ async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address:
     in: under the account's name, and the seat follows the account)."""
     await moderation.check_sign_in(account, address)  # banned (or a guest's address banned): refused in words
     with_bots = any(s.kind == "bot" for s in body.seats)
+    await check_cap(hall, account if body.take_seat is not None else None, guard.limits.games_per_player)
     guard.new_room(address, with_bots)
     room, host_token, seat, seat_token = await hall.create_room(
         body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
-        body.host_name, body.take_seat, account=account)
+        body.host_name, body.take_seat, account=account, pace=body.pace)
     if with_bots:
         count_bot_room(guard, address, room)
     return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
@@ -82,11 +89,13 @@ async def lobby_rooms(hall: HallDep,
                                                                 " to take; playing: games in progress to watch"),
                       game: str | None = Query(None, max_length=64, description="only the rooms of this game"),
                       limit: int = Query(ROOMS_PAGE, ge=1, le=ROOMS_PAGE_MAX, description="rooms per page"),
-                      offset: int = Query(0, ge=0, description="rooms to skip (the pages before)")
+                      offset: int = Query(0, ge=0, description="rooms to skip (the pages before)"),
+                      pace: Literal["live", "turn-based"] | None = Query(None, description="only live rooms, or"
+                                                                         " only turn-based ones")
                       ) -> list[dict[str, Any]]:
     """The lobby's rooms, newest first, a page at a time: waiting for players (the default),
     or being played."""
-    return await lobby_listing.lobby(hall, status, game, offset, limit)
+    return await lobby_listing.lobby(hall, status, game, offset, limit, pace)
 
 
 @router.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
@@ -100,14 +109,18 @@ async def join(code: str, body: Join, hall: HallDep, guard: GuardDep, address: C
                ) -> dict[str, Any]:
     """Take a seat by name; keep the seat token, it is the only way back into the seat. Signed
     in, the seat is the account's (under its name) and opening the room from any browser
-    where the player is signed in puts them back in it. Refused at a table where a player who
+    where the player is signed in puts them back in it. A rematch starts by itself once every
+    seat is taken, and its old room's chat says who joined. Refused at a table where a player who
     blocks you sits, in a room a moderator closed, and to a banned player or address."""
     guard.take("joins", address)
+    await check_cap(hall, account, guard.limits.games_per_player)
     room = await hall.room(code)
     await moderation.check_join(account, address, room.code)
     await social.check_join(room, account)
-    joined = await hall.execute(code, do.Join(body.name, body.seat, token, account))
+    old = origin(room)
+    joined = await hall.run(room, do.Join(body.name, body.seat, token, account))
     assert isinstance(joined, do.Joined)
+    await rematch_joined(hall, room, old, room.names()[joined.seat])
     return {"seat": joined.seat, "seat_token": joined.token}
 
 
@@ -132,9 +145,11 @@ async def rematch(code: str, hall: HallDep, guard: GuardDep, address: ClientAddr
 @router.post("/api/rooms/{code}/seats/{seat}/bot", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
 async def give_to_bot(code: str, seat: int, body: GiveToBot, hall: HallDep, guard: GuardDep,
                       address: ClientAddress, token: HostToken) -> dict[str, Any]:
-    """The host gives an empty seat, or one whose player is gone, to a bot."""
+    """The host gives an empty seat, or one whose player has been gone two minutes, to a bot
+    (mid-game that player forfeits, and nobody gains rating from it). In a waiting room whose
+    host has been gone a minute, any seated player may (their seat token)."""
     room = await hall.room(code)
-    room.check_host(token)
+    check_standing_host(room, token)
     guard.check_bot_room(address, room.code)
     await hall.run(room, do.GiveToBot(seat, body.bot, body.name))
     count_bot_room(guard, address, room)
@@ -143,8 +158,9 @@ async def give_to_bot(code: str, seat: int, body: GiveToBot, hall: HallDep, guar
 
 @router.post("/api/rooms/{code}/start", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
 async def start(code: str, hall: HallDep, token: HostToken) -> dict[str, Any]:
-    """The host starts the game once no seat is open."""
+    """The host starts the game once no seat is open; once the host has been gone a minute
+    (``host_away``), any seated player may (their seat token)."""
     room = await hall.room(code)
-    room.check_host(token)
+    check_standing_host(room, token)
     await hall.run(room, do.Start())
     return room.status_json()

@@ -34,12 +34,15 @@ class OptionOut(BaseModel):
     minimum: int | None = None
     maximum: int | None = None
     choices: list[str] | None = None
+    choice_labels: list[str] | None = Field(None, description="the words shown for each of choices, in their order")
+    replay_only: bool = Field(False, description="kept for old games and their replays: new rooms take the default")
 
 
 class GameOut(BaseModel):
     id: str
     name: str
     pitch: str
+    scores_label: str = Field("points", description="what the number beside each player's name counts")
     min_players: int
     max_players: int
     hidden_information: bool
@@ -68,7 +71,10 @@ class CreateRoom(Wire):
     game: Word
     options: dict[Word, Any] = Field(default_factory=dict, max_length=32)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
-    turn_timer: float | None = Field(None, description="seconds per turn; null: no timer")
+    turn_timer: float | None = Field(None, description="seconds per turn; null: no timer. Turn-based: the time"
+                                     " per move, 3600 (an hour) to 1209600 (14 days), e.g. 86400")
+    pace: Literal["live", "turn-based"] = Field("live", description="live: everyone at the table until the end;"
+                                                " turn-based: a move when you can, within turn_timer")
     host_name: Name | None = Field(None, description="the creator's name, when taking a seat")
     take_seat: int | None = Field(None, description="an open seat the creator takes at once")
 
@@ -88,6 +94,18 @@ class SeatOut(BaseModel):
     connected: bool
     profile: str | None = Field(None, description="a signed-in player's account name (their profile)")
     kept_for: str | None = Field(None, description="an open seat a rematch keeps for this player a while")
+    left: Literal["resigned", "away", "abandoned"] | None = Field(
+        None, description="mid-game, how this seat's person left the game (a forfeit): a bot plays it on")
+
+
+class BallotOut(BaseModel):
+    motion: Literal["end", "bot"] = Field(description="end: end the game now, absent players last;"
+                                          " bot: a bot plays the absent player's seat")
+    seat: int | None = Field(None, description="bot: the seat to hand to a bot")
+    by: int = Field(description="the seat that proposed it")
+    yes: list[int] = Field(description="the seats that agreed")
+    needed: list[int] = Field(description="the seats whose yes it needs")
+    until: float = Field(description="when it lapses unless passed (epoch seconds)")
 
 
 class RoomOut(BaseModel):
@@ -100,6 +118,13 @@ class RoomOut(BaseModel):
     turn: int = Field(description="how many actions the spectators have seen (each seat counts the ones it saw)")
     created: float
     rematch: str | None = Field(None, description="once the game is over: the room its players are invited to next")
+    vote: BallotOut | None = Field(None, description="the players' vote under way, if any (POST .../vote)")
+    host_away: bool = Field(False, description="waiting: the host has been gone a while, so any seated player"
+                            " may start the game and seat bots")
+    pace: Literal["live", "turn-based"] = "live"
+    deadline: float | None = Field(None, description="turn-based: when the time of those to act runs out (epoch s)")
+    late: list[int] = Field(default_factory=list, description="turn-based: the seats whose time ran out; the others"
+                            " may hand one to a bot or end the game with its player last")
 
 
 class LobbyRoomOut(BaseModel):
@@ -110,6 +135,9 @@ class LobbyRoomOut(BaseModel):
     created: float
     turn: int = Field(description="how far along: the moves a spectator has seen (0 while waiting)")
     watchers: int = Field(description="connections to the room now, spectators' included")
+    host_here: bool = Field(True, description="waiting: the host is here (else any seated player may start)")
+    pace: Literal["live", "turn-based"] = "live"
+    turn_timer: float | None = None
 
 
 class Join(Wire):
@@ -174,9 +202,14 @@ class AccountOut(BaseModel):
     kind: str = Field(description="human, or bot for a built-in bot's account")
 
 
+class SessionOut(BaseModel):
+    player: AccountOut | None = Field(description="the signed-in player; null for a guest")
+
+
 class RatingOut(BaseModel):
     game: str
-    rating: float = Field(description="OpenSkill's ordinal, mu - 3 sigma: 0 for a new player")
+    rating: float = Field(description="OpenSkill's ordinal, mu - 3 sigma: 0 for a new player"
+                                      " (the pages show 1500 + 20 x it)")
     mu: float
     sigma: float
     games: int = Field(description="rated games")
@@ -198,6 +231,8 @@ class GameEntry(BaseModel):
     url: str
     to_act: list[str] = Field(default_factory=list, description="in progress: whose turn it is")
     your_turn: bool = False
+    pace: str = "live"
+    deadline: float | None = Field(None, description="turn-based, in progress: when the turn's time runs out")
     rank: int | None = Field(None, description="finished: the place, 1 for a win (a forfeit is last)")
     change: float | None = Field(None, description="finished and rated: how the rating moved")
     replay_url: str | None = None
@@ -214,7 +249,8 @@ class ProfileOut(BaseModel):
 
 
 class MyGamesOut(BaseModel):
-    playing: list[GameEntry] = Field(description="games not over, newest first")
+    playing: list[GameEntry] = Field(description="games not over: those where it is your turn first, soonest"
+                                     " deadline first, then the others, newest first")
     finished: list[GameEntry]
 
 

@@ -11,24 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any, Literal
 
 from fastapi import APIRouter
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..accounts import Account
+from ..accounts import SESSION_COOKIE, Account, Accounts
 from ..errors import HallError
 from ..hall import Hall
 from ..moderation import Moderation
 from ..quotas import Guard, RateLimited
 from ..room import Room
+from ..room.audience import LOG_SENT
 from ..room.chat import chat_key, visible
 from ..room.commands import Act, Say
 from ..social import Social
 from ..text import clip, reason
+from ..tokens import token_hash
 from ..wire import BadJson, dumps, read_json
-from .deps import GuardDep, HallDep, ModerationDep, SocialDep, SocketAccount
-from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX
+from .deps import AccountsDep, GuardDep, HallDep, ModerationDep, SocialDep, SocketAccount
+from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX, client_address
+from .signed_in import RECHECK, SignedInSockets
 
 # WebSocket close codes of the hall (4000-4999 are the application's own).
 CLOSE_UNKNOWN_ROOM = 4404  # no such room
@@ -36,13 +40,39 @@ CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
 CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
 CLOSE_TOO_MANY_SOCKETS = 4430  # too many connections from one address
 MUTED_MAX = 50  # names one connection may mute in its room
+CLOSE_SIGNED_OUT = 4401  # the session the connection was opened with ended (signed out)
+SIGNED_OUT = "your session ended (signed out): this connection is closed and holds no seat"
 
 _STATE = object()
 _CHAT = object()
+_SIGNED_OUT = object()
 
 
 def error(code: str, message: str, message_id: Any = None) -> dict[str, Any]:
     return {"type": "error", "id": message_id, "code": code, "message": reason(message)}
+
+
+def good_id(value: Any) -> bool:
+    """Whether ``value`` may be a message's ``id``: none, text of at most ``ID_MAX`` characters or a
+    whole number within 2^53."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return len(value) <= ID_MAX
+    return isinstance(value, int) and not isinstance(value, bool) and -2 ** 53 < value < 2 ** 53
+
+
+def id_of(message: Any) -> Any:
+    """The ``id`` of a received WebSocket message, if it has a good one (a refusal names it)."""
+    text = message.get("text")
+    if not isinstance(text, str) or len(text) > MAX_MESSAGE:
+        return None
+    try:
+        data = read_json(text.encode(errors="surrogatepass"))
+    except BadJson:
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if good_id(found) else None
 
 
 class Connection:
@@ -59,11 +89,13 @@ class Connection:
         self.room: Room | None = None
         self.account: Account | None = None  # the player signed in on this connection, if any
         self.seat: int | None = None
+        self.token: str | None = None  # the seat token it said hello with
         self.greeted = False
         self.legal = True
         self.shown: tuple[int, int] | None = None  # the room's and the seat's revisions last sent
         self.log_epoch = 0  # the log this connection holds: its edition and how many lines
         self.log_lines = 0
+        self.log_skipped = 0  # the room's lines before this connection's log (LOG_SENT at most are sent)
         self.chat_queued = False
         self.chat_next = 0  # the number of the next chat line to send
         self.social: Social | None = None
@@ -71,6 +103,29 @@ class Connection:
         self.blocked: set[int] = set()  # the accounts the signed-in player blocks (kept current by Social)
         self.muted: set[str] = set()  # the names this connection muted in this room
         self.hidden_sent = 0  # how many of the room's hidden lines this connection was told of
+        self.session: str | None = None  # the session cookie it was opened with, when signed in
+        self.accounts: Accounts | None = None
+        self.session_checked = 0.0  # when the session was last found alive (time.monotonic())
+        self.ended = False  # its session ended: it is being closed
+
+    def signed_out(self, message_id: Any = None) -> None:
+        """Its session ended: it acts no more, is told so (naming ``message_id``, the message that
+        found out) and is closed, its seat let go, as soon as can be."""
+        if not self.ended:
+            self.ended = True
+            self.outbox.put_nowait(dumps(error("signed_out", SIGNED_OUT, message_id)))
+            self.outbox.put_nowait(_SIGNED_OUT)
+
+    async def session_alive(self, message_id: Any) -> bool:
+        """A signed-in connection asks the store again whether its session is alive (at most every
+        ``RECHECK`` seconds): a sign-out in another hall process of a cluster ends it too."""
+        if self.session is None or self.accounts is None or time.monotonic() - self.session_checked < RECHECK:
+            return not self.ended
+        if await self.accounts.by_session(self.session) is None:
+            self.signed_out(message_id)
+            return False
+        self.session_checked = time.monotonic()
+        return not self.ended
 
     def push(self, message: dict[str, Any]) -> None:
         if self.outbox.qsize() >= OUTBOX_MAX:
@@ -114,6 +169,9 @@ class Connection:
                 item = self.chat_lines()
                 if item is None:
                     continue
+            elif item is _SIGNED_OUT:
+                await self.websocket.close(CLOSE_SIGNED_OUT, "signed out")
+                return
             elif item is _STATE:
                 self.state_queued = False
                 item = self.newest_state()
@@ -124,13 +182,29 @@ class Connection:
     def newest_state(self) -> str | None:
         """The seat's newest state with the log lines this connection lacks; None if it has it."""
         assert self.room is not None
+        self.still_seated()
         audience = self.room.audience(self.seat)
         shown = (self.room.shared_revision, audience.revision)
         if shown == self.shown:
             return None
         start = self.log_lines if self.log_epoch == audience.epoch else 0
-        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, len(audience.lines)
-        return self.room.state_text(self.seat, self.legal, start)
+        if start == 0 or audience.count - start > LOG_SENT:
+            # a log of its own from here: the newest LOG_SENT lines at most, numbered from 0 for it
+            start = self.log_skipped = max(0, audience.count - LOG_SENT)
+        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, audience.count
+        return self.room.state_text(self.seat, self.legal, start, self.log_skipped)
+
+    def still_seated(self) -> None:
+        """A seat that is no longer this connection's player's (they resigned: a bot plays it; or
+        left it before the start) is not theirs to see or play: the connection watches from then
+        on, and is told so (a ``welcome`` with no seat)."""
+        assert self.room is not None
+        if self.seat is None or self.room.seats.holds(self.seat, self.token, self.account):
+            return
+        left, self.seat = self.seat, None
+        self.room.disconnect(left)
+        self.room.connect(None)
+        self.push({"type": "welcome", "seat": None, "room": self.room.status_json(None)})
 
     async def receive_loop(self) -> tuple[int, str] | None:
         """Read until the client goes; returns the close code and reason when the hall ends it."""
@@ -140,14 +214,14 @@ class Connection:
             if self.refused > self.guard.limits.flood:
                 return CLOSE_FLOOD, "too many messages past the rate limit"
             message = await self.websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            if message["type"] == "websocket.disconnect" or self.ended:
                 return None
             try:
                 self.guard.take("connection_messages", self.key)
                 self.guard.take("messages", self.address)
             except RateLimited as refused:
                 self.refused += 1
-                self.push(error("rate_limited", f"{refused}; nothing was done"))
+                self.push(error("rate_limited", f"{refused}; nothing was done", id_of(message)))
                 continue
             self.refused = 0
             text = message.get("text")
@@ -171,8 +245,7 @@ class Connection:
         if not (message_id is None or isinstance(message_id, (str, int)) and not isinstance(message_id, bool)):
             self.push(error("bad_message", '"id" must be a string or a whole number'))
             return
-        if isinstance(message_id, str) and len(message_id) > ID_MAX or (
-                isinstance(message_id, int) and not -2 ** 53 < message_id < 2 ** 53):
+        if not good_id(message_id):
             self.push(error("bad_message", f'"id" is at most {ID_MAX} characters, or a whole number'
                             " within 2^53"))
             return
@@ -180,6 +253,8 @@ class Connection:
         try:
             if kind == "hello":
                 await self.hello(message)
+            elif kind in ("act", "chat") and not await self.session_alive(message_id):
+                return  # told, and being closed
             elif kind == "act":
                 await self.act(message, message_id)
             elif kind == "chat":
@@ -204,7 +279,7 @@ class Connection:
         # no token: a signed-in player's seat follows them (hall/accounts.py); else a spectator
         seat = self.room.seat_for_token(token) if token else self.room.seat_of(self.account)
         self.legal = message.get("legal", True) is not False
-        self.greeted, self.seat = True, seat
+        self.greeted, self.seat, self.token = True, seat, token
         self.hidden_sent = len(self.room.chat.hidden)  # what the store gives it is without them
         if self.account is not None and self.social is not None:
             self.blocked = await self.social.blocked_set(self.account.id)
@@ -217,6 +292,7 @@ class Connection:
             self.hall.broadcast.subscribe(chat_key(self.room.code), self.chatted)
             self.chatted()
         self.room.connect(seat)
+        self.hall.looked(self.room, seat)
 
     async def chat(self, message: dict[str, Any]) -> None:
         assert self.room is not None
@@ -225,8 +301,9 @@ class Connection:
         name = message.get("name")
         if name is not None and not isinstance(name, str):
             raise HallError("bad_message", '"name" must be text')
-        try:
-            self.guard.take("chat", self.key)
+        try:  # counted by who speaks and from where, so that reconnecting does not start it again
+            self.guard.take("chat", self.speaker())
+            self.guard.take("chat_address", self.address)
         except RateLimited as refused:
             raise HallError("rate_limited", f"{refused}; nothing was said") from None
         kind: Literal["player", "spectator"] = "player" if self.seat is not None else "spectator"
@@ -250,10 +327,19 @@ class Connection:
             self.muted.add(name)
         self.push({"type": "muted", "names": sorted(self.muted)})
 
+    def speaker(self) -> str:
+        """Who a chat line is counted against: the signed-in player, else the room's seat, else
+        (a spectator) the address."""
+        assert self.room is not None
+        if self.account is not None:
+            return f"account {self.account.id}"
+        return f"{self.room.code} seat {self.seat}" if self.seat is not None else self.address
+
     async def act(self, message: dict[str, Any], message_id: Any) -> None:
         assert self.room is not None
         if not self.greeted:
             raise HallError("not_a_player", "say hello with your seat token first")
+        self.still_seated()
         if self.seat is None:
             raise HallError("not_a_player", "spectators watch; only a seat's player can act")
         if "action" not in message:
@@ -270,28 +356,37 @@ router = APIRouter()
 
 @router.websocket("/ws/rooms/{code}")
 async def live(websocket: WebSocket, code: str, hall: HallDep, guard: GuardDep, account: SocketAccount,
-               social: SocialDep, moderation: ModerationDep) -> None:
-    await room_socket(websocket, hall, guard, code, account, social, moderation)
+               accounts: AccountsDep, social: SocialDep, moderation: ModerationDep) -> None:
+    session = websocket.cookies.get(SESSION_COOKIE) if account is not None else None
+    await room_socket(websocket, hall, guard, code, account, session, accounts, social, moderation)
 
 
 async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None,
-                      social: Social | None = None, moderation: Moderation | None = None) -> None:
-    """``account``: the player the connection's session cookie signs in, if any; ``social``,
-    ``moderation``: what filters its chat (blocks) and refuses it (sanctions)."""
+                      session: str | None = None, accounts: Accounts | None = None, social: Social | None = None,
+                      moderation: Moderation | None = None) -> None:
+    """``account``: the player the connection's session cookie (``session``) signs in, if any; the
+    connection closes when that session ends. ``social``, ``moderation``: what filters its chat
+    (blocks) and refuses it (sanctions)."""
     await websocket.accept()
-    address = websocket.client.host if websocket.client else "unknown"
+    address = client_address(websocket.scope)
     if not guard.open_socket(address):
         words = f"at most {guard.limits.sockets} connections from one address at once"
         await websocket.send_text(dumps(error("rate_limited", words)))
         await websocket.close(CLOSE_TOO_MANY_SOCKETS, words)
         return
+    sockets: SignedInSockets = websocket.app.state.signed_in
+    connection = Connection(websocket, guard, address)
+    connection.account, connection.accounts = account, accounts
+    connection.social, connection.moderation = social, moderation
+    connection.session, connection.session_checked = session, time.monotonic()
+    if session is not None and account is not None:
+        sockets.add(token_hash(session), account.id, connection.signed_out)
     try:
-        connection = Connection(websocket, guard, address)
-        connection.account = account
-        connection.social, connection.moderation = social, moderation
         await serve_connection(connection, hall, code)
     finally:
         guard.close_socket(address)
+        if session is not None:
+            sockets.remove(token_hash(session), connection.signed_out)
 
 
 async def serve_connection(connection: Connection, hall: Hall, code: str) -> None:

@@ -187,7 +187,7 @@ class DinosaursObservation(ObservationEncoder):
             places.append(VICTIM + (victim - seat) % n)
         places += map(DISASTER_BOTTOM.__getitem__, disaster_bottom)
         places += [CHOSEN + ACTIONS.actions[token]["card"] for token in chosen]
-        out = LAYOUT.counted(places)
+        out = LAYOUT.ones(places)  # each place at most once: every card is in one place, every block its own
         numbers += (round_ / 20, options["two_player_rules"], deck_size / 70, disaster_deck_size / 28, reshuffles / 5,
                     effects_ignored)
         out[NUMBERED[n]] = numbers

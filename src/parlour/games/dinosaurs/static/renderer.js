@@ -8,7 +8,7 @@
 // Spray, 1-9 pick the hand's cards and Enter discards them.
 
 import { el, replace, keys, button, plural, seatDot, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames, explain } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain, touchOr } from "/static/board.js";
 
 const DATA = await (await fetch(new URL("cards.json", import.meta.url))).json();
 const CARDS = DATA.cards;
@@ -37,6 +37,18 @@ function cardText(id, twoPlayer = null) {
       : "Three of one type, or three different types, eliminate a dinosaur.";
   return `${c.name}: ${c.type === "meteor" ? "a Meteor, which counts as any type of Disaster" : `a ${TYPES[c.type]} Disaster`}. ` +
     `The lowest score of the round adds it to its Disaster Area. Each Disaster there moves its dinosaur 1 point at the end of every round. ${limit}`;
+}
+
+/** What a Disaster does, short enough to print on its face. */
+function disasterFace(twoPlayer) {
+  return "The lowest score of the round takes it. " + (twoPlayer === false
+    ? "Three of one type, or three types, eliminate."
+    : twoPlayer ? "Four of one type, or two of each type, eliminate." : "Too many of them eliminate a dinosaur.");
+}
+
+/** A dinosaur's traits, short: "+1 Meteor, -1 Emotional". */
+function traitsShort(dino) {
+  return Object.entries(dino.traits).filter(([, v]) => v).map(([t, v]) => `${signed(v)} ${TYPES[t]}`).join(", ") || "no traits";
 }
 
 /** A dinosaur's traits in words: "+1 against Meteor Disasters". */
@@ -75,6 +87,7 @@ function cardFace(id, opts = {}) {
   el("span", { class: "hld-name" }, c.name),
   !opts.small && el("span", { class: "hld-kind" }, kind),
   !opts.small && c.effect && el("span", { class: "hld-effect" }, c.effect),
+  !opts.small && c.kind === "disaster" && el("span", { class: "hld-effect" }, disasterFace(opts.twoPlayer ?? null)),
   opts.key && el("kbd", { class: "key hld-card-key" }, opts.key));
   return explain(face, cardText(id, opts.twoPlayer ?? null));
 }
@@ -187,7 +200,10 @@ export function mount(root, ctx) {
       let key;
       if (action.type === "pass") key = "P";
       else key = KEYS[n++];
-      const label = describe(action, view);
+      // a dinosaur's traits are on its button: what the choice means is read before it is made
+      const label = action.type === "dinosaur"
+        ? [describe(action, view), el("small", { class: "hld-choice-traits" }, traitsShort(DINOS[action.dinosaur]))]
+        : describe(action, view);
       const kind = action.type === "pass" ? "ghost" : (action.type === "play" ? "primary" : null);
       const b = button(label, () => send(action), { key, kind, class: "hld-choice" });
       b.dataset.action = JSON.stringify(action);
@@ -200,7 +216,7 @@ export function mount(root, ctx) {
       chosen = chosen.filter((c) => view.hand.includes(c));
       const action = { type: "discard", cards: chosen };
       const ok = chosen.length > 0 && chosen.length <= 3;
-      row.append(button(ok ? `Discard ${plural(chosen.length, "card")}` : "Pick up to 3 cards (1-9)",
+      row.append(button(ok ? `Discard ${plural(chosen.length, "card")}` : touchOr("Tap up to 3 cards", "Pick up to 3 cards (1-9)"),
         () => ok && send(action), { key: "Enter", kind: "primary", disabled: !ok, class: "hld-choice" }));
       keyMap.ENTER = keyMap.Enter = () => ok && send(action);
       view.hand.forEach((c, i) => { keyMap[String(i + 1)] = () => toggle(c); });
@@ -316,7 +332,7 @@ export function mount(root, ctx) {
   function resultPanel(view) {
     if (!view.result) return null;
     const winners = view.result.winners.map(who).join(" and ");
-    return el("section", { class: "hld-result", id: "hld-result" }, `${winners} won: ${withNames(view.result.reason, names())}`);
+    return el("section", { class: "hld-result", id: "hld-result", dataset: { verdict: "" } }, `${winners} won: ${withNames(view.result.reason, names())}`);
   }
 
   function draw() {

@@ -14,7 +14,7 @@
 // Answering a claim: P pass, C challenge, G guess the picked role. Enter/Space work on any button.
 
 import { el, replace, button, keys, plural, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames, explain } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain, touchScreen } from "/static/board.js";
 
 stylesheet(new URL("renderer.css", import.meta.url));
 
@@ -411,7 +411,7 @@ export function mount(root, ctx) {
     const result = view.result || snapshot.result;
     const winners = (result && result.winners) || [];
     const head = winners.length !== 1 ? "A tie" : winners[0] === me ? "You win!" : `${names()[winners[0]]} wins`;
-    return el("section", { class: "em-actions em-over" },
+    return el("section", { class: "em-actions em-over", dataset: { verdict: "" } },
       el("h3", {}, head),
       el("p", {}, result ? withNames(result.reason, names()) : ""),
       view.culprit !== null ? el("p", {}, `The culprit was the ${roleName(view.culprit)} (${view.culprit}).`) : null);
@@ -470,7 +470,7 @@ export function mount(root, ctx) {
           el("span", { class: "em-suspect-why" }, why)),
           `${role.name} (${n}): ${role.line} ${cleared ? `Not the culprit (${why}).` : "Could be the culprit: pick it to accuse it or to guess it."}`));
       })),
-      me === null ? null : el("p", { class: "muted small em-keys" }, "Keys: N next suspect, X accuse, G guess, Esc clear."));
+      me === null || touchScreen() ? null : el("p", { class: "muted small em-keys" }, "Keys: N next suspect, X accuse, G guess, Esc clear."));
   }
 
   // --- drawing ---------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 // pile, F turns over a face-down, Esc clears the selection; in a swap 1-6 pick a player, N stops.
 
 import { el, replace, button, keys, plural, seatDot } from "/static/ui.js";
-import { renderer, stylesheet, explain } from "/static/board.js";
+import { renderer, stylesheet, explain, touchOr } from "/static/board.js";
 
 stylesheet(new URL("renderer.css", import.meta.url));
 
@@ -359,7 +359,7 @@ export function mount(root, ctx) {
     }
     const flips = legal().filter((a) => a.type === "flip");
     if (flips.length) {
-      bar.append(el("p", { class: "pa-prompt" }, "Only face-downs left: turn one over (click it, or F)."),
+      bar.append(el("p", { class: "pa-prompt" }, touchOr("Only face-downs left: tap one to turn it over.", "Only face-downs left: turn one over (click it, or F).")),
         button("Turn over a face-down", () => send(flips[0]), { kind: "primary", key: "F", class: "pa-flip" }));
       return bar;
     }
@@ -373,7 +373,7 @@ export function mount(root, ctx) {
     const needsAs = options.length > 1;
     bar.append(el("p", { class: "pa-prompt" }, cards.length
       ? (options.length ? `Play ${cards.map(label).join(" ")}${needsAs ? " as…" : ""}` : whyNot(cards))
-      : "Pick cards of one value to play (click them, or Tab and Enter)."));
+      : touchOr("Tap cards of one value to pick them, then Play.", "Pick cards of one value to play (click them, or Tab and Enter).")));
     if (needsAs) {
       const asValues = options.map((a) => a.as).sort((a, b) => AS_ORDER.indexOf(a) - AS_ORDER.indexOf(b));
       bar.append(el("div", { class: "pa-choices" }, asValues.map((as) => explain(button(SCHOOL[as] || as, () => playSelection(as), { class: "pa-as-choice" }),
@@ -386,7 +386,7 @@ export function mount(root, ctx) {
   }
 
   function finalOrder(v) {
-    return el("section", { class: "pa-final", id: "pa-final" },
+    return el("section", { class: "pa-final", id: "pa-final", dataset: { verdict: "" } },
       el("h3", {}, "Finishing order"),
       el("table", { class: "pa-final-table" },
         el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Cards left"))),

@@ -8,7 +8,7 @@
 // Enter sews it, Esc puts it back, S skips.
 
 import { el, svg, replace, keys, plural, seatDot } from "/static/ui.js";
-import { renderer, stylesheet, withNames, explain } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain, touchOr, touchScreen } from "/static/board.js";
 
 const DATA = await (await fetch(new URL("patchwork.json", import.meta.url))).json();
 const SIZE = DATA.board.width;
@@ -482,7 +482,7 @@ export function mount(root, ctx) {
     }
     layer.append(ghost);
     const name = pick.patch.special ? "your special patch" : "the patch";
-    const finger = matchMedia("(hover: none) and (pointer: coarse)").matches;  // as style.css hides key hints
+    const finger = touchScreen();
     if (why) {
       say(finger ? `${why} Tap elsewhere on your quilt to move ${name}, or turn or flip it.`
         : `${why} Move ${name} with the mouse or the arrow keys, R to turn, F to flip.`, "bad");
@@ -513,7 +513,7 @@ export function mount(root, ctx) {
     return explain(el("button", {
       type: "button", class: ["pw-offer", picked && "picked", !can && "unable"], "aria-pressed": picked ? "true" : "false",
       dataset: { patch: id }, "aria-label": `On offer, key ${n + 1}: ${text}`, "aria-keyshortcuts": String(n + 1),
-      onclick: () => (picked ? cancel() : choose(id)),
+      onclick: () => (picked ? cancel() : choose(id)), "data-tap": "select",  // taken in hand, put back at will
     }, el("kbd", { class: "key" }, String(n + 1)), ...body), text);
   }
 
@@ -552,7 +552,7 @@ export function mount(root, ctx) {
     if (!pick) {
       if (!playing) say("");
       else if (!turnNow) say("Waiting for your turn. Meanwhile, study the circle below.");
-      else say("Choose a patch (1, 2, 3 or click), or skip ahead (S).");
+      else say(touchOr("Tap a patch to take it in hand, or skip ahead.", "Choose a patch (1, 2, 3 or click), or skip ahead (S)."));
     }
   }
 
@@ -569,7 +569,7 @@ export function mount(root, ctx) {
         el("th", {}, el("span", { class: "pw-final-name" }, seatDot(s), el("span", {}, names[s]))), el("td", {}, String(p.buttons)), el("td", {}, `−${2 * p.empty}`),
         el("td", {}, p.bonus ? "+7" : "—"), el("td", { class: "pw-final-score" }, String(p.score)));
     };
-    replace(centre, el("div", { class: "pw-final", id: "pw-final" },
+    replace(centre, el("div", { class: "pw-final", id: "pw-final", dataset: { verdict: "" } },
       el("h3", { class: "pw-centre-title" }, head),
       result && result.reason ? el("p", { class: "muted" }, withNames(result.reason, names)) : null,
       el("table", { class: "pw-final-table" },

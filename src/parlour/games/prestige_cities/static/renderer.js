@@ -11,7 +11,7 @@
 // or ends a bonus card's extra blocks (the blocks chosen so far are built, then no more).
 
 import { el, svg, replace, button, keys, plural, seatDot, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames, explain } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain, touchOr } from "/static/board.js";
 
 stylesheet(new URL("renderer.css", import.meta.url));
 
@@ -176,13 +176,13 @@ export function mount(root, ctx) {
   function refusal(row, col) {
     const t = task();
     if (!t) return "nothing to place now";
-    if (pending.some((p) => p.row === row && p.col === col)) return "already chosen: click it again to take it back";
+    if (pending.some((p) => p.row === row && p.col === col)) return `already chosen: ${touchOr("tap", "click")} it again to take it back`;
     const legal = snap.legal;
     if (t.kind === "blight") return matching(legal, { type: "blight", row, col }).length ? "" : "the Blight cannot go there";
     if (t.kind === "convert") return matching(legal, { type: "convert", row, col }).length ? "" : `no ${NAMES[t.block]} you may convert there`;
     if (pending.length >= needed() && needed() > 0 && t.kind !== "golden") return FULL;
     if (t.kind === "golden") {
-      if (!chosen) return "choose a block first (1-5)";
+      if (!chosen) return touchOr("choose a block first", "choose a block first (1-5)");
       return matching(legal, { type: "build", block: chosen, row, col }).length ? "" : "that square is taken";
     }
     if (t.kind === "remove") {
@@ -193,7 +193,7 @@ export function mount(root, ctx) {
       return group.some((g) => near(g, [row, col])) ? "" : "the blocks removed must touch each other";
     }
     const block = t.kind === "build" ? t.block : chosen;
-    if (!block) return "choose a die first (1-5)";
+    if (!block) return touchOr("choose a die first", "choose a die first (1-5)");
     const group = (t.kind === "build" ? t.group : []).concat(pending.map((p) => [p.row, p.col]));
     if (!group.length) {
       return matching(legal, { type: "build", block, row, col }).length ? ""
@@ -302,7 +302,7 @@ export function mount(root, ctx) {
     if (!t || !pending.length || sending) return;
     if (t.kind !== "golden" && pending.length < needed()) {
       note = `place ${plural(needed() - pending.length, "more block")} first`
-        + (t.kind === "build" && stoppable() ? `, or press No more blocks (S) to build only ${plural(pending.length, "block")}` : "");
+        + (t.kind === "build" && stoppable() ? `, or press No more blocks${touchOr("", " (S)")} to build only ${plural(pending.length, "block")}` : "");
       noteBad = true;
       draw();
       return;
@@ -311,7 +311,7 @@ export function mount(root, ctx) {
       askedGolden = pending.length;
       const left = t.blocks.length - pending.length;
       note = `Only ${pending.length} of the ${t.blocks.length} Golden Age blocks: press Confirm again to build these now, `
-        + `and place the other ${left} after; or click a free square to add more first.`;
+        + `and place the other ${left} after; or ${touchOr("tap", "click")} a free square to add more first.`;
       noteBad = false;
       draw();
       return;
@@ -374,7 +374,8 @@ export function mount(root, ctx) {
     // a square just chosen, or a group already complete, is no refusal: say so without the red
     const chosenHere = pending.some((p) => p.row === r && p.col === c);
     const why = chosenHere ? "" : refusal(r, c);
-    note = chosenHere ? `Row ${r}, column ${c}: chosen; click it again to take it back` : why ? `Row ${r}, column ${c}: ${why}` : "";
+    const at = `Row ${r + 1}, column ${c + 1}`;  // counted from 1, as the rules page counts
+    note = chosenHere ? `${at}: chosen; ${touchOr("tap", "click")} it again to take it back` : why ? `${at}: ${why}` : "";
     noteBad = !!why && why !== FULL;
     const hint = root.querySelector("#pc-hint");
     if (hint) {
@@ -392,15 +393,15 @@ export function mount(root, ctx) {
       return "";
     }
     if (t.kind === "pick") {
-      if (!chosen) return "Choose a die (1-5), then click the squares of one connected group.";
-      return `${NAMES[chosen]}: ${plural(needed() - pending.length, "block")} left to place${pending.length >= needed() ? " - press Enter to confirm" : ""}.`;
+      if (!chosen) return touchOr("Choose a die, then tap the squares of one connected group.", "Choose a die (1-5), then click the squares of one connected group.");
+      return `${NAMES[chosen]}: ${plural(needed() - pending.length, "block")} left to place${pending.length >= needed() ? touchOr(" - tap Confirm", " - press Enter to confirm") : ""}.`;
     }
     if (t.kind === "build" && stoppable()) {
       return `Bonus card: up to ${plural(t.left - pending.length, `more ${NAMES[t.block]} block`)}, touching each other`
-        + `${t.group.length ? " and the ones built" : ""}; or No more blocks (S) to stop${pending.length ? " after these" : " without any"}.`;
+        + `${t.group.length ? " and the ones built" : ""}; or No more blocks${touchOr("", " (S)")} to stop${pending.length ? " after these" : " without any"}.`;
     }
     if (t.kind === "build") return `${NAMES[t.block]}: ${plural(t.left - pending.length, "block")} left, touching the group.`;
-    if (t.kind === "golden") return chosen ? `Click a free square for the ${NAMES[chosen]} block.` : "The Golden Age: choose a block (1-5), then its square; they need not touch.";
+    if (t.kind === "golden") return chosen ? `${touchOr("Tap", "Click")} a free square for the ${NAMES[chosen]} block.` : `The Golden Age: choose a block${touchOr("", " (1-5)")}, then its square; they need not touch.`;
     if (t.kind === "remove" && t.whole && !pending.length) return `Catastrophe: no group of ${NAMES[t.block]} in ${ctx.names[t.target]}'s city is as large as the die; pick one of its groups to remove whole.`;
     if (t.kind === "remove") return `Catastrophe: remove ${plural(needed() - pending.length, `${NAMES[t.block]} block`)} from ${ctx.names[t.target]}'s city, one connected group.`;
     return t.text[0].toUpperCase() + t.text.slice(1) + ".";
@@ -511,7 +512,7 @@ export function mount(root, ctx) {
     const result = snap.view.result;
     if (!result) return null;
     const order = result.ranks.map((rank, seat) => [rank, seat]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    return el("section", { class: "pc-final", id: "pc-final" }, el("h3", {}, "Final scores"),
+    return el("section", { class: "pc-final", id: "pc-final", dataset: { verdict: "" } }, el("h3", {}, "Final scores"),
       el("ol", {}, order.map(([rank, seat]) => el("li", {}, seatDot(seat), `${ctx.names[seat]}: `,
         el("b", { class: "pc-final-score" }, String(result.scores[seat])), ` (rank ${rank})`))),
       el("p", { class: "muted" }, withNames(result.reason, ctx.names)));

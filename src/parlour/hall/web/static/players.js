@@ -4,6 +4,7 @@
 import { el, replace, api, games, header, ago } from "/static/ui.js";
 import { accountCorner, signedIn } from "/static/account.js";
 import { blocksCard, dataCard, friendsCard, profileTrust } from "/static/trust.js";
+import { deadlineText, passed } from "/static/pace.js";
 
 const app = document.getElementById("app");
 const main = el("main", { class: "players-page" });
@@ -36,7 +37,24 @@ async function route() {
 
 const gameName = (id) => gameNames[id] || id;
 const profileLink = (name) => el("a", { href: `/players/${encodeURIComponent(name)}` }, name);
-const signed = (x) => (x > 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
+
+// Ratings as players know them (issue 28.6): OpenSkill's ordinal, mu - 3 sigma (0 for a new player),
+// shown as 1500 + 20 x ordinal, as openskill's ordinal(alpha=20, target=1500) would, so a new player
+// starts at 1500 as on Lichess, and marked provisional ("?") for their first PROVISIONAL rated games.
+const RATING_START = 1500;
+const RATING_SCALE = 20;
+const PROVISIONAL = 5;
+const shownRating = (ordinal) => Math.round(RATING_START + RATING_SCALE * ordinal);
+const shownChange = (change) => Math.round(RATING_SCALE * change);
+const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "±0");
+
+/** A rating as a cell: "1464?" while provisional, with its meaning on hover and for screen readers. */
+function ratingCell(ordinal, games) {
+  const provisional = games < PROVISIONAL;
+  return el("span", { class: ["rating", provisional && "provisional"],
+    title: provisional ? `Provisional: fewer than ${PROVISIONAL} rated games` : null },
+  String(shownRating(ordinal)), provisional ? el("abbr", { title: "provisional", "aria-label": " provisional" }, "?") : null);
+}
 
 function place(rank, players) {
   if (rank === null || rank === undefined) return "—";
@@ -46,9 +64,19 @@ function place(rank, players) {
 }
 
 // --- sign in and sign up ---------------------------------------------------------------------------
+// Where to go once signed in: a page of this site only. The address is resolved as the browser
+// would (it reads "/\\evil.example" and "/%09/evil.example" as another site) and kept only if it
+// stays here; anything else goes to "My games".
 function nextPage() {
   const next = new URLSearchParams(location.search).get("next") || "";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/me";
+  if (!next.startsWith("/") || /[\\\s\u0000-\u001f]/.test(next)) return "/me";
+  let target;
+  try {
+    target = new URL(next, location.origin);
+  } catch {
+    return "/me";
+  }
+  return target.origin === location.origin ? `${target.pathname}${target.search}${target.hash}` : "/me";
 }
 
 function authForm(id, title, button, path, note) {
@@ -99,16 +127,19 @@ function gameRow(game, finished) {
     : game.status === "waiting" ? el("span", { class: "pill" }, "waiting for players")
       : game.your_turn ? el("span", { class: "badge badge-turn" }, "Your turn")
         : el("span", { class: "muted small" }, game.to_act.length ? `${game.to_act.join(", ")} to play` : "");
+  const until = !finished && game.deadline ? el("span", { class: ["small", "deadline", passed(game.deadline) ? "late" : "muted"] },
+    passed(game.deadline) ? `time ran out ${deadlineText(game.deadline)}` : `until ${deadlineText(game.deadline)}`) : null;
   return el("li", { class: "game-row", dataset: { code: game.code } },
     el("div", { class: "game-row-main" },
       el("strong", {}, gameName(game.game)),
       el("span", { class: "muted small" }, game.players.join(" · ")),
       el("span", { class: "room-code" }, `${game.code} · ${ago(game.created)}`)),
     el("div", { class: "game-row-side" },
-      status,
+      status, until,
       finished && game.change !== null ? el("span", { class: ["rating-change", game.change >= 0 ? "up" : "down"],
-        title: "rating change" }, signed(game.change)) : null,
-      finished ? el("a", { class: "btn btn-small", href: game.replay_url }, "Replay")
+        title: "rating change" }, signed(shownChange(game.change))) : null,
+      finished ? el("a", { class: "btn btn-small", href: game.replay_url }, "Replay") : null,
+      finished ? el("a", { class: "btn btn-small", href: game.replay_url.replace(/\/replay$/, "/analysis") }, "Analysis")
         : el("a", { class: "btn btn-small btn-primary", href: game.url }, "Open")));
 }
 
@@ -154,7 +185,9 @@ async function myGamesPage() {
   const mine = await api("GET", "/api/me/games");
   replace(main,
     el("div", { class: "page-head" }, el("h1", {}, "My games"),
-      el("a", { class: "btn btn-small", href: `/players/${encodeURIComponent(player.name)}` }, "My profile")),
+      el("div", { class: "page-head-links" },
+        el("a", { class: "btn btn-small", href: "/me/notifications", id: "notification-settings" }, "Alerts"),
+        el("a", { class: "btn btn-small", href: `/players/${encodeURIComponent(player.name)}` }, "My profile"))),
     el("section", { class: "card", id: "playing" }, el("h2", { class: "card-title" }, "In progress"),
       gameList(mine.playing, false, "No game in progress. Start one from the lobby.")),
     el("section", { class: "card", id: "finished" }, el("h2", { class: "card-title" }, "Finished"),
@@ -183,7 +216,7 @@ async function profilePage(name) {
     el("section", { class: "card" }, el("h2", { class: "card-title" }, "Ratings"),
       table("ratings", ["Game", "Rating", "Rated games", "Played", "Won"], profile.ratings.map((r) => [
         el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, gameName(r.game)),
-        r.rating.toFixed(1), String(r.games), String(played[r.game]?.played ?? 0), String(played[r.game]?.won ?? 0)]),
+        ratingCell(r.rating, r.games), String(r.games), String(played[r.game]?.played ?? 0), String(played[r.game]?.won ?? 0)]),
       "No rated game yet: a game is rated when every person at the table is signed in."),
       profile.played.filter((p) => !profile.ratings.some((r) => r.game === p.game)).length
         ? table("played", ["Game", "Played", "Won"], profile.played
@@ -207,10 +240,13 @@ async function leaderboardPage(game, catalogue) {
       table("leaderboard", ["#", "Player", "Rating", "Rated games"], rows.map((r) => [
         String(r.place),
         el("span", { class: "leader-name" }, profileLink(r.name), r.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null),
-        r.rating.toFixed(1), String(r.games)]),
+        ratingCell(r.rating, r.games), String(r.games)]),
       "Nobody is rated in this game yet: play a game signed in, against friends or bots."),
-      el("p", { class: "muted small" }, "Ratings are OpenSkill's: they start at 0 and grow as you win; "
-        + "the built-in bots are rated too, so they are fixed points to measure yourself against.")));
+      el("p", { class: "muted small", id: "ratings-help" }, `Everyone starts at ${RATING_START}. A rating rises with wins `
+        + "and, as the games you play show more surely how strong you are, with certainty; it falls with losses. "
+        + `A “?” marks a provisional rating: fewer than ${PROVISIONAL} rated games. `
+        + "The built-in bots are rated the same way and their ratings move like anyone's: each shows how strong "
+        + "that bot has played so far.")));
 }
 
 route();

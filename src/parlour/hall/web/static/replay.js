@@ -1,6 +1,8 @@
 // The replay of a finished game, step by step, drawn by the game's own renderer (read-only).
 // /r/{code}/replay shows a room's game; /replay shows a replay file chosen from the computer
 // (an arena replay, say), whose frames the hall computes (POST /api/replays/frames).
+// Frames come a page of PAGE at a time (a game may be long): the page of the step shown is fetched
+// when it is reached, for each board shown, and the log shows that page's moves up to the step.
 // A game with hidden information can be watched as the table saw it, as one seat saw it (its
 // hand and all), or with everything shown: every seat's board side by side.
 
@@ -11,6 +13,25 @@ const app = document.getElementById("app");
 const main = el("main", { class: "replay" });
 const headerTitle = el("span", { class: "topbar-title" });
 app.append(header(headerTitle), main);
+
+const PAGE = 100;  // frames fetched at once (the hall sends at most 200)
+const pageOf = (k) => Math.floor(k / PAGE) * PAGE;
+
+/** The frames of one view of a replay, fetched a page at a time by `fetchPage(start)`. */
+function pager(first, fetchPage) {
+  const pages = new Map();
+  const put = (answer) => pages.set(answer.frames_start || 0, answer.frames);
+  put(first);
+  return {
+    frame(k) {
+      const page = pages.get(pageOf(k));
+      return page ? page[k - pageOf(k)] : null;
+    },
+    async load(k) {
+      if (!pages.has(pageOf(k))) put(await fetchPage(pageOf(k)));
+    },
+  };
+}
 
 const parts = location.pathname.split("/");
 const code = parts[1] === "r" ? decodeURIComponent(parts[2]) : null;
@@ -33,8 +54,8 @@ function uploadForm(message) {
     }
     try {
       // as written: seeds may not fit a JS number
-      show(await api("POST", "/api/replays/frames", text),
-        (seat) => api("POST", `/api/replays/frames?seat=${seat}`, text));
+      const page = (seat, start) => api("POST", `/api/replays/frames?${query(seat, start)}`, text);
+      show(await page(null, 0), page);
     } catch (err) {
       error.textContent = err.message;
     }
@@ -54,9 +75,13 @@ function uploadForm(message) {
 
 let unbind = null;
 
+function query(seat, start) {
+  return `start=${start}&count=${PAGE}${seat === null ? "" : `&seat=${seat}`}`;
+}
+
 /**
- * Shows `replay` (its frames as the table saw the game); `seenBy(seat)` fetches the same replay's
- * frames as `seat` saw it.
+ * Shows `replay` (its first page of frames as the table saw the game); `seenBy(seat, start)` fetches
+ * the page from frame `start` as `seat` saw it (null: the table).
  */
 async function show(replay, seenBy) {
   const game = (await games()).find((g) => g.id === replay.game);
@@ -64,14 +89,15 @@ async function show(replay, seenBy) {
     uploadForm(`This hall does not know the game ${JSON.stringify(replay.game)}.`);
     return;
   }
-  const frames = replay.frames;
+  const total = replay.frames_total || replay.frames.length;  // every frame: the start and each move
+  const table = pager(replay, (start) => seenBy(null, start));
   const names = replay.names || [];
   headerTitle.textContent = `${game.name} · replay${code ? ` of room ${code}` : ""}`;
   document.title = `${game.name} replay — Parlour`;
   const board = el("div", { class: "replay-boards", id: "board" });
-  const seen = { table: replay };  // the frames fetched so far, by who saw them
+  const seen = {};  // each seat's frames, by page, once first asked for
   const fetchSeat = async (seat) => {
-    seen[seat] = seen[seat] || await seenBy(seat);
+    seen[seat] = seen[seat] || pager(await seenBy(seat, pageOf(at)), (start) => seenBy(seat, start));
     return seen[seat];
   };
   // the seats whose boards are shown: null for the table's; one seat; or each seat ("all")
@@ -80,17 +106,17 @@ async function show(replay, seenBy) {
     el("option", { value: "table" }, "As the table saw it"),
     names.map((name, seat) => el("option", { value: String(seat) }, `As ${name} saw it`)));
   const counter = el("span", { class: "step-counter", id: "step-counter" });
-  const slider = el("input", { type: "range", min: 0, max: frames.length - 1, value: 0, id: "step-slider",
+  const slider = el("input", { type: "range", min: 0, max: total - 1, value: 0, id: "step-slider",
     "aria-label": "Step" });
   const log = el("ol", { class: "log", id: "log" });
   const playButton = el("button", { type: "button", class: "btn", id: "play" }, "▶ Play");
-  const step = (n) => go(Math.max(0, Math.min(frames.length - 1, n)));
+  const step = (n) => go(Math.max(0, Math.min(total - 1, n)));
   const controls = el("div", { class: "replay-controls" },
     el("button", { type: "button", class: "btn", title: "First (Home)", "aria-label": "First", onclick: () => step(0) }, "|◀"),
     el("button", { type: "button", class: "btn", id: "prev", title: "Back (←)", onclick: () => step(at - 1) }, "◀ Back"),
     counter,
     el("button", { type: "button", class: "btn btn-primary", id: "next", title: "Forward (→)", onclick: () => step(at + 1) }, "Forward ▶"),
-    el("button", { type: "button", class: "btn", title: "Last (End)", "aria-label": "Last", onclick: () => step(frames.length - 1) }, "▶|"),
+    el("button", { type: "button", class: "btn", title: "Last (End)", "aria-label": "Last", onclick: () => step(total - 1) }, "▶|"),
     playButton, slider,
     game.hidden_information ? el("label", { class: "replay-view" }, el("span", {}, "Show"), views) : null);
   const result = replay.result;
@@ -100,8 +126,8 @@ async function show(replay, seenBy) {
   const players = el("ol", { class: "seat-list compact" }, names.map((name, seat) =>
     el("li", { class: "seat-row" }, seatDot(seat), el("span", { class: "seat-name" }, name), stepScores[seat])));
   // the result's own scores only where the seats show none at the end (Palace's are places, not scores)
-  const lastView = frames[frames.length - 1].view;
-  const seatsScored = !!(lastView && Array.isArray(lastView.scores));
+  const firstView = replay.frames[0] && replay.frames[0].view;
+  const seatsScored = !!(firstView && Array.isArray(firstView.scores));
   // the winner only at the end of the replay, not from its first move
   const verdict = result ? el("p", { class: "replay-result", id: "replay-result", hidden: true },
     el("strong", {}, winners.length === 1 ? `${names[winners[0]]} won` : winners.length ? "A tie" : "Game over"),
@@ -113,6 +139,8 @@ async function show(replay, seenBy) {
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), players,
         verdict,
         replay.ended && replay.ended !== "normal" ? el("p", { class: "muted" }, `Ended: ${replay.ended}`) : null,
+        code ? el("a", { class: "btn btn-small", id: "analysis-link", href: `/r/${encodeURIComponent(code)}/analysis` },
+          "Analysis: every move judged") : null,
         el("p", { class: "muted small key-help" }, "← → to step, Home / End, space to play.")),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), log))));
   let module;
@@ -126,7 +154,7 @@ async function show(replay, seenBy) {
     const seats = choice === "table" ? [null] : choice === "all" ? names.map((_, seat) => seat) : [Number(choice)];
     let shown;
     try {
-      shown = await Promise.all(seats.map((seat) => (seat === null ? replay : fetchSeat(seat))));
+      shown = await Promise.all(seats.map((seat) => (seat === null ? table : fetchSeat(seat))));
     } catch (err) {
       replace(board, el("p", { class: "form-error" }, err.message));
       return;
@@ -137,18 +165,20 @@ async function show(replay, seenBy) {
       const root = el("div", { class: "board" });
       board.append(seats.length > 1 ? el("section", { class: "replay-seat" },
         el("h3", { class: "replay-seat-title" }, seatDot(seat), `${names[seat]}’s view`), root) : root);
-      return { seat, frames: shown[i].frames, renderer: module.mount(root, { seat, names, game, send: null }) };
+      return { seat, pages: shown[i], renderer: module.mount(root, { seat, names, game, send: null }) };
     });
     go(at);
   }
   views.addEventListener("change", () => showAs(views.value));
+  views.value = "all";
   // the lines step `k` added, as every board shown saw them: a line two seats read is shown once
   function stepLog(k) {
-    const logs = boards.some((b) => b.seat === null) || !boards.length ? [frames] : boards.map((b) => b.frames);
+    const logs = boards.some((b) => b.seat === null) || !boards.length ? [table] : boards.map((b) => b.pages);
     const out = [];
-    for (const seat of logs) {
+    for (const pages of logs) {
       const unmatched = [...out];
-      for (const line of (seat[k].log || []).map((l) => (typeof l === "string" ? l : l.text))) {
+      const frame = pages.frame(k);
+      for (const line of ((frame && frame.log) || []).map((l) => (typeof l === "string" ? l : l.text))) {
         const same = unmatched.indexOf(line);
         if (same >= 0) unmatched.splice(same, 1);
         else out.push(line);
@@ -158,22 +188,32 @@ async function show(replay, seenBy) {
   }
   let at = 0;
   let timer = null;
-  function go(n) {
+  async function go(n) {
     at = n;
-    for (const shown of boards) {
-      const frame = shown.frames[at];
-      shown.renderer.update({ view: frame.view, legal: null, to_act: frame.to_act || [], turn: at,
-        result: at === frames.length - 1 ? result : null, names });
+    try {
+      await Promise.all([table, ...boards.map((b) => b.pages)].map((pages) => pages.load(n)));
+    } catch (err) {
+      replace(board, el("p", { class: "form-error" }, err.message));
+      return;
     }
-    const frame = frames[at];
+    if (at !== n) return;  // another step was asked for meanwhile
+    for (const shown of boards) {
+      const frame = shown.pages.frame(at);
+      shown.renderer.update({ view: frame.view, legal: null, to_act: frame.to_act || [], turn: at,
+        result: at === total - 1 ? result : null, names });
+    }
+    const frame = table.frame(at);
     const scores = frame.view && Array.isArray(frame.view.scores) ? frame.view.scores : null;
     stepScores.forEach((cell, seat) => { cell.textContent = scores ? String(scores[seat]) : ""; });
-    if (verdict) verdict.hidden = at !== frames.length - 1;
+    if (verdict) verdict.hidden = at !== total - 1;
     players.querySelectorAll(".seat-row").forEach((row, seat) =>
-      row.classList.toggle("winner", at === frames.length - 1 && winners.includes(seat)));
-    counter.textContent = at === 0 ? `start · ${plural(frames.length - 1, "move")}` : `move ${at} of ${frames.length - 1}`;
+      row.classList.toggle("winner", at === total - 1 && winners.includes(seat)));
+    counter.textContent = at === 0 ? `start · ${plural(total - 1, "move")}` : `move ${at} of ${total - 1}`;
     slider.value = at;
-    const lines = frames.slice(1, at + 1).flatMap((_, i) => stepLog(i + 1).map((line) => ({ step: i + 1, line })));
+    // this page's moves up to the step shown (earlier ones are on the pages before)
+    const from = Math.max(1, pageOf(at));
+    const lines = [];
+    for (let k = from; k <= at; k++) lines.push(...stepLog(k).map((line) => ({ step: k, line })));
     replace(log, lines.map(({ step: s, line }) => el("li", { class: s === at ? "fresh" : null },
       el("span", { class: "log-turn" }, String(s)), line)));
     log.scrollTop = log.scrollHeight;
@@ -185,10 +225,10 @@ async function show(replay, seenBy) {
       playButton.textContent = "▶ Play";
       return;
     }
-    if (at === frames.length - 1) go(0);
+    if (at === total - 1) go(0);
     playButton.textContent = "❚❚ Pause";
     timer = setInterval(() => {
-      if (at >= frames.length - 1) togglePlay();
+      if (at >= total - 1) togglePlay();
       else go(at + 1);
     }, 700);
   }
@@ -197,9 +237,17 @@ async function show(replay, seenBy) {
   if (unbind) unbind();
   unbind = keys({
     ArrowRight: () => step(at + 1), ArrowLeft: () => step(at - 1),
-    Home: () => step(0), End: () => step(frames.length - 1), " ": () => togglePlay(),
+    Home: () => step(0), End: () => step(total - 1), " ": () => togglePlay(),
   });
-  await showAs(game.hidden_information ? "all" : "table");
+  // ?seat=S&at=T (from the analysis): the game as seat S saw it, at step T
+  const wanted = new URLSearchParams(location.search);
+  const seatWanted = wanted.get("seat");
+  const stepWanted = Number(wanted.get("at"));
+  if (Number.isInteger(stepWanted) && stepWanted > 0 && stepWanted < total) at = stepWanted;
+  if (game.hidden_information && seatWanted !== null && names[Number(seatWanted)] !== undefined) {
+    views.value = seatWanted;
+  }
+  await showAs(game.hidden_information ? views.value : "table");
 }
 
 async function start() {
@@ -209,7 +257,8 @@ async function start() {
   }
   try {
     const path = `/api/rooms/${encodeURIComponent(code)}/replay`;
-    await show(await api("GET", path), (seat) => api("GET", `${path}?seat=${seat}`));
+    const page = (seat, start) => api("GET", `${path}?${query(seat, start)}`);
+    await show(await page(null, 0), page);
   } catch (err) {
     replace(main, el("section", { class: "card notice" }, el("h1", {}, "No replay yet"), el("p", {}, err.message),
       el("a", { class: "btn btn-primary", href: `/r/${encodeURIComponent(code)}` }, "Back to the room")));

@@ -10,6 +10,8 @@ import { signedIn } from "/static/account.js";
 import {
   chatActions, dropLines, inviteBox, reportBox, reputationBadge, sendMutes, showNotices,
 } from "/static/trust.js";
+import { deadlineText, moveTime, passed } from "/static/pace.js";
+import { tableControls, leaveSeatButton } from "/static/table.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const app = document.getElementById("app");
@@ -99,8 +101,8 @@ function hostToken() {
 }
 
 async function hostCall(path, body) {
-  try {
-    await api("POST", `/api/rooms/${encodeURIComponent(code)}/${path}`, body, hostToken());
+  try {  // once the host has been gone a while, a seated player stands in with their seat token
+    await api("POST", `/api/rooms/${encodeURIComponent(code)}/${path}`, body, hostToken() || loadRoom(code).seat_token);
   } catch (err) {
     showError(err.message);
   }
@@ -156,6 +158,11 @@ function buildWaiting() {
     friend: inviteBox(code),  // signed in and seated: a friend invited by name
   };
   parts.joinBox.append(el("label", { for: "join-name" }, "Join as"), parts.name);
+  signedIn().then((player) => {  // signed in, the seat takes the account's name: none to type
+    if (!player) return;
+    parts.name.value = player.name;
+    replace(parts.joinBox, el("span", {}, "You join as "), el("strong", { id: "join-as" }, player.name));
+  });
   replace(main, el("div", { class: "waiting" },
     el("section", { class: "card waiting-card" },
       el("h1", {}, `${game.name} — waiting for players`),
@@ -172,17 +179,21 @@ function buildWaiting() {
 
 function showWaiting(room) {
   if (!waiting) waiting = buildWaiting();
-  const host = !!hostToken();
   const seated = mySeat !== null;
+  const host = !!hostToken() || (room.host_away && seated);  // the host gone a while: any player stands in
   const shown = (value) => (value === true ? "yes" : value === false ? "no" : String(value));
-  const optionLines = game.options.map((o) => [o.label, shown(room.options?.[o.name] ?? o.default)]);
-  if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
+  const optionLines = game.options.filter((o) => !o.replay_only).map((o) => {
+    const value = room.options?.[o.name] ?? o.default;
+    return [o.label, (o.choice_labels || [])[(o.choices || []).indexOf(value)] || shown(value)];
+  });
+  if (room.pace === "turn-based") optionLines.push(["Pace", `turn-based, ${moveTime(room.turn_timer)}`]);
+  else if (room.turn_timer) optionLines.push(["Turn timer", `${room.turn_timer} seconds`]);
   replace(waiting.options, optionLines.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   replace(waiting.seats, room.seats.map((seat) => {
     const mine = seat.seat === mySeat;
     return el("li", { class: ["seat-row", `seat-${seat.kind}`, mine && "mine"], dataset: { seat: seat.seat } },
       seatDot(seat.seat),
-      el("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)),
+      ...seatLabel(seat),
       mine ? el("span", { class: "badge" }, "you") : null,
       seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null,
       seat.kind === "human" ? el("span", { class: ["presence", seat.connected ? "on" : "off"] },
@@ -202,7 +213,9 @@ function showWaiting(room) {
     ? [el("button", { type: "button", class: "btn btn-primary btn-wide", id: "start", disabled: open > 0,
       onclick: () => hostCall("start") }, "Start the game"),
     open ? el("p", { class: "muted" }, `${plural(open, "seat")} still open: wait for friends or seat bots.`) : null]
-    : el("p", { class: "muted" }, open ? `Waiting for ${plural(open, "more player")}…` : "Waiting for the host to start…"));
+    : el("p", { class: "muted" }, open ? `Waiting for ${plural(open, "more player")}…` : "Waiting for the host to start…"),
+  host && !hostToken() ? el("p", { class: "muted", id: "host-away" }, "The host has been gone a while: any player may start.") : null,
+  seated ? leaveSeatButton(code, showError) : null);
 }
 
 // --- the game page ------------------------------------------------------------------------------
@@ -226,6 +239,7 @@ function buildFrame() {
     log: el("ol", { class: "log", id: "log" }),
     error: el("div", { class: "frame-error", id: "frame-error", role: "alert", hidden: true }),
     after: el("div", { class: "after-game", hidden: true }),
+    table: el("div", { class: "table-slot" }),  // resign, votes (table.js)
     notify: mySeat === null ? null : notifyButton(),
     renderer: null,
     myTurn: null,  // whether the last state drawn asked me to act (null: none drawn yet)
@@ -233,7 +247,7 @@ function buildFrame() {
   replace(main, el("div", { class: "game-page" },
     el("div", { class: "board-wrap" }, parts.error, parts.board),
     el("aside", { class: "sidebar" },
-      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.notify),
+      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.table, parts.notify),
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), parts.seats),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), parts.log),
       chat.card)));
@@ -269,7 +283,17 @@ async function showGame(msg) {
     frame.renderer.update({ view: msg.view, legal: msg.legal, to_act: msg.to_act, turn: msg.turn,
       result: msg.result, names: names(msg.room) });
     turnAlerts(msg);
+    if (msg.result) showVerdict();
   }
+}
+
+// When the game ends, its verdict comes into view once: the board's result ([data-verdict]), or
+// the status card's; below the sticky top bar (style.css gives it a scroll margin).
+function showVerdict() {
+  if (frame.verdictShown) return;
+  frame.verdictShown = true;
+  const verdict = frame.board.querySelector("[data-verdict]") || frame.status;
+  verdict.scrollIntoView({ block: "start" });
 }
 
 /** Resolves once every stylesheet of the page has loaded (or failed to). */
@@ -329,22 +353,25 @@ function updateSidebar(msg) {
   replace(frame.status, el("strong", { class: ["status-head", mine && "my-turn"] }, head),
     sub ? el("span", { class: "muted" }, sub) : null);
   document.title = `${mine ? "▶ " : ""}${game.name} · ${code} — Parlour`;
-  showTimer(msg.deadline);
+  showTimer(msg.deadline, msg);
   replace(frame.seats, room.seats.map((seat) => el("li", {
     class: ["seat-row", acting.has(seat.seat) && !msg.result && "acting", seat.seat === mySeat && "mine"],
     dataset: { seat: seat.seat },
   },
   seatDot(seat.seat),
-  el("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)),
+  ...seatLabel(seat),
   seat.seat === mySeat ? el("span", { class: "badge" }, "you") : null,
   ...seatTrust(seat),
   seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
     : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
       seat.connected ? "●" : "○"),
-  host && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
+  // a host who plays has the players' controls (table.js); a host who watches may give the seat of
+  // a player gone two minutes to a bot (the hall says how long is left)
+  host && mySeat === null && seat.kind === "human" && !seat.connected && !msg.result && game.bots.length
     ? el("button", { type: "button", class: "btn btn-small", title: "Let a bot play this seat",
       onclick: () => hostCall(`seats/${seat.seat}/bot`, { bot: game.bots[0] }) }, "Bot takes over") : null,
-  scores ? el("span", { class: "seat-score", title: "score" }, String(scores[seat.seat])) : null)));
+  scores ? el("span", { class: "seat-score", title: game.scores_label },
+    String(scores[seat.seat]), el("small", { class: "seat-score-label" }, ` ${game.scores_label}`)) : null)));
   const atBottom = frame.log.scrollHeight - frame.log.scrollTop - frame.log.clientHeight < 40;
   const lines = msg.log || [];
   const logLine = (line) => el("li", {}, el("span", { class: "log-turn" }, String(line.turn)), line.text);
@@ -360,6 +387,7 @@ function updateSidebar(msg) {
   if (atBottom || !frame.logSeen) frame.log.scrollTop = frame.log.scrollHeight;
   frame.logSeen = true;
   frame.after.hidden = !msg.result;
+  drawTable();
   if (frame.notify) frame.notify.hidden = !!msg.result;
   if (msg.result) {
     const again = room.rematch;
@@ -369,12 +397,19 @@ function updateSidebar(msg) {
       mySeat === null && again ? el("a", { class: "btn btn-primary", id: "rematch", href: `/r/${encodeURIComponent(again)}` },
         "Watch the rematch") : null,
       el("a", { class: "btn", href: `/r/${encodeURIComponent(code)}/replay`, id: "replay-link" }, "Watch the replay"),
+      el("a", { class: "btn", href: `/r/${encodeURIComponent(code)}/analysis`, id: "analysis-link" }, "Analyse the game"),
       el("a", { class: "btn btn-ghost", href: "/" }, "Back to the lobby"));
     if (again && offered !== again) {
       offered = again;
       if (loadRoom(again).seat_token === undefined) toast("A rematch is offered: one click on “Join the rematch” takes your seat.");
     }
   }
+}
+
+function drawTable() {
+  if (!frame || !last) return;
+  replace(frame.table, tableControls({ code, room: last.room, mySeat, over: !!last.result, onError: showError,
+    redraw: drawTable }));
 }
 
 // --- the rematch ----------------------------------------------------------------------------------
@@ -422,14 +457,26 @@ function buildChat() {
   return { card, lines, input };
 }
 
+// A seat's name at the table: a signed-in player's links to their profile, with a mark no guest
+// can copy (a guest may call themselves anything, but never gets the link or the mark)
+function seatLabel(seat) {
+  const name = seatName(seat);
+  if (seat.kind !== "human" || !seat.profile) return [el("span", { class: "seat-name", title: name }, name)];
+  return [el("a", { class: "seat-name seat-account", href: `/players/${encodeURIComponent(seat.profile)}`,
+    title: `${name}: a signed-in player (${seat.profile}); their profile` }, name),
+  el("span", { class: "badge badge-account", title: "a signed-in player", "aria-label": "signed in" }, "✓")];
+}
+
+// The "watching" mark stands apart from the name: no name, however long or blank, can push it out of sight
 function chatLine(line) {
   if (line.kind === "system") return el("li", { class: "chat-system", dataset: { n: line.n } }, line.text);
-  const who = line.kind === "spectator" ? `${line.name} (watching)` : line.name;
   const mine = line.seat === mySeat && line.kind === "player";
   const profile = line.kind === "player" && last ? last.room.seats[line.seat]?.profile : null;
   return el("li", { class: ["chat-said", mine && "mine"], dataset: { n: line.n, who: line.name } },
     line.seat !== null ? seatDot(line.seat) : null,
-    el("b", { class: "chat-who", title: who }, who), " ", el("span", { class: "chat-text" }, line.text),
+    el("b", { class: "chat-who", title: line.name }, line.name),
+    line.kind === "spectator" ? el("span", { class: "badge chat-watching" }, "watching") : null,
+    " ", el("span", { class: "chat-text" }, line.text),
     mine || (me && profile === me.name) ? null
       : chatActions(line, { code, profile, socket, signedIn: !!me, box: chat.lines }));
 }
@@ -451,10 +498,14 @@ function onChat(lines) {
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
-function showTimer(deadline) {
+function showTimer(deadline, msg) {
   clearInterval(frame.timerTick);
-  if (!deadline) {
+  if (!deadline || msg.result) {
     frame.timer.hidden = true;
+    return;
+  }
+  if (msg.room.pace === "turn-based") {
+    showDeadline(deadline, msg);
     return;
   }
   const tick = () => {
@@ -465,6 +516,36 @@ function showTimer(deadline) {
   };
   tick();
   frame.timerTick = setInterval(tick, 500);
+}
+
+// A turn-based room's deadline, in words; once it passed, the other players choose what becomes of
+// the late seat (nothing happens by itself).
+function showDeadline(deadline, msg) {
+  const room = msg.room;
+  const late = (msg.to_act || []).filter((s) => room.seats[s].kind === "human");
+  const who = late.map((s) => (s === mySeat ? "You" : seatName(room.seats[s])));
+  const mayChoose = mySeat !== null && !late.includes(mySeat) && room.seats[mySeat].kind === "human";
+  const choose = (seat, choice) => api("POST", `/api/rooms/${encodeURIComponent(code)}/late/${seat}`, { choice },
+    loadRoom(code).seat_token).catch((err) => showError(err.message));
+  const draw = () => {
+    frame.timer.hidden = false;
+    if (!passed(deadline)) {
+      frame.timer.className = "timer deadline";
+      const verb = who.length === 1 && who[0] !== "You" ? "has" : "have";
+      frame.timer.textContent = `${who.join(", ")} ${verb} until ${deadlineText(deadline)}`;
+      return;
+    }
+    frame.timer.className = "timer timer-low deadline";
+    replace(frame.timer, el("span", {}, `Time ran out for ${who.join(", ")} (${deadlineText(deadline)}).`),
+      mayChoose ? late.map((seat) => el("span", { class: "late-choices" },
+        el("button", { type: "button", class: "btn btn-small", onclick: () => choose(seat, "bot") },
+          `A bot plays for ${seatName(room.seats[seat])}`),
+        el("button", { type: "button", class: "btn btn-small", onclick: () => choose(seat, "forfeit") },
+          `End the game, ${seatName(room.seats[seat])} last`)))
+        : el("span", { class: "muted" }, " The other players choose: a bot takes the seat, or the game ends."));
+  };
+  draw();
+  frame.timerTick = setInterval(() => { if (passed(deadline)) draw(); }, 30000);
 }
 
 // --- start ----------------------------------------------------------------------------------------

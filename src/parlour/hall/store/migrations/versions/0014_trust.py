@@ -1,8 +1,8 @@
 """trust: the author's account on each chat line and lines a moderator hid; friends (follows),
 blocks, invitations, reports, moderators' roles, sanctions and the moderation log (issue 30)
 
-Revision ID: 0009
-Revises: 0005
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-11-28
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0009"
-down_revision: str | Sequence[str] | None = "0005"
+revision: str = "0014"
+down_revision: str | Sequence[str] | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

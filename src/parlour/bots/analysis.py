@@ -1,0 +1,156 @@
+"""The analysis of a game: every move judged by the search, from what its seat knew when it chose.
+
+For each move the search (:meth:`parlour.bots.mcts.MctsBot.appraise`, guided by the game's own
+hooks, as the hard level is) weighs the mover's best candidates and the move played, each over the
+same guesses at what the seat could not see and the same random numbers. The mover's chance of
+winning before the move is that of the search's preferred move; after it, that of the move played;
+the difference is the move's loss, and the label says how large it was (``LABELS``)::
+
+    judged = analyse(game, replay)          # one Judgement per move, in order
+    [j.to_json() for j in judged][0]        # {"turn": 1, "seat": 0, "action": {...}, "best": {...},
+                                            #  "win_chance_before": 0.61, "win_chance_after": 0.58,
+                                            #  "label": "good", ...}
+
+A move is judged from its seat's view of the game at that moment and a seed made of the replay's
+seed and the move's number, nothing else: in a hidden-information game the cards revealed later,
+or the others' hands now, change nothing (``tests/bots/test_analysis.py`` resamples them).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..core import Action, Game, ParlourError
+from ..core.replays import BadReplay, check
+from .mcts import MctsBot, winner_values
+
+# The labels by the loss of winning chance (0 to 1) a move gives up against the search's
+# preferred move, one set for every game (docs/analysis.md): under GOOD is "good" (or "best" if
+# it is the preferred move, or as good as it), then "inaccuracy", "mistake" and "blunder".
+BEST_WITHIN: Final = 0.01
+INACCURACY: Final = 0.05
+MISTAKE: Final = 0.10
+BLUNDER: Final = 0.20
+LABELS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much search a move gets: ``rounds`` guesses at the hidden state (each played out once per
+    candidate), over at most ``width`` candidates besides the move played."""
+
+    rounds: int = 48
+    width: int = 5
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rounds <= 1000 or not 1 <= self.width <= 50:
+            raise ValueError(f"a budget has 1 to 1000 rounds and 1 to 50 candidates, not {self}")
+
+
+DEFAULT_BUDGET: Final = Budget()
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One move judged: the mover's chance of winning with the search's preferred move (``before``)
+    and with the move played (``after``), the preferred move, and the label of the difference.
+    ``choices`` is how many legal moves the seat had (1: a forced move, "best" by definition)."""
+
+    turn: int
+    seat: int
+    action: Action
+    best: Action
+    win_chance_before: float
+    win_chance_after: float
+    label: str
+    choices: int
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.win_chance_before - self.win_chance_after)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "seat": self.seat, "action": self.action, "best": self.best,
+                "win_chance_before": round(self.win_chance_before, 4),
+                "win_chance_after": round(self.win_chance_after, 4),
+                "loss": round(self.loss, 4), "label": self.label, "choices": self.choices}
+
+
+def label(loss: float, preferred: bool) -> str:
+    """The label of a move that gives up ``loss`` of its seat's chance of winning; ``preferred``: it
+    is the search's own choice.
+
+    >>> label(0.0, True), label(0.005, False), label(0.04, False), label(0.07, False), label(0.5, False)
+    ('best', 'best', 'good', 'inaccuracy', 'blunder')
+    """
+    if preferred or loss <= BEST_WITHIN:
+        return "best"
+    if loss < INACCURACY:
+        return "good"
+    if loss < MISTAKE:
+        return "inaccuracy"
+    if loss < BLUNDER:
+        return "mistake"
+    return "blunder"
+
+
+def move_seed(seed: int, turn: int) -> int:
+    """The seed of the search that judges move ``turn`` of a game dealt by ``seed``."""
+    return random.Random(f"parlour-analysis:{seed}:{turn}").getrandbits(63)
+
+
+def judge(game: Game[Any], view: Any, seat: int, legal: list[Action], action: Action, seed: int,
+          turn: int = 0, budget: Budget = DEFAULT_BUDGET) -> Judgement:
+    """``seat``'s move ``action`` judged from its ``view`` with ``legal`` its moves then; ``seed``
+    fixes the search's guesses and dice (:func:`move_seed`)."""
+    played = game.normalise(action)
+    bot = MctsBot(game, seed=seed)
+    bot._result_values = winner_values  # a chance of winning: only first place counts
+    width = budget.width if len(legal) > 1 else 1  # a forced move is still weighed, for the chart
+    judged = [(game.normalise(a), value) for a, value in bot.appraise(view, seat, legal, played, budget.rounds,
+                                                                      width)]
+    best, before = judged[0]
+    after = next(value for a, value in judged if a == played)
+    return Judgement(turn, seat, played, best, before, after, label(before - after, best == played), len(legal))
+
+
+def analyse(game: Game[Any], replay: Mapping[str, Any], seat: int | None = None, budget: Budget = DEFAULT_BUDGET,
+            progress: Callable[[int, int], None] | None = None, first: int = 1,
+            last: int | None = None) -> list[Judgement]:
+    """Every move of ``replay`` (a replay of ``game``, :mod:`parlour.core.replays`) judged, or only
+    ``seat``'s, or only those from move ``first`` to ``last`` (counting from 1; a part, for a
+    worker); ``progress(done, total)`` is told after each move."""
+    check(replay)
+    players: int = replay["players"]
+    if seat is not None and not 0 <= seat < players:
+        raise BadReplay(f"this game has seats 0 to {players - 1}, not {seat}")
+    state = game.start(players, game.stored_options(replay.get("options")), replay["seed"])
+    moves = replay["actions"]
+    judged: list[Judgement] = []
+    for turn, (mover, action) in enumerate(moves, 1):
+        if last is not None and turn > last:
+            break
+        try:
+            action = game.normalise(action)
+            game.check(state, mover, action)
+        except ParlourError as error:
+            raise BadReplay(f"move {turn} of the replay does not apply: {error}") from None
+        if (seat is None or mover == seat) and turn >= first:
+            legal = game.legal_actions(state, mover)
+            judged.append(judge(game, game.view(state, mover), mover, legal, action,
+                                move_seed(replay["seed"], turn), turn, budget))
+        state = game.apply(state, mover, action)
+        if progress is not None:
+            progress(turn, len(moves))
+    return judged
+
+
+def summary(judged: list[Judgement], players: int) -> list[dict[str, int]]:
+    """How many moves of each label each seat made."""
+    counts = [dict.fromkeys(LABELS, 0) for _ in range(players)]
+    for j in judged:
+        counts[j.seat][j.label] += 1
+    return counts

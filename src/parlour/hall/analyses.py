@@ -1,0 +1,185 @@
+"""Analyses of finished games (docs/analysis.md), made in a worker process of their own, one game at a
+time, from a queue with a cap per person and in all; each is stored once made and never made again.
+
+The worker runs at the lowest CPU priority, so live rooms (and the bots' own workers) always come
+first; a game is judged a few moves per call, so progress can be told, and a call that takes far
+too long ends the worker and the analysis with a reason::
+
+    analyses = Analyses(store, games)
+    state = await analyses.request(code, replay, requester="ana")   # made, pending or failed
+    await analyses.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..bots.analysis import DEFAULT_BUDGET, LABELS
+from ..core import Game
+from .errors import HallError
+from .store import AnalysisRecord, Store
+
+log = logging.getLogger(__name__)
+
+QUEUED: Final = 16  # analyses waiting or being made, in all
+PER_REQUESTER: Final = 2  # of those, asked for by one person (an account, else an address)
+MOVES: Final = 2_000  # the longest game analysed (a game's cap on moves is lower: docs/analysis.md)
+PART: Final = 10  # moves judged per call to the worker
+PART_SECONDS: Final = 120.0  # a call taking longer (a stuck worker) ends the analysis
+WORKER_NICE: Final = 19
+
+
+@dataclass
+class Job:
+    """An analysis asked for and not yet stored."""
+
+    code: str
+    requester: str
+    game: str
+    replay: dict[str, Any]
+    done: int = 0
+    failed: str | None = None
+
+    @property
+    def total(self) -> int:
+        return len(self.replay["actions"])
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
+
+
+def judge_part(game_id: str, replay: dict[str, Any], first: int, last: int, rounds: int, width: int
+               ) -> list[dict[str, Any]]:
+    """In the worker: moves ``first`` to ``last`` of ``replay`` judged (their JSON)."""
+    from ..bots.analysis import Budget, analyse
+    from ..games import all_games
+
+    game = all_games()[game_id]
+    return [j.to_json() for j in analyse(game, replay, budget=Budget(rounds, width), first=first, last=last)]
+
+
+class Analyses:
+    """The queue of analyses to make, the worker that makes them, and the store that keeps them."""
+
+    def __init__(self, store: Store, games: Mapping[str, Game[Any]], now: Any = time.time) -> None:
+        self.store = store
+        self.games = games
+        self.now = now
+        self.budget = DEFAULT_BUDGET
+        self._jobs: dict[str, Job] = {}  # by room code, in the order asked
+        self._failed: dict[str, str] = {}  # room code -> why its analysis could not be made (until restart)
+        self._wake = asyncio.Event()
+        self._runner: asyncio.Task[None] | None = None
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def request(self, code: str, replay: dict[str, Any], requester: str) -> dict[str, Any]:
+        """Room ``code``'s analysis: made (stored), or pending with its progress (queued now if it
+        was not), or failed with the reason. ``replay``: the finished game's (core.replays)."""
+        stored = await self.store.analysis(code)
+        if stored is not None:
+            return made(stored)
+        if code in self._failed:
+            return {"status": "failed", "reason": self._failed[code]}
+        job = self._jobs.get(code)
+        if job is None:
+            job = self._queue(code, replay, requester)
+        return self.pending(job)
+
+    def pending(self, job: Job) -> dict[str, Any]:
+        ahead = list(self._jobs).index(job.code)
+        return {"status": "pending", "done": job.done, "total": job.total, "ahead": ahead}
+
+    def _queue(self, code: str, replay: dict[str, Any], requester: str) -> Job:
+        if len(replay["actions"]) > MOVES:
+            raise HallError("conflict", f"this game is too long to analyse ({len(replay['actions'])} moves;"
+                                        f" the hall analyses games of up to {MOVES})")
+        if len(self._jobs) >= QUEUED:
+            raise HallError("throttled", f"{len(self._jobs)} analyses are being made: ask again in a few"
+                                            " minutes (nothing was queued)")
+        mine = sum(1 for job in self._jobs.values() if job.requester == requester)
+        if mine >= PER_REQUESTER:
+            raise HallError("throttled", f"you already have {mine} analyses being made: ask for another"
+                                            " once one is ready (nothing was queued)")
+        job = Job(code, requester, replay["game"], replay)
+        self._jobs[code] = job
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.get_running_loop().create_task(self._run(), name="parlour-analyses")
+        self._wake.set()
+        return job
+
+    async def _run(self) -> None:
+        while True:
+            if not self._jobs:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            job = next(iter(self._jobs.values()))
+            try:
+                await self._make(job)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # one game's failure must not stop the others'
+                log.exception("the analysis of room %s failed", job.code)
+                self._failed[job.code] = f"the analysis could not be made: {error}"
+            finally:
+                self._jobs.pop(job.code, None)
+
+    async def _make(self, job: Job) -> None:
+        loop = asyncio.get_running_loop()
+        moves: list[dict[str, Any]] = []
+        for first in range(1, job.total + 1, PART):
+            last = min(job.total, first + PART - 1)
+            future = loop.run_in_executor(self._worker(), judge_part, job.game, job.replay, first, last,
+                                          self.budget.rounds, self.budget.width)
+            try:
+                moves += await asyncio.wait_for(future, PART_SECONDS)
+            except TimeoutError:
+                self._end_worker()
+                raise RuntimeError(f"moves {first} to {last} took more than {PART_SECONDS:.0f} s") from None
+            job.done = last
+        await self.store.save_analysis(AnalysisRecord(job.code, self.now(), {
+            "rounds": self.budget.rounds, "width": self.budget.width}, moves))
+
+    def _worker(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_lower_priority)
+        return self._pool
+
+    def _end_worker(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            for process in list(pool._processes.values()):  # a stuck judgement is not waited for
+                process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+        self._end_worker()
+
+
+def made(stored: AnalysisRecord) -> dict[str, Any]:
+    """A stored analysis as the API answers it: its moves, and each seat's count of each label."""
+    seats = 1 + max((move["seat"] for move in stored.moves), default=0)
+    counts = [dict.fromkeys(LABELS, 0) for _ in range(seats)]
+    for move in stored.moves:
+        counts[move["seat"]][move["label"]] += 1
+    return {"status": "made", "made": stored.made, "budget": stored.budget, "moves": stored.moves,
+            "summary": counts}
+
+
+__all__ = ["PER_REQUESTER", "QUEUED", "Analyses", "Job", "made"]

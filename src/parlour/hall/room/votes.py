@@ -1,0 +1,209 @@
+"""The players' votes: the people still playing a game agree to end it, or to hand an absent
+player's seat to a bot. One vote at a time per room, kept by the process that applies the room
+(not stored: a restart forgets a vote under way, never a decision).
+
+    await vote(room, Vote(seat=0, motion="bot", target=1))   # proposed: Ana says yes
+    await vote(room, Vote(seat=2, motion="bot", target=1))   # Cy too: passed, a bot plays seat 1
+
+Who must agree: every person still playing but the seat in question, except those gone for
+``AWAY_GRACE`` seconds (:mod:`.leaving`), who cannot hold a game up by being away. So in a game
+of two the one who stayed decides alone, once the other has been gone that long. A vote lapses
+``VOTE_TIME`` seconds after it was proposed; one "no" ends it.
+
+- ``end``: the game ends now (:func:`.leaving.ending`): the players gone ``AWAY_GRACE`` seconds
+  forfeit as ``away`` (nobody gains from it), the others share first place; with nobody away,
+  everyone agreeing, it is a draw.
+- ``bot``: the seat of a player gone ``AWAY_GRACE`` seconds goes to a bot (:func:`.leaving.departing`,
+  as ``away``): they lose as a forfeit, the game goes on, nobody gains from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import HallError
+from .commands import Vote
+from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_away, departing, ending, forfeited, leave, people
+from .seats import SeatBook
+
+VOTE_TIME = 120.0  # seconds a vote stays open
+PROPOSE_EVERY = 30.0  # seconds between two votes one seat proposes (each is said in the chat)
+
+
+@dataclass
+class Ballot:
+    motion: str
+    seat: int | None  # "bot": the seat in question
+    by: int
+    until: float
+    yes: set[int] = field(default_factory=set)
+
+    def describe(self, names: list[str]) -> str:
+        if self.motion == "end":
+            return "to end the game now"
+        assert self.seat is not None
+        return f"to let a bot play {names[self.seat]}'s seat"
+
+
+def absent(seats: SeatBook, now: float, but: set[int]) -> list[int]:
+    """The people still playing who have been gone ``AWAY_GRACE`` seconds (but those in ``but``)."""
+    return [s for s in people(seats.records()) if s not in but and away_for(seats[s], now) >= AWAY_GRACE]
+
+
+class Votes:
+    """A room's vote under way, if any."""
+
+    def __init__(self) -> None:
+        self.ballot: Ballot | None = None
+        self.followed: dict[str, Any] | None = None  # a replica's copy of the owner's, as published
+        self.proposed: dict[int, float] = {}  # seat -> when it last proposed a vote
+
+    def current(self, now: float) -> Ballot | None:
+        if self.ballot is not None and now > self.ballot.until:
+            self.ballot = None
+        return self.ballot
+
+    def needed(self, seats: SeatBook, now: float) -> list[int]:
+        """The seats whose yes the vote under way still needs."""
+        ballot = self.current(now)
+        if ballot is None:
+            return []
+        away = set(absent(seats, now, ballot.yes))
+        return [s for s in people(seats.records()) if s != ballot.seat and s not in away]
+
+    def to_json(self, seats: SeatBook, now: float) -> dict[str, Any] | None:
+        ballot = self.current(now)
+        if ballot is None:
+            shown = self.followed
+            return shown if shown is not None and now <= shown["until"] else None
+        return {"motion": ballot.motion, "seat": ballot.seat, "by": ballot.by, "yes": sorted(ballot.yes),
+                "needed": self.needed(seats, now), "until": ballot.until}
+
+    def cast(self, seats: SeatBook, status: str, command: Vote, now: float) -> tuple[list[str], Ballot | None]:
+        """Counts ``command``'s vote: the chat's lines about it, and the ballot if it passed now.
+        :class:`HallError` in words when it cannot be cast."""
+        if status != "playing":
+            raise HallError("conflict", "votes are for a game being played")
+        voter, names = command.seat, seats.names()
+        if voter not in people(seats.records()):
+            raise HallError("not_a_player", "only a person still playing the game votes")
+        ballot = self.current(now)
+        if not command.agree:
+            if ballot is None:
+                raise HallError("conflict", "there is no vote under way to refuse")
+            self.ballot = None
+            return [f"{names[voter]} said no: the vote {ballot.describe(names)} ends"], None
+        if ballot is not None and (ballot.motion, ballot.seat) != (command.motion, command.target):
+            raise HallError("conflict", f"another vote is under way ({ballot.describe(names)}): answer it first")
+        lines: list[str] = []
+        if ballot is None:
+            ballot = self.propose(seats, command, now)
+            if set(self.needed(seats, now)) - {voter}:  # else it passes at once: decided() says it
+                lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
+                             f" within {VOTE_TIME / 60:.0f} minutes")
+        elif voter in ballot.yes:  # counted again: someone it waited for may be gone long enough now
+            passed = self.tally(seats, now)
+            if passed is None:
+                waiting = [names[s] for s in self.needed(seats, now) if s not in ballot.yes]
+                raise HallError("conflict", f"you have voted already; waiting for {', '.join(waiting)}")
+            return lines, passed
+        else:
+            lines.append(f"{names[voter]} agrees")
+        ballot.yes.add(voter)
+        return lines, self.tally(seats, now)
+
+    def tally(self, seats: SeatBook, now: float) -> Ballot | None:
+        """The vote under way if it has passed now (it is then closed), else None."""
+        ballot = self.current(now)
+        if ballot is None:
+            return None
+        if ballot.seat is not None:
+            check_away(seats, ballot.seat, now)  # they may have come back meanwhile
+        if set(self.needed(seats, now)) <= ballot.yes:
+            self.ballot = None
+            return ballot
+        return None
+
+    def recount_at(self, seats: SeatBook, now: float) -> float | None:
+        """When the vote under way may pass without a new vote: when the first player it waits
+        for who is not connected will have been gone ``AWAY_GRACE`` seconds (None: nobody such)."""
+        ballot = self.current(now)
+        if ballot is None:
+            return None
+        times = [since + AWAY_GRACE for s in self.needed(seats, now)
+                 if s not in ballot.yes and seats[s].connections == 0 and (since := seats[s].away_since) is not None]
+        return min(times) if times and min(times) <= ballot.until else None
+
+    def propose(self, seats: SeatBook, command: Vote, now: float) -> Ballot:
+        wait = self.proposed.get(command.seat, -PROPOSE_EVERY) + PROPOSE_EVERY - now
+        if wait > 0:
+            raise HallError("throttled", f"you proposed a vote a moment ago: wait {wait:.0f} seconds")
+        if command.motion == "bot":
+            target = seats.check_seat(command.target)
+            if target == command.seat:
+                raise HallError("conflict", "to leave your own seat, resign")
+            check_away(seats, target, now)
+        elif command.motion != "end":
+            raise HallError("bad_request", f"a vote is 'end' or 'bot', not {str(command.motion)[:20]!r}")
+        elif len(people(seats.records())) < 2 and not any(forfeited(s.record()) for s in seats) and \
+                not absent(seats, now, {command.seat}):
+            raise HallError("conflict", "you play against bots alone: nobody has left, so there is nothing"
+                            " to end by agreement (resign to leave the game)")
+        self.ballot = Ballot(command.motion, command.target if command.motion == "bot" else None, command.seat,
+                             now + VOTE_TIME)
+        self.proposed[command.seat] = now
+        return self.ballot
+
+
+def decided(room: Room, ballot: Ballot) -> Farewell:
+    """What a vote that passed changes, judged anew under the room's lock."""
+    now = room.context.clock.now()
+    if room.status != "playing":
+        raise HallError("over", "the game is over")
+    if ballot.motion == "bot":
+        assert ballot.seat is not None
+        check_away(room.seats, ballot.seat, now)
+        return departing(room.seats, [ballot.seat], "away", room.status, room.bots.builtin(room.game))
+    gone = absent(room.seats, now, ballot.yes)
+    names = room.names()
+    out = gone + [s for s, seat in enumerate(room.seats) if forfeited(seat.record())]
+    who = f"{names[ballot.by]} ended the game" if ballot.yes == {ballot.by} else "the players agreed to end the game"
+    why = who + (f": {', '.join(names[s] for s in sorted(out))} left it and place{'s' if len(out) == 1 else ''} last"
+                 if out else ", a draw")
+    return ending(room.seats, gone, "away", why)
+
+
+async def vote(room: Room, votes: Votes, command: Vote) -> None:
+    """Casts ``command``'s vote in ``room`` (applied here; ``votes``: its votes); a vote that passes
+    is carried out. One that waits for a player who is not connected is counted again once they
+    have been gone ``AWAY_GRACE`` seconds."""
+    async with room.lock:
+        lines, passed = votes.cast(room.seats, room.status, command, room.context.clock.now())
+        recount = votes.recount_at(room.seats, room.context.clock.now())
+    room.show_status({"vote": votes.to_json(room.seats, room.context.clock.now())})
+    for line in lines:
+        await room.chat.tell(line)
+    if passed is not None:
+        await leave(room, lambda: decided(room, passed))
+    elif recount is not None:
+        room.context.spawn(_recount(room, votes, recount))
+
+
+async def _recount(room: Room, votes: Votes, when: float) -> None:
+    """Counts the vote under way again at ``when`` (the hall's clock), and carries it out if it passed."""
+    ballot = votes.ballot
+    while room.context.clock.now() < when:
+        await asyncio.sleep(min(1.0, max(0.05, when - room.context.clock.now())))
+        if votes.ballot is not ballot:
+            return  # decided, refused or lapsed meanwhile
+    async with room.lock:
+        try:
+            passed = votes.tally(room.seats, room.context.clock.now()) if votes.ballot is ballot else None
+        except HallError:  # the player in question came back: the vote stays open for the others to say
+            passed = None
+    if passed is not None:
+        with contextlib.suppress(HallError):  # the game ended meanwhile
+            await leave(room, lambda: decided(room, passed))

@@ -1,0 +1,133 @@
+"""The analysis of a finished game (parlour.bots.analysis, ``parlour analyse``): every move judged
+from what its seat knew, the same judgement for the same view whatever the seat could not see, and
+labels that tell a random player's moves from a strong one's."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from parlour.bots import create
+from parlour.bots.analysis import LABELS, Budget, analyse, judge, label, move_seed, summary
+from parlour.cli import main
+from parlour.core import Game
+from parlour.core.replays import BadReplay, dumps, record
+from parlour.games import get
+
+SMALL = Budget(rounds=6, width=3)
+
+
+def played(game: Game[Any], levels: list[str], seed: int, limit: int = 400) -> dict[str, Any]:
+    """A replay of ``game`` between bots of ``levels`` (a quick one: at most ``limit`` moves)."""
+    players = len(levels)
+    state = game.start(players, {}, seed=seed)
+    bots = [create(game, level, seed=seed * 10 + i, time_limit=0.02) for i, level in enumerate(levels)]
+    actions = []
+    while not game.is_over(state) and len(actions) < limit:
+        seat = min(game.to_act(state))
+        action = bots[seat].choose(game.view(state, seat), seat, game.legal_actions(state, seat))
+        actions.append((seat, action))
+        state = game.apply(state, seat, action)
+    return record(game, players, game.resolve_options({}, players), seed, [f"p{i}" for i in range(players)],
+                  actions, game.result(state))
+
+
+def test_labels_follow_the_loss_of_winning_chance() -> None:
+    assert [label(loss, False) for loss in (0.0, 0.01, 0.03, 0.05, 0.09, 0.10, 0.19, 0.2, 0.9)] == [
+        "best", "best", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert label(0.3, True) == "best"  # the search's own choice is never worse than itself
+
+
+@pytest.mark.parametrize("game_id", ["patchwork", "dinosaurs", "palace", "empire", "prestige_cities"])
+def test_every_move_is_judged_the_same_way_twice(game_id: str) -> None:
+    game = get(game_id)
+    replay = played(game, ["random", "medium"], seed=3, limit=60)
+    judged = analyse(game, replay, budget=SMALL)
+    assert [j.turn for j in judged] == list(range(1, len(replay["actions"]) + 1))
+    for j, (seat, action) in zip(judged, replay["actions"]):
+        assert j.seat == seat and j.action == game.normalise(action)
+        assert 0.0 <= j.win_chance_after <= j.win_chance_before <= 1.0
+        assert j.label in LABELS
+        if j.best == j.action:
+            assert j.label == "best"
+    assert [j.to_json() for j in analyse(game, replay, budget=SMALL)] == [j.to_json() for j in judged]
+    only = analyse(game, replay, seat=1, budget=SMALL)
+    assert [j.to_json() for j in only] == [j.to_json() for j in judged if j.seat == 1]
+
+
+@pytest.mark.parametrize("game_id", ["palace", "dinosaurs", "empire"])
+def test_a_judgement_does_not_change_when_what_the_seat_could_not_see_is_resampled(game_id: str) -> None:
+    """The same view and seed give the same judgement whether the hidden cards are the true ones
+    or any others consistent with the view."""
+    game = get(game_id)
+    replay = played(game, ["medium", "medium"], seed=11, limit=40)
+    state = game.start(2, replay["options"], replay["seed"])
+    rng = random.Random(5)
+    differed = checked = 0
+    for turn, (seat, action) in enumerate(replay["actions"], 1):
+        legal = game.legal_actions(state, seat)
+        if len(legal) > 1 and turn % 3 == 1:
+            view = game.view(state, seat)
+            other = game.sample(view, seat, rng)  # another deal that this seat could not tell apart
+            assert game.view(other, seat) == view
+            differed += game.state_to_json(other) != game.state_to_json(state)
+            seed = move_seed(replay["seed"], turn)
+            truth = judge(game, view, seat, legal, action, seed, turn, SMALL)
+            guess = judge(game, game.view(other, seat), seat, game.legal_actions(other, seat), action, seed,
+                          turn, SMALL)
+            assert guess == truth
+            checked += 1
+        state = game.apply(state, seat, game.normalise(action))
+    assert checked >= 3 and differed >= 1  # the hidden part did change, and it changed nothing
+
+
+@pytest.mark.parametrize("game_id", ["dinosaurs", "patchwork"])
+def test_random_moves_are_judged_worse_than_strong_ones(game_id: str) -> None:
+    game = get(game_id)
+    bad = {"random": 0, "hard": 0}
+    moves = {"random": 0, "hard": 0}
+    for seed in (1, 2, 3):
+        levels = ["random", "hard"] if seed % 2 else ["hard", "random"]
+        replay = played(game, levels, seed=seed)
+        for j in analyse(game, replay, budget=Budget(rounds=8, width=4)):
+            if j.choices > 1:
+                moves[levels[j.seat]] += 1
+                bad[levels[j.seat]] += j.label in ("mistake", "blunder")
+    assert bad["random"] / moves["random"] > 2 * bad["hard"] / moves["hard"]
+
+
+def test_parlour_analyse_prints_a_table_or_json(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    game = get("dinosaurs")
+    replay = played(game, ["random", "medium"], seed=4)
+    path = tmp_path / "game.json"
+    path.write_text(dumps(replay))
+    assert main(["analyse", str(path), "--format", "json", "--rounds", "4"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["moves"]) == len(replay["actions"])
+    assert set(out["moves"][0]) >= {"turn", "seat", "action", "best", "win_chance_before", "win_chance_after",
+                                    "label"}
+    judged = analyse(game, replay, budget=Budget(rounds=4))
+    assert [s["blunder"] for s in out["summary"]] == [c["blunder"] for c in summary(judged, 2)]
+    assert main(["analyse", str(path), "--seat", "0", "--rounds", "4"]) == 0
+    table = capsys.readouterr().out
+    assert "every move judged" in table and "p0:" in table and "p1:" not in table
+
+
+def test_bad_input_is_refused_in_words(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    game = get("patchwork")
+    replay = played(game, ["random", "random"], seed=2, limit=10)
+    path = tmp_path / "game.json"
+    path.write_text(dumps(replay))
+    assert main(["analyse", str(path), "--seat", "2"]) == 2
+    assert "seats 0 to 1, not 2" in capsys.readouterr().err
+    assert main(["analyse", str(path), "--rounds", "0"]) == 2
+    assert "--rounds" in capsys.readouterr().err
+    broken = dict(replay, actions=[[0, {"type": "nonsense"}], *replay["actions"]])
+    path.write_text(dumps(broken))
+    assert main(["analyse", str(path)]) == 2
+    assert "move 1 of the replay does not apply" in capsys.readouterr().err
+    with pytest.raises(BadReplay):
+        analyse(game, {"format": "nope"})
