@@ -4,7 +4,7 @@ player's own data (download it, delete the account).
     social = Social(hall, accounts)
     await social.follow(ana, "Bo")                 # Bo is Ana's friend: /me lists where he plays
     await social.block(ana, "Cy")                  # Cy's chat never reaches Ana; he cannot sit at her table
-    await social.invite(ana, "Bo", "KXMTRA")       # Bo sees it on his next page
+    await social.invite(ana, "Bo", "KXMTRA")       # Bo sees it on his next page (and by mail, push)
 
 A block is private: only the blocker ever sees it (their list, their data). What a block does is
 checked here (joining, inviting) and at the chat's delivery (:mod:`.room.chat`, ``visible``).
@@ -13,9 +13,10 @@ The rows are the store's (:mod:`parlour.hall.store.social`); this bounds, thrott
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from limits import parse
 
@@ -34,7 +35,19 @@ INVITES_RATE = parse("20/hour")  # invitations sent, per player
 BLOCKS_RATE = parse("60/hour")
 SEEN_ONLINE = 5 * 60  # seconds after a player's last request that they still count as online
 SEEN_KEPT = 10_000  # players' last requests kept before the old ones are forgotten
+INVITE_ALERTS_PER_PAIR = parse("3/day")  # invitations from one player to another told by mail or push
 GONE_PREFIX = "gone-"  # the name a deleted account's games keep: links to no one
+
+
+log = logging.getLogger(__name__)
+
+
+class Teller(Protocol):
+    """What tells a player something while they are away (hall/notify/'s Notifier): by mail and
+    push, as their settings allow and within its rates."""
+
+    async def notify(self, account: int, kind: str, text: str, link: str, subject: str | None = None,
+                     alert: str | None = None) -> list[str]: ...
 
 
 @dataclass
@@ -47,9 +60,10 @@ class Presence:
 class Social:
     """Friends, blocks, invitations, reputation and "your data", over the hall's store."""
 
-    def __init__(self, hall: Hall, accounts: Accounts) -> None:
+    def __init__(self, hall: Hall, accounts: Accounts, teller: Teller | None = None) -> None:
         self.hall = hall
         self.accounts = accounts
+        self.teller = teller  # invitations by mail and push (none: on the next page only)
         self.rows = hall.store.social
         self._blocked: dict[int, set[int]] = {}  # account -> the accounts it blocks (read once, kept current)
         self._seen: dict[int, float] = {}  # account -> the last time it asked the hall anything
@@ -146,7 +160,8 @@ class Social:
 
     # -- invitations ------------------------------------------------------------------------------
     async def invite(self, me: Account, name: Any, code: Any) -> Account:
-        """Invites the friend ``name`` to room ``code``, where ``me`` sits and a seat is open."""
+        """Invites the friend ``name`` to room ``code``, where ``me`` sits and a seat is open. They
+        see it on their next page, and by mail and push (:meth:`tell`) if they follow ``me`` too."""
         friend = await self.player(name, me)
         if not isinstance(code, str) or len(code) > 16:
             raise HallError("bad_request", "give the code of your room")
@@ -161,11 +176,34 @@ class Social:
             raise HallError("blocked", f"{friend.name} does not take invitations from you")
         self.accounts.take(INVITES_RATE, "invitations", str(me.id), "invitations sent")
         try:
-            await self.rows.invite(me.id, friend.id, room.code, self.hall.clock.now(), PENDING_INVITATIONS)
+            new = await self.rows.invite(me.id, friend.id, room.code, self.hall.clock.now(), PENDING_INVITATIONS)
         except StoreError:
             raise HallError("conflict", f"{friend.name} has {PENDING_INVITATIONS} invitations waiting already:"
                             " try again once they have looked") from None
+        if new:  # the same invitation, still unseen, is not told again
+            await self.tell(me, friend, room)
         return friend
+
+    async def tell(self, me: Account, friend: Account, room: Room) -> None:
+        """An invitation goes by mail and push only where nobody can turn it into spam: to a player
+        who follows ``me`` back (a stranger who follows them cannot reach their inbox), at most
+        ``INVITE_ALERTS_PER_PAIR`` from one player to another, then as the notifier allows (a
+        confirmed address, the player's "invites" setting, its rates). The inviter is not told
+        whether it went: a player's address and browsers are theirs."""
+        if self.teller is None or me.id not in {f.id for f in await self.rows.follows(friend.id)}:
+            return
+        limiter, pair = self.accounts.limiter, f"{me.id}>{friend.id}"
+        if not limiter.test(INVITE_ALERTS_PER_PAIR, "invitation alerts", pair):
+            return
+        try:
+            sent = await self.teller.notify(
+                friend.id, "invite", f"{me.name} invites you to play {room.game.name} at their table"
+                f" (room {room.code}).", f"/r/{room.code}", subject=f"{me.name} invites you to play {room.game.name}")
+        except Exception:  # the invitation stands (their next page shows it); only its alert is lost
+            log.exception("the invitation alert to player %s could not be queued", friend.id)
+            return
+        if sent:  # counted once something went: a player who turned them off costs the pair nothing
+            limiter.hit(INVITE_ALERTS_PER_PAIR, "invitation alerts", pair)
 
     async def invitations(self, me: Account) -> list[dict[str, Any]]:
         """The invitations ``me`` has not seen yet (seen from now on)."""
@@ -196,7 +234,8 @@ class Social:
         if await self.hall.store.games_of(me.id, finished=False):
             raise HallError("conflict", "you sit at a game not over: leave it or finish it first")
         anonymous = f"{GONE_PREFIX}{secrets.token_hex(4)}"
-        codes = await self.rows.forget(me.id, anonymous, name_key(anonymous) + "#" + secrets.token_hex(8))
+        codes = await self.rows.forget(me.id, anonymous, name_key(anonymous) + "#" + secrets.token_hex(8),
+                                       self.hall.clock.now())
         for code in codes:  # finished games kept in memory show the old name: read them again when asked
             kept = self.hall.rooms.get(code)
             if kept is not None and kept.status == "over" and kept.watchers == 0:

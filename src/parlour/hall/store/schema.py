@@ -229,6 +229,7 @@ notify_settings_table = sa.Table(
     sa.Column("daily", sa.Boolean, nullable=False),               # one summary a day wanted
     sa.Column("last_daily", sa.Float, nullable=True),
     sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("invites", sa.Boolean, nullable=False, server_default=sa.true()),  # a friend's invitations (0014)
 )
 
 push_subscriptions_table = sa.Table(

@@ -23,6 +23,9 @@ from .schema import (
     follows_table,
     invitations_table,
     moderation_log_table,
+    notify_settings_table,
+    outbox_table,
+    push_subscriptions_table,
     ratings_table,
     reports_table,
     roles_table,
@@ -30,8 +33,11 @@ from .schema import (
     rooms_table,
     sanctions_table,
     sessions_table,
+    turn_alerts_table,
 )
 from .writes import Write
+
+RATES_KEPT = 86400.0  # seconds the outbox keeps a deleted account's sent mail (its address alone): the rates' day
 
 T = TypeVar("T")
 Reader = Callable[[Callable[[sa.Connection], T]], Awaitable[T]]
@@ -179,10 +185,13 @@ class SocialRows:
         """All the hall keeps about ``account`` (never a password hash, nor a session's)."""
         return await self._read(lambda conn: _everything(conn, account))  # type: ignore[no-any-return]
 
-    async def forget(self, account: int, anonymous: str, anonymous_key: str) -> list[str]:
+    async def forget(self, account: int, anonymous: str, anonymous_key: str, now: float) -> list[str]:
         """The account no longer links to its person: renamed ``anonymous``, its password, sessions,
-        friends, blocks, invitations, roles and the reports it made gone; its seats in every room
-        and its chat lines carry the new name. Returns the codes of the rooms rewritten."""
+        friends, blocks, invitations, roles and the reports it made gone, and its e-mail address,
+        alerts and push browsers; its seats in every room and its chat lines carry the new name.
+        Of the mail and push it was sent, only what went in the last day stays, without its text
+        (the rates count it: deleting an account must not let anyone aim more mail at an address).
+        Returns the codes of the rooms rewritten."""
         codes: list[str] = []
 
         def forget(conn: sa.Connection) -> None:
@@ -199,6 +208,12 @@ class SocialRows:
                                   (reports_table, "reporter")):
                 conn.execute(table.delete().where(table.c[column] == account))
             conn.execute(ratings_table.delete().where(ratings_table.c.account == account))
+            for table in (notify_settings_table, push_subscriptions_table, turn_alerts_table):
+                conn.execute(table.delete().where(table.c.account == account))
+            out = outbox_table
+            conn.execute(out.delete().where(out.c.account == account, sa.or_(
+                out.c.due.is_not(None), out.c.created < now - RATES_KEPT)))
+            conn.execute(out.update().where(out.c.account == account).values(subject="", body="", link=None))
             chat = chat_table
             conn.execute(chat.update().where(chat.c.account == account).values(name=anonymous))
             # what moderators read of them (reports about them, the log) keeps no trace of the old name
@@ -258,9 +273,21 @@ def _everything(conn: sa.Connection, account: int) -> dict[str, Any]:
     warnings = [{"reason": row.reason, "at": row.at} for row in conn.execute(
         sa.select(log.c.reason, log.c.at).where(log.c.account == account, log.c.action == "warn"))]
     roles = list(conn.execute(sa.select(roles_table.c.role).where(roles_table.c.account == account)).scalars())
+    ns, push, out = notify_settings_table, push_subscriptions_table, outbox_table
+    found = conn.execute(sa.select(ns).where(ns.c.account == account)).first()
+    notifications = None if found is None else {
+        "email": found.email, "confirmed": found.confirmed, "turns": found.turns, "daily": found.daily,
+        "invites": found.invites,
+        "push_browsers": [{"endpoint": row.endpoint, "since": row.created} for row in conn.execute(
+            sa.select(push.c.endpoint, push.c.created).where(push.c.account == account))]}
+    sent_to_me = [{"channel": row.channel, "kind": row.kind, "subject": row.subject, "at": row.created,
+                   "sent": row.sent} for row in conn.execute(
+        sa.select(out.c.channel, out.c.kind, out.c.subject, out.c.created, out.c.sent)
+        .where(out.c.account == account).order_by(out.c.created))]
     return {"account": {"name": me.name, "kind": me.kind, "created": me.created, "roles": roles},
             "friends": [{"name": n.name, "since": n.since} for n in _pointed(conn, follows_table, "friend", account)],
             "blocks": [{"name": n.name, "since": n.since} for n in _pointed(conn, blocks_table, "blocked", account)],
             "games": games, "ratings": ratings, "chat_lines": lines,
             "invitations": {"sent": sent, "received": received}, "reports_made": reports,
-            "sanctions": sanctions, "warnings": warnings}
+            "sanctions": sanctions, "warnings": warnings, "notifications": notifications,
+            "mail_and_push": sent_to_me}

@@ -96,7 +96,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.signed_in = SignedInSockets()  # the live sockets of each session, closed when it ends
     app.state.analyses = analyses
     app.state.notifications = notifications
-    app.state.social = Social(hall, app.state.accounts)
+    app.state.social = Social(hall, app.state.accounts, notifications.notifier)  # invitations by mail, push
     app.state.moderation = Moderation(hall, app.state.accounts)
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
                    pages.router, players_api.router, me_api.router, pace_api.router, friends_api.router,

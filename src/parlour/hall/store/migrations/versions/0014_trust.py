@@ -1,5 +1,6 @@
 """trust: the author's account on each chat line and lines a moderator hid; friends (follows),
-blocks, invitations, reports, moderators' roles, sanctions and the moderation log (issue 30)
+blocks, invitations (and whether a player wants them by mail and push), reports, moderators'
+roles, sanctions and the moderation log (issue 30)
 
 Revision ID: 0014
 Revises: 0013
@@ -23,6 +24,8 @@ def upgrade() -> None:
     with op.batch_alter_table("chat_lines") as chat:
         chat.add_column(sa.Column("account", sa.Integer, nullable=True))
         chat.add_column(sa.Column("hidden", sa.Boolean, nullable=False, server_default=sa.false()))
+    with op.batch_alter_table("notify_settings") as settings:  # a friend's invitations by mail and push
+        settings.add_column(sa.Column("invites", sa.Boolean, nullable=False, server_default=sa.true()))
     accounts = "accounts.id"
     op.create_table("follows",
                     sa.Column("account", sa.Integer, sa.ForeignKey(accounts), primary_key=True),
@@ -84,3 +87,5 @@ def downgrade() -> None:
     with op.batch_alter_table("chat_lines") as chat:
         chat.drop_column("hidden")
         chat.drop_column("account")
+    with op.batch_alter_table("notify_settings") as settings:
+        settings.drop_column("invites")
