@@ -138,6 +138,8 @@ def test_block_report_ban_and_invite_at_both_sizes(open_page, browser, trust_hal
         # a report from Cy's seat
         seat = ana.locator('.seat-row[data-seat="1"]')
         expect(seat.locator(".badge-rep")).to_have_text("finishes 0%")  # his reputation, beside his name
+        expect(seat.locator(".badge-rep")).to_have_attribute(
+            "title", "Finishes 0% of their games (0 played to the end, 1 left: 1 resigned).")
         expect(ana.locator('.seat-row[data-seat="0"] .badge-rep')).to_have_count(0)  # none on one's own seat
         seat.locator(".seat-report").click()
         ana.fill("#report-reason", "insults in the chat")

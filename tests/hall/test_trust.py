@@ -4,6 +4,7 @@ and a player's own data (hall/social.py, hall/moderation.py, web/friends_api.py,
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -15,8 +16,11 @@ from test_table import chat_lines
 
 from parlour.cli import main as parlour
 from parlour.hall import social as social_module
+from parlour.hall.hall import SWEEP_EVERY
 from parlour.hall.moderation import REPORTS_PER_DAY
 from parlour.hall.quotas import Limits
+from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE
+from parlour.hall.room.votes import PROPOSE_EVERY
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -365,16 +369,59 @@ def test_a_ban_by_address_stops_guests(client, db_url):
 
 
 # -- reputation and your data ------------------------------------------------------------------------------
-def test_reputation_is_the_share_of_games_played_to_the_end(client):
-    ana = person(client, "Ana")
-    assert ana.get("/api/players/Ana/reputation").json() == {"name": "Ana", "finished": 0, "left": 0, "share": None}
-    for _ in range(2):  # two games left mid-game: resigned (their seat goes to a bot)
-        room = new_room(ana, "patchwork", [OPEN, {"kind": "bot", "bot": "greedy"}], take_seat=0, host_name="Ana")
-        assert client.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"])).status_code == 200
-        resigned = ana.post(f"/api/rooms/{room['code']}/resign")
-        assert resigned.status_code == 200, resigned.text
-    reputation = client.get("/api/players/Ana").json()["reputation"]
-    assert (reputation["finished"], reputation["left"], reputation["share"]) == (0, 2, 0.0)
+def test_reputation_is_the_share_of_games_played_to_the_end_and_says_how_the_others_were_left(client, clock):
+    ana, bo = person(client, "Ana"), person(client, "Bo")
+    nothing = {"finished": 0, "left": 0, "share": None, "resigned": 0, "away": 0, "abandoned": 0}
+    assert bo.get("/api/players/Bo/reputation").json() == {"name": "Bo", **nothing}
+
+    def against_bo(seats: list[dict[str, Any]] | None = None) -> tuple[str, dict[str, Any], str]:
+        room = new_room(ana, "secrets", seats or [OPEN, OPEN], take_seat=0, host_name="Ana")
+        joined = bo.post(f"/api/rooms/{room['code']}/join", json={"name": "Bo"})
+        assert joined.status_code == 200, joined.text
+        assert ana.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"])).status_code == 200
+        return room["code"], room, joined.json()["seat_token"]
+
+    def ana_ends(code: str, room: dict[str, Any]) -> None:  # a vote of one: the only person left
+        ended = ana.post(f"/api/rooms/{code}/vote", json={"motion": "end", "agree": True},
+                         headers=host(room["seat_token"]))
+        assert ended.status_code == 200 and ended.json()["status"] == "over", ended.text
+
+    code, room, _ = against_bo()  # Bo resigns; Ana plays on, then ends it
+    assert bo.post(f"/api/rooms/{code}/resign").status_code == 200
+    ana_ends(code, room)
+
+    code, room, bo_token = against_bo()  # Bo goes (his socket closes) and stays away: Ana votes his seat to a bot
+    with Socket(client, code) as his:
+        his.hello(bo_token)
+    clock.advance(AWAY_GRACE)
+    given = ana.post(f"/api/rooms/{code}/vote", json={"motion": "bot", "seat": 1, "agree": True},
+                     headers=host(room["seat_token"]))
+    assert given.status_code == 200 and given.json()["seats"][1]["left"] == "away", given.text
+    clock.advance(PROPOSE_EVERY)  # a vote proposed a moment ago: the next one waits
+    ana_ends(code, room)
+
+    counted = {"finished": 0, "left": 2, "share": 0.0, "resigned": 1, "away": 1, "abandoned": 0}
+    if not client.app.state.hall.clustered:  # (a cluster does not end abandoned games: test_leaving.py)
+        code, _, bo_token = against_bo([OPEN, OPEN, {"kind": "bot", "bot": "random"}])  # Ana resigns at once
+        assert ana.post(f"/api/rooms/{code}/resign").status_code == 200
+        with Socket(client, code) as his:
+            his.hello(bo_token)
+        for _ in range(200):  # the hall has seen him go (by its clock): from now on nobody plays it
+            if not client.get(f"/api/rooms/{code}").json()["seats"][1]["connected"]:
+                break
+            time.sleep(0.05)
+        clock.advance(ABANDONED_AFTER + SWEEP_EVERY + 20)
+        for _ in range(200):
+            if client.get(f"/api/rooms/{code}").json()["status"] == "over":
+                break
+            time.sleep(0.05)
+        assert client.get(f"/api/rooms/{code}").json()["seats"][1]["left"] == "abandoned"
+        counted = {"finished": 0, "left": 3, "share": 0.0, "resigned": 1, "away": 1, "abandoned": 1}
+    assert client.get("/api/players/Bo").json()["reputation"] == counted
+    ana_counted = client.get("/api/players/Ana/reputation").json()
+    resigned = 0 if client.app.state.hall.clustered else 1  # the third game, at once
+    assert ana_counted == {"name": "Ana", "finished": 2, "left": resigned, "share": round(2 / (2 + resigned), 3),
+                           "resigned": resigned, "away": 0, "abandoned": 0}
     assert client.get("/api/players/Nobody/reputation").status_code == 404
 
 

@@ -212,11 +212,13 @@ class Social:
 
     # -- reputation -------------------------------------------------------------------------------
     async def reputation(self, account: int) -> dict[str, Any]:
-        """The share of a player's games they played to the end (not left to a bot, not forfeited)."""
+        """The share of a player's games they played to the end (not resigned, not gone too long or
+        out of time, not abandoned), and how they left the others (store/social.py's Reputation)."""
         counted = await self.rows.reputation(account)
         total = counted.finished + counted.left
         return {"finished": counted.finished, "left": counted.left,
-                "share": None if total == 0 else round(counted.finished / total, 3)}
+                "share": None if total == 0 else round(counted.finished / total, 3),
+                "resigned": counted.resigned, "away": counted.away, "abandoned": counted.abandoned}
 
     # -- your data --------------------------------------------------------------------------------
     async def everything(self, me: Account) -> dict[str, Any]:

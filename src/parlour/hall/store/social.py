@@ -63,10 +63,17 @@ class Invitation:
 @dataclass(frozen=True)
 class Reputation:
     """Of a player's games that ended or that they left: ``finished`` they played to the end,
-    ``left`` they gave to a bot (or forfeited) before it ended."""
+    ``left`` they forfeited before it ended, and how (the seat's ``left`` in the room's record,
+    room/leaving.py): ``resigned`` (they chose to), ``away`` (gone too long, or a turn-based
+    seat whose time ran out: the others or the host gave it to a bot), ``abandoned`` (nobody
+    played for an hour: the hall ended the game); ``left`` counts also seats given to a bot
+    before the hall recorded how (none of the three)."""
 
     finished: int
     left: int
+    resigned: int = 0
+    away: int = 0
+    abandoned: int = 0
 
 
 class SocialRows:
@@ -171,12 +178,19 @@ class SocialRows:
         rp, rooms = room_players_table, rooms_table
 
         def count(conn: sa.Connection) -> Reputation:
-            row = conn.execute(
-                sa.select(sa.func.sum(sa.case((sa.and_(rooms.c.status == "over", rp.c.forfeit == sa.false()), 1),
-                                              else_=0)).label("finished"),
-                          sa.func.sum(sa.case((rp.c.forfeit == sa.true(), 1), else_=0)).label("left"))
-                .join(rooms, rooms.c.code == rp.c.code).where(rp.c.account == account)).one()
-            return Reputation(int(row.finished or 0), int(row.left or 0))
+            finished = conn.execute(
+                sa.select(sa.func.count()).select_from(rp).join(rooms, rooms.c.code == rp.c.code)
+                .where(rp.c.account == account, rooms.c.status == "over", rp.c.forfeit == sa.false())).scalar()
+            how: dict[str, int] = {"resigned": 0, "away": 0, "abandoned": 0}
+            left = 0
+            for seat, seats in conn.execute(sa.select(rp.c.seat, rooms.c.seats).join(rooms, rooms.c.code == rp.c.code)
+                                            .where(rp.c.account == account, rp.c.forfeit == sa.true())):
+                left += 1
+                records = json.loads(seats)
+                why = records[seat].get("left") if 0 <= seat < len(records) else None
+                if why in how:
+                    how[why] += 1
+            return Reputation(int(finished or 0), left, **how)
 
         return await self._read(count)  # type: ignore[no-any-return]
 

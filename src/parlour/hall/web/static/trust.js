@@ -140,20 +140,27 @@ const reputations = new Map();
 
 /** "finishes 93%" beside a signed-in player's name (filled in once the hall answers). */
 export function reputationBadge(profile) {
-  const badge = el("span", { class: "badge badge-rep", title: "the share of their games they played to the end" });
+  const badge = el("span", { class: "badge badge-rep" });
   if (!reputations.has(profile)) {
     reputations.set(profile, api("GET", `/api/players/${encodeURIComponent(profile)}/reputation`).catch(() => null));
   }
   reputations.get(profile).then((rep) => {
-    if (!rep || rep.share === null) badge.remove();
-    else replace(badge, `finishes ${Math.round(rep.share * 100)}%`);
+    if (!rep || rep.share === null) {
+      badge.remove();
+      return;
+    }
+    replace(badge, `finishes ${Math.round(rep.share * 100)}%`);
+    badge.title = reputationWords(rep);
   });
   return badge;
 }
 
 export function reputationWords(rep) {
   if (!rep || rep.share === null) return "No game finished or left yet.";
-  return `Finishes ${Math.round(rep.share * 100)}% of their games (${rep.finished} played to the end, ${rep.left} left).`;
+  const how = [[rep.resigned, "resigned"], [rep.away, "gone too long or out of time"], [rep.abandoned, "abandoned"]]
+    .filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`);
+  return `Finishes ${Math.round(rep.share * 100)}% of their games (${rep.finished} played to the end, ${rep.left} left`
+    + `${how.length ? `: ${how.join(", ")}` : ""}).`;
 }
 
 /** "Invite a friend" at one's own table: their name; they see it on their next page. */
