@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -60,6 +61,20 @@ def trust_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def flag_pair(db: str, first: str, second: str, code: str) -> None:
+    """Writes the flagged pair the ratings would (hall/ratings.py): ``first`` and ``second`` had two
+    games of palace not rated, the latest in room ``code``."""
+    engine = sa.create_engine(db)
+    with engine.begin() as connection:
+        ids = dict(connection.execute(sa.text("SELECT name, id FROM accounts WHERE name IN (:a, :b)"),
+                                      {"a": first, "b": second}).all())
+        now = time.time()
+        connection.execute(sa.text("INSERT INTO flagged_pairs VALUES (:first, :second, 'palace', :since, :last, 2,"
+                                   " :code)"), {"first": ids[first], "second": ids[second], "since": now - 3600,
+                                                "last": now, "code": code})
+    engine.dispose()
 
 
 @pytest.fixture
@@ -154,7 +169,12 @@ def test_block_report_ban_and_invite_at_both_sizes(open_page, browser, trust_hal
         granted = subprocess.run([sys.executable, "-m", "parlour.cli", "admin", "grant", mod_name, "moderator",
                                   "--db", db], capture_output=True, text=True, timeout=60)
         assert granted.returncode == 0 and "is a moderator now" in granted.stdout, granted
+        flag_pair(db, ana_name, bo_name, code)  # as the ratings flag two players who met too often
         mod.goto("/moderation")
+        pair = mod.locator(".flagged-pair", has_text=ana_name)
+        expect(pair).to_contain_text(f"{ana_name} and {bo_name} at palace: 2 games not rated")
+        expect(pair.get_by_role("link", name=code)).to_have_attribute("href", f"/r/{code}")
+        expect(pair.locator(".do-ban")).to_have_count(2)  # either player may be banned from here
         report = mod.locator(".report", has_text=cy_name)
         expect(report).to_have_count(1)
         expect(report.locator(".evidence li", has_text="potato")).to_have_count(2)  # the copy kept with it

@@ -19,6 +19,7 @@ from parlour.hall import social as social_module
 from parlour.hall.hall import SWEEP_EVERY
 from parlour.hall.moderation import REPORTS_PER_DAY
 from parlour.hall.quotas import Limits
+from parlour.hall.ratings import PAIR_GAMES
 from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE
 from parlour.hall.room.votes import PROPOSE_EVERY
 
@@ -366,6 +367,30 @@ def test_a_ban_by_address_stops_guests(client, db_url):
         assert answer.status_code == 403 and "a flood of rooms" in answer.json()["detail"], answer.text
     mod.post("/api/moderation/actions", json={"address": "testclient", "action": "unban", "reason": "lifted"})
     assert client.post(f"/api/rooms/{code}/join", json={"name": "guest"}).status_code == 200
+
+
+def test_moderators_see_the_pairs_who_met_more_often_than_is_rated(client, db_url, clock):
+    main, feeder = person(client, "Main"), person(client, "Feeder")
+    mod = moderator(client, db_url)
+    assert mod.get("/api/moderation/flagged").json() == []
+    codes = []
+    for _ in range(PAIR_GAMES + 2):  # the feeder throws every game; the last two are played, not rated
+        room = new_room(main, "secrets", [OPEN, OPEN], take_seat=0, host_name="Main")
+        joined = feeder.post(f"/api/rooms/{room['code']}/join", json={"name": "Feeder"}).json()
+        main.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"]))
+        play_secrets((seat_socket(client, room["code"], room["seat_token"]), 9),
+                     (seat_socket(client, room["code"], joined["seat_token"]), 0))
+        codes.append(room["code"])
+        clock.advance(60)
+    flagged = mod.get("/api/moderation/flagged")
+    assert flagged.status_code == 200, flagged.text
+    pairs = flagged.json()
+    assert [(p["first"], p["second"], p["game"], p["unrated"], p["room"]) for p in pairs] == [
+        ("Main", "Feeder", "secrets", 2, codes[-1])]
+    assert pairs[0]["last"] - pairs[0]["since"] == 60  # the first game not rated, and the latest
+    assert main.get("/api/moderation/flagged").status_code == 403  # moderators only
+    assert client.get("/api/moderation/flagged").status_code == 401
+    assert mod.get("/api/moderation/flagged?limit=0").status_code == 422
 
 
 # -- reputation and your data ------------------------------------------------------------------------------

@@ -152,6 +152,13 @@ class Moderation:
     async def log(self, limit: int = 200) -> list[dict[str, Any]]:
         return await self.rows.log(limit)
 
+    async def flagged(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The pairs of players who met more often than is rated (hall/ratings.py: two accounts of
+        one person throwing games to each other show up here), latest first."""
+        return [{"first": pair.first, "second": pair.second, "game": pair.game, "since": pair.since,
+                 "last": pair.last, "unrated": pair.unrated, "room": pair.last_code}
+                for pair in await self.hall.store.flagged_pairs(limit)]
+
     # -- acting -------------------------------------------------------------------------------------
     async def act(self, moderator: Account, body: dict[str, Any]) -> dict[str, Any]:
         """One moderator's action (``body``: action, player or address, days, reason, room, line,

@@ -63,6 +63,16 @@ async def queue(me: CurrentAccount, moderation: ModerationDep,
     return await moderation.queue(limit)
 
 
+@router.get("/api/moderation/flagged", responses=ERRORS)
+async def flagged(me: CurrentAccount, moderation: ModerationDep,
+                  limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
+    """The pairs of players who met at one game more often than is rated (3 rated games a day:
+    their later games together were not rated), latest first, with how many were not rated and
+    the latest room (moderators only)."""
+    await moderation.check_moderator(me)
+    return await moderation.flagged(limit)
+
+
 @router.post("/api/moderation/actions", responses=ERRORS)
 async def act(body: ActionIn, me: CurrentAccount, moderation: ModerationDep) -> dict[str, Any]:
     """Warn, mute, ban or unban a player (or ban an address, for guests), hide one chat line, or

@@ -1,6 +1,7 @@
 // The moderators' page (/moderation): the reports queue, each with the copy of the chat kept with
-// it, the actions (warn, mute, ban with days, hide a chat line, close a room), and the log of every
-// action with who took it. The hall answers 403 to anyone else.
+// it, the actions (warn, mute, ban with days, hide a chat line, close a room), the pairs of players
+// who met more often than is rated (flagged by the ratings), and the log of every action with who
+// took it. The hall answers 403 to anyone else.
 
 import { el, replace, api, header, toast, ago } from "/static/ui.js";
 import { accountCorner } from "/static/account.js";
@@ -10,8 +11,13 @@ const main = el("main", { class: "players-page moderation" });
 app.append(header(el("span", { class: "topbar-title" }, "Moderation"), accountCorner()), main);
 const queue = el("div", { id: "queue" });
 const log = el("div", { id: "log" });
+const pairs = el("div", { id: "flagged" });
 replace(main, el("h1", {}, "Moderation"),
   el("section", { class: "card" }, el("h2", { class: "card-title" }, "Reports"), queue),
+  el("section", { class: "card" }, el("h2", { class: "card-title" }, "Flagged pairs"),
+    el("p", { class: "muted small" }, "Two players who met at one game more often than is rated in a day"
+      + " (their later games together were played but not rated): two accounts of one person may be"
+      + " throwing games to each other."), pairs),
   el("section", { class: "card" }, el("h2", { class: "card-title" }, "Log"), log));
 
 async function act(body) {
@@ -39,6 +45,29 @@ function actions(report) {
     who ? null : el("span", { class: "muted small" }, "a guest: ban their address from the server's logs"));
 }
 
+const profile = (name) => el("a", { href: `/players/${encodeURIComponent(name)}` }, name);
+
+function pairActions(pair) {
+  const days = el("input", { type: "number", min: 1, max: 3650, value: 7, class: "days", "aria-label": "Days" });
+  const reason = el("input", { maxlength: 500, class: "reason", "aria-label": "Reason",
+    value: `${pair.first} and ${pair.second} met at ${pair.game} more often than is rated` });
+  const button = (label, cls, body) => el("button", { type: "button", class: ["btn", "btn-small", cls],
+    onclick: () => act({ ...body(), reason: reason.value.trim() }) }, label);
+  return el("div", { class: "mod-actions" },
+    el("label", {}, "Reason ", reason), el("label", {}, "Days ", days),
+    [pair.first, pair.second].map((player) => [
+      button(`Warn ${player}`, "do-warn", () => ({ player, action: "warn" })),
+      button(`Ban ${player}`, "btn-danger do-ban", () => ({ player, action: "ban", days: Number(days.value) }))]));
+}
+
+function flaggedPair(pair) {
+  return el("article", { class: "flagged-pair" },
+    el("p", {}, profile(pair.first), " and ", profile(pair.second), ` at ${pair.game}: `,
+      el("b", {}, `${pair.unrated} game${pair.unrated === 1 ? "" : "s"} not rated`),
+      " · first ", ago(pair.since), " · latest ", el("a", { href: `/r/${pair.room}` }, pair.room), " ", ago(pair.last)),
+    pairActions(pair));
+}
+
 function evidence(report) {
   if (!report.evidence.length) return null;
   return el("ol", { class: "evidence chat-lines" }, report.evidence.map((line) => el("li", {
@@ -52,8 +81,10 @@ function evidence(report) {
 async function refresh() {
   let reports;
   let entries;
+  let flagged;
   try {
-    [reports, entries] = await Promise.all([api("GET", "/api/moderation/reports"), api("GET", "/api/moderation/log")]);
+    [reports, entries, flagged] = await Promise.all([api("GET", "/api/moderation/reports"),
+      api("GET", "/api/moderation/log"), api("GET", "/api/moderation/flagged")]);
   } catch (err) {
     replace(main, el("h1", {}, "Moderation"), el("p", { class: "form-error" }, err.message));
     return;
@@ -63,6 +94,7 @@ async function refresh() {
       " · ", ago(r.created), r.room ? [" · room ", el("a", { href: `/r/${r.room}` }, r.room)] : null),
     el("p", { class: "report-reason" }, r.reason), evidence(r), actions(r)))
     : el("p", { class: "muted", id: "queue-empty" }, "No report waits."));
+  replace(pairs, flagged.length ? flagged.map(flaggedPair) : el("p", { class: "muted", id: "flagged-empty" }, "No pair is flagged."));
   replace(log, entries.length ? el("table", { class: "data-table", id: "log-table" },
     el("thead", {}, el("tr", {}, ["When", "Moderator", "Action", "On", "Days", "Reason"].map((h) => el("th", {}, h)))),
     el("tbody", {}, entries.map((e) => el("tr", {}, [ago(e.at), e.moderator, e.action,
