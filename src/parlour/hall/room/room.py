@@ -246,7 +246,7 @@ class Room:
             await self._start()
             return Done()
         if isinstance(command, Say):
-            return Said((await self.chat.add(command.kind, command.seat, command.name, command.text)).n)
+            return Said((await self.chat.say(command)).n)
         raise HallError("bad_request", f"a room does not take {type(command).__name__} itself")
 
     async def _say_system(self, text: str) -> None:

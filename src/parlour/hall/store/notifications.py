@@ -39,6 +39,7 @@ class NotifySettings:
     turns: bool
     daily: bool
     last_daily: float | None = None
+    invites: bool = True  # a friend's invitations to their table wanted (by mail, and push)
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ SET_DEADLINE = rooms_table.update().where(rooms_table.c.code == sa.bindparam("ro
 
 def _settings(row: Any) -> NotifySettings:
     return NotifySettings(row.account, row.email, row.confirmed, row.confirm_token, row.confirm_expires,
-                          row.turns, row.daily, row.last_daily)
+                          row.turns, row.daily, row.last_daily, row.invites)
 
 
 def _push(row: Any) -> PushSubscription:
@@ -187,7 +188,8 @@ class NotifySql:
         t = notify_settings_table
         values = dict(account=settings.account, email=settings.email, confirmed=settings.confirmed,
                       confirm_token=settings.confirm_token, confirm_expires=settings.confirm_expires,
-                      turns=settings.turns, daily=settings.daily, last_daily=settings.last_daily, updated=now)
+                      turns=settings.turns, daily=settings.daily, last_daily=settings.last_daily, updated=now,
+                      invites=settings.invites)
         await self.write([(t.delete().where(t.c.account == sa.bindparam("who")), {"who": settings.account}),
                           (t.insert(), values)])
 

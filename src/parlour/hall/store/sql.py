@@ -29,6 +29,7 @@ from . import accounts, analyses, history, rooms
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
 from .migrations import prepare
+from .moderation import ModerationRows
 from .notifications import Deadline, NotifySql, deadline_write
 from .ratings import flagged, settling
 from .records import (
@@ -49,6 +50,7 @@ from .records import (
     Settlement,
     StoreError,
 )
+from .social import SocialRows
 from .writes import Write, execute
 
 __all__ = ["READERS", "SqlStore", "make_engine"]
@@ -76,6 +78,8 @@ class SqlStore(NotifySql):
         self._writer.start()
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="parlour-store-reader")
         self.batches = 0  # transactions committed
+        self.social = SocialRows(self._read, self.write)  # friends, blocks, invitations, your data
+        self.moderation = ModerationRows(self._read, self.write)  # reports, sanctions, the log
         self.writes = 0
 
     # -- reading: rooms and their chat --------------------------------------------------------

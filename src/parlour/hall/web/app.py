@@ -27,14 +27,18 @@ from ..analyses import Analyses
 from ..broadcast import Broadcast
 from ..clock import Clock
 from ..hall import Hall, Ownership
+from ..moderation import Moderation
 from ..notify import Notifications, NotifyConfig
 from ..quotas import Guard, Limits
+from ..social import Social
 from ..store import Store
 from . import (
     analysis_api,
+    friends_api,
     health,
     me_api,
     metrics,
+    moderation_api,
     pace_api,
     pages,
     players_api,
@@ -73,6 +77,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hall.start()
+        await app.state.moderation.load()  # the sanctions in force, before anyone is served
         notifications.start()
         if on_ready is not None:
             on_ready()
@@ -97,8 +102,11 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.metrics, app.state.metrics_from = metrics.hall_registry(hall, guard, notifications.outbox,
                                                                             analyses), list(metrics_from)
     app.state.drain = hall.drain
+    app.state.social = Social(hall, app.state.accounts, notifications.notifier)  # invitations by mail, push
+    app.state.moderation = Moderation(hall, app.state.accounts)
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
-                   pages.router, players_api.router, me_api.router, pace_api.router, metrics.router, health.router):
+                   pages.router, players_api.router, me_api.router, pace_api.router, friends_api.router,
+                   moderation_api.router, metrics.router, health.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

@@ -244,6 +244,9 @@ class ProfileOut(BaseModel):
     ratings: list[RatingOut]
     played: list[PlayedOut]
     recent: list[GameEntry] = Field(description="finished games, newest first, with their replays")
+    reputation: dict[str, Any] | None = Field(None, description="finished, left, and share: of the games they"
+                                              " ended or left, the share they played to the end; resigned,"
+                                              " away, abandoned: how they left")
 
 
 class MyGamesOut(BaseModel):
