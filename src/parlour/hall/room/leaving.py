@@ -54,6 +54,8 @@ ENDED = "forfeit"  # a replay's "ended" for a game ended before its rules ended 
 class Ballots(Protocol):
     ballot: Any  # the vote under way (room/votes.py), dropped when people leave
 
+    def late(self, now: float) -> Sequence[int] | None: ...  # a turn-based room's late seats (None: live)
+
 
 class Room(Protocol):
     """What leaving and voting use of a room (room/room.py's :class:`~.room.Room`)."""
@@ -134,6 +136,21 @@ def check_away(seats: SeatBook, seat: int, now: float) -> None:
                         f" {AWAY_GRACE - gone:.0f} more seconds")
 
 
+def check_absent(seats: SeatBook, seat: int, now: float, late: Sequence[int] | None) -> None:
+    """Refuses to take ``seat`` from its player unless they are absent: in a live room (``late``
+    None) gone ``AWAY_GRACE`` seconds (:func:`check_away`); in a turn-based room, whose players
+    come and go by the day, late (their time to move ran out, room/pace.py)."""
+    if late is None:
+        check_away(seats, seat, now)
+        return
+    current = seats[seat]
+    if current.kind != "human":
+        raise HallError("conflict", f"seat {seat} is not a person's")
+    if seat not in late:
+        raise HallError("conflict", f"{current.name}'s time to move has not run out: in a turn-based game a"
+                        " seat is taken from its player only once they are late")
+
+
 def people(records: Sequence[Mapping[str, Any]]) -> list[int]:
     """The seats a person still plays."""
     return [i for i, record in enumerate(records) if record.get("kind") == "human" and not record.get("left")]
@@ -205,7 +222,8 @@ def farewell(room: Room, command: Resign | GiveToBot) -> Farewell:
     seat of a player gone ``AWAY_GRACE`` seconds to a bot."""
     if isinstance(command, Resign):
         return departing(room.seats, [command.seat], "resigned", room.status, room.bots.builtin(room.game))
-    check_away(room.seats, command.seat, room.context.clock.now())
+    now = room.context.clock.now()
+    check_absent(room.seats, command.seat, now, room.votes.late(now))
     return departing(room.seats, [command.seat], "away", room.status, command.bot)
 
 

@@ -70,7 +70,6 @@ class Room:
         self.host_watched = False  # whether watch_host runs for this waiting room
         for seat in self.seats:
             seat.away_since = self.touched
-        self.votes = Votes()
         self.play = Play(game, self.players, self.options, self.seed)
         self.lock = asyncio.Lock()
         # Several hall processes (hall/cluster/): whether this process applies the room, and the
@@ -86,6 +85,7 @@ class Room:
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
         self.chat = Chat(self.code, context, self.seats, lambda: self.lease, self.refusal, self._say_system)
+        self.votes = Votes(self)
         if self.status != "waiting":
             self.play.begin()
             for action in map(self.play.cleaned, record.actions):
