@@ -55,9 +55,9 @@ def test_a_draining_hall_is_not_ready_takes_no_move_and_sends_new_sockets_away(c
 def test_a_hall_of_a_cluster_without_redis_is_ready_but_says_it_runs_degraded(postgres_url, redis_server, games,
                                                                                clock):
     from fastapi.testclient import TestClient
+    from hallkit import CHEAP_ARGON2ID, CLUSTER_SECRET
     from test_postgres import empty_database
 
-    from conftest import CHEAP_ARGON2ID, CLUSTER_SECRET
     from parlour.hall import create_app
     from parlour.hall.cluster.node import Node
     from parlour.hall.store import SqlStore
