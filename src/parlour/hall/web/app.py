@@ -98,6 +98,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.notifications = notifications
     app.state.social = Social(hall, app.state.accounts, notifications.notifier)  # invitations by mail, push
     app.state.moderation = Moderation(hall, app.state.accounts)
+    # a ban ends the player's sessions: their sockets here close at once (other processes' within RECHECK)
+    app.state.moderation.on_banned.append(lambda account: app.state.signed_in.end_account(account, ""))
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
                    pages.router, players_api.router, me_api.router, pace_api.router, friends_api.router,
                    moderation_api.router):
