@@ -3,6 +3,7 @@ and a player's own data (hall/social.py, hall/moderation.py, web/friends_api.py,
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from typing import Any
@@ -190,6 +191,13 @@ def test_a_blocked_players_chat_never_reaches_the_blocker_live_or_after_a_reload
     assert ana.delete("/api/me/blocks/Cy").status_code == 204
     with chat_socket(ana, code, seats["Ana"]) as unblocked:
         assert "after the block" in said(unblocked, "Bo here")
+        assert len(client.app.state.social._blocked) == 1  # Ana's, while a connection of hers holds it
+    for _ in range(100):  # with the connections gone, nothing of anyone's blocks stays in memory
+        gc.collect()
+        if len(client.app.state.social._blocked) == 0:
+            break
+        time.sleep(0.05)
+    assert len(client.app.state.social._blocked) == 0
 
 
 def test_a_blocked_player_cannot_join_the_blockers_table_nor_invite_them(client):
