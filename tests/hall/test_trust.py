@@ -3,6 +3,7 @@ and a player's own data (hall/social.py, hall/moderation.py, web/friends_api.py,
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from typing import Any
@@ -11,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, host, new_room
 from limits import parse
+from starlette.websockets import WebSocketDisconnect
+from test_accounts_security import first
 from test_players import PASSWORD, play_secrets, seat_socket
 from test_table import chat_lines
 
@@ -188,6 +191,13 @@ def test_a_blocked_players_chat_never_reaches_the_blocker_live_or_after_a_reload
     assert ana.delete("/api/me/blocks/Cy").status_code == 204
     with chat_socket(ana, code, seats["Ana"]) as unblocked:
         assert "after the block" in said(unblocked, "Bo here")
+        assert len(client.app.state.social._blocked) == 1  # Ana's, while a connection of hers holds it
+    for _ in range(100):  # with the connections gone, nothing of anyone's blocks stays in memory
+        gc.collect()
+        if len(client.app.state.social._blocked) == 0:
+            break
+        time.sleep(0.05)
+    assert len(client.app.state.social._blocked) == 0
 
 
 def test_a_blocked_player_cannot_join_the_blockers_table_nor_invite_them(client):
@@ -315,6 +325,35 @@ def test_only_moderators_see_the_queue_and_act_and_a_ban_ends_sessions_and_says_
     assert mod.get("/api/moderation/log").status_code == 403
     assert parlour(["admin", "grant", "Nobody", "moderator", "--db", db_url]) == 1
     assert parlour(["admin", "grant", "Ana", "king", "--db", db_url]) == 1
+
+
+def ended_and_closed(socket: Socket) -> dict[str, Any]:
+    """The ``signed_out`` error the hall sends a socket whose session ended, once the socket closed (4401)."""
+    ended = None
+    with pytest.raises(WebSocketDisconnect) as closed:
+        for _ in range(100):
+            message = socket.ws.receive_json()
+            if message["type"] == "error" and message["code"] == "signed_out":
+                ended = message
+    assert closed.value.code == 4401 and ended is not None
+    return ended
+
+
+def test_a_ban_or_a_deleted_account_closes_the_players_sockets_at_once(client, db_url):
+    cy, ana = person(client, "Cy"), person(client, "Ana")
+    mod = moderator(client, db_url)
+    code = new_room(ana)["code"]
+    with Socket(cy, code) as cy_socket, Socket(ana, code) as ana_socket:  # signed in, both watching
+        cy_socket.hello(None)
+        ana_socket.hello(None)
+        banned = mod.post("/api/moderation/actions", json={"player": "Cy", "action": "ban", "reason": "spam"})
+        assert banned.status_code == 200, banned.text
+        assert "session ended" in ended_and_closed(cy_socket)["message"]
+        ana_socket.send({"type": "ping"})
+        assert first(ana_socket, lambda m: m["type"] == "pong")  # nobody else's
+        deleted = ana.request("DELETE", "/api/me", json={"password": PASSWORD})
+        assert deleted.status_code == 200, deleted.text
+        ended_and_closed(ana_socket)
 
 
 def test_a_muted_player_is_refused_in_words_warned_and_a_line_hidden_and_a_room_closed(client, db_url):

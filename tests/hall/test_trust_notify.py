@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from hallkit import OPEN, new_room
-from notifykit import CHEAP_ARGON2ID, HALL_SEED, Browser, PushService, SmtpServer, body_of, wait_for
+from hallkit import CHEAP_ARGON2ID, HALL_SEED, OPEN, new_room
+from notifykit import Browser, PushService, SmtpServer, body_of, wait_for
 from test_notify import link_in, settle
 from test_players import PASSWORD
 from test_push import subscription

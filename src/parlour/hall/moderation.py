@@ -15,6 +15,7 @@ player, nor anything of a game's view. The rows are the store's (:mod:`parlour.h
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .accounts import Account, Accounts, name_key
@@ -65,6 +66,7 @@ class Moderation:
         # those in force or to come, read from the store (load), by whom they are on
         self._on: dict[tuple[str, int | str], list[Sanction]] = {}
         self._loaded = float("-inf")
+        self.on_banned: list[Callable[[int], None]] = []  # told a banned player's account (web: sockets close)
 
     async def load(self) -> None:
         """Reads the sanctions in force: when the hall starts, after each action here, and every
@@ -194,6 +196,9 @@ class Moderation:
         lift = {"unban": "ban", "unmute": "mute"}.get(action)
         await self.rows.act(entry, sanction, lift=lift, end_sessions=action == "ban")
         await self.load()
+        if action == "ban" and account is not None:
+            for banned in self.on_banned:
+                banned(account.id)
         words = {"warn": f"{target} is warned: they see it on their next page",
                  "mute": f"{target} is muted {until_words(ends)}",
                  "ban": f"{target} is banned {until_words(ends)}; their sessions ended",

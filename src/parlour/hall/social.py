@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import weakref
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -42,6 +43,11 @@ GONE_PREFIX = "gone-"  # the name a deleted account's games keep: links to no on
 log = logging.getLogger(__name__)
 
 
+class BlockedSet(set[int]):
+    """The accounts one player blocks, as the connections of theirs hold it (weakly kept here: it
+    is forgotten with their last connection)."""
+
+
 class Teller(Protocol):
     """What tells a player something while they are away (hall/notify/'s Notifier): by mail and
     push, as their settings allow and within its rates."""
@@ -65,7 +71,8 @@ class Social:
         self.accounts = accounts
         self.teller = teller  # invitations by mail and push (none: on the next page only)
         self.rows = hall.store.social
-        self._blocked: dict[int, set[int]] = {}  # account -> the accounts it blocks (read once, kept current)
+        # account -> the accounts it blocks, read once and kept current while a connection of theirs holds it
+        self._blocked: weakref.WeakValueDictionary[int, BlockedSet] = weakref.WeakValueDictionary()
         self._seen: dict[int, float] = {}  # account -> the last time it asked the hall anything
 
     # -- who is who -------------------------------------------------------------------------------
@@ -141,12 +148,13 @@ class Social:
     async def blocks(self, me: Account) -> list[Named]:
         return await self.rows.blocks(me.id)
 
-    async def blocked_set(self, account: int) -> set[int]:
+    async def blocked_set(self, account: int) -> BlockedSet:
         """The accounts ``account`` blocks: one set per account, kept current by this process's
-        blocks and unblocks (a connection holds it, so a block made now filters its chat at once)."""
+        blocks and unblocks while a connection holds it (so a block made now filters its chat at
+        once); with its last holder gone it is forgotten, and read from the store when next asked."""
         found = self._blocked.get(account)
         if found is None:
-            loaded = await self.rows.blocked_by(account)
+            loaded = BlockedSet(await self.rows.blocked_by(account))
             found = self._blocked.setdefault(account, loaded)
         return found
 

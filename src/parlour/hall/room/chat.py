@@ -128,11 +128,24 @@ class Chat:
 
     def hide(self, n: int) -> None:
         """A moderator hid line ``n`` (the store has it so): it leaves the lines kept, and the
-        connections are told to take it away."""
+        connections are told to take it away, here and in the hall's other processes (which
+        :meth:`hide_here` as they are told)."""
+        broadcast = self.context.broadcast()
+        self._drop(n)
+        broadcast.publish(chat_key(self.code), dumps_bytes({"hidden": n}) if broadcast.carries_payloads else None)
+
+    def hide_here(self, n: int) -> None:
+        """Another process's moderator hid line ``n``: this process's connections take it away."""
+        if self._drop(n):
+            self.context.broadcast().publish_here(chat_key(self.code))
+
+    def _drop(self, n: int) -> bool:
+        if n in self.hidden:
+            return False
         if self._lines is not None:
             self._lines[:] = [line for line in self._lines if line.n != n]
         self.hidden.append(n)
-        self.context.broadcast().publish_here(chat_key(self.code))
+        return True
 
     async def tell(self, text: str) -> None:
         """A system line, kept before this returns (a failed write is logged, not raised)."""

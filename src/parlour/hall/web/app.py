@@ -104,9 +104,11 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.drain = hall.drain
     app.state.social = Social(hall, app.state.accounts, notifications.notifier)  # invitations by mail, push
     app.state.moderation = Moderation(hall, app.state.accounts)
+    # a ban ends the player's sessions: their sockets here close at once (other processes' within RECHECK)
+    app.state.moderation.on_banned.append(lambda account: app.state.signed_in.end_account(account, ""))
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
-                   pages.router, players_api.router, me_api.router, pace_api.router, friends_api.router,
-                   moderation_api.router, metrics.router, health.router):
+                   pages.router, players_api.router, me_api.router, pace_api.router, metrics.router, health.router,
+                   friends_api.router, moderation_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import Field, StringConstraints
 
 from ..errors import HallError
@@ -19,6 +19,7 @@ from ..wire import dumps
 from .deps import AccountsDep, ClientAddress, ModerationDep, SignedIn, SocialDep
 from .errors import responses
 from .schemas import Wire
+from .signed_in import SignedInSockets
 
 ERRORS = responses(401, 403, 404, 409, 422, 429)
 router = APIRouter(tags=["friends"])
@@ -106,8 +107,11 @@ async def my_data(me: SignedIn, social: SocialDep) -> Response:
 
 
 @router.delete("/api/me", responses=ERRORS)
-async def delete_me(body: Confirm, me: SignedIn, social: SocialDep, address: ClientAddress) -> dict[str, Any]:
+async def delete_me(body: Confirm, request: Request, me: SignedIn, social: SocialDep, address: ClientAddress
+                    ) -> dict[str, Any]:
     """Delete my account, given my password again: my games stay, under a name that links to no one;
     everything else about me goes (sessions, friends, blocks, invitations, reports I made, ratings)."""
     anonymous = await social.forget(me, body.password, address)
+    sockets: SignedInSockets = request.app.state.signed_in
+    sockets.end_account(me.id, "")  # its live sockets close, as its sessions ended
     return {"done": f"your account is deleted: your games stay under the name {anonymous}"}
