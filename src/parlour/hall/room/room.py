@@ -35,7 +35,7 @@ from .chat import Chat
 from .checks import prepared
 from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
 from .context import RoomContext
-from .leaving import ENDED, ended_early, farewell, host_away, leave, watch_host
+from .leaving import ENDED, ended_early, farewell, host_away, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
 from .replay import replay_of
@@ -79,7 +79,7 @@ class Room:
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
         self.pace = Pace(record.pace, record.turn_timer, record.deadline, lambda seats: context.asked(self.code, seats))
         self.timer = TurnTimer(None if self.pace.turn_based else record.turn_timer, context.deadlines,
-                               lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
+                               lambda: time_out(self, self.to_act(), self.driver, self._asked))
         self.audiences = Audiences(game, self.players, self.names, self._status,
                                    lambda: self.timer.deadline or self.pace.deadline, self.ended)
         self.bots = context.bots

@@ -208,6 +208,17 @@ moderation_log_table = sa.Table(
     sa.Column("seen", sa.Boolean, nullable=False),         # a warning: the player has seen it
 )
 
+# -- bot accounts (store/bots.py): the API tokens a bot account's programs sign in with -----------------
+api_tokens_table = sa.Table(
+    "api_tokens", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("token", sa.String(64), nullable=False, unique=True),  # sha256 hex: the token itself is shown once
+    sa.Column("label", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),              # when a program last connected with it
+)
+
 # -- analyses (store/analyses.py): a finished game's moves judged by the search, made once
 analyses_table = sa.Table(
     "analyses", metadata,
