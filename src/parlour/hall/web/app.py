@@ -30,7 +30,7 @@ from ..hall import Hall, Ownership
 from ..notify import Notifications, NotifyConfig
 from ..quotas import Guard, Limits
 from ..store import Store
-from . import analysis_api, me_api, pace_api, pages, players_api, replays_api, rooms_api, socket, table_api
+from . import analysis_api, coach_api, me_api, pace_api, pages, players_api, replays_api, rooms_api, socket, table_api
 from .errors import HANDLERS
 from .middleware import BodyLimits, Proxies, RateLimit, SameOrigin, SecurityHeaders, TrustedProxy
 from .signed_in import SignedInSockets
@@ -82,7 +82,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.analyses = analyses
     app.state.notifications = notifications
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
-                   pages.router, players_api.router, me_api.router, pace_api.router):
+                   pages.router, players_api.router, me_api.router, pace_api.router, coach_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency
