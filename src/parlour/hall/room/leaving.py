@@ -41,6 +41,7 @@ from ..ratings import settlement
 from ..store import ActionRecord, SeatLeft, SeatRecord, leaving
 from .bots import Asked, BotDriver, BotPool
 from .chat import Chat
+from .coach import unrated
 from .commands import GiveToBot, Resign
 from .context import RoomContext
 from .pace import Pace
@@ -77,6 +78,7 @@ class Room(Protocol):
     leading: bool
     pace: Pace
     timer: TurnTimer
+    coach: bool  # a coached game is never rated (room/coach.py)
 
     @property
     def votes(self) -> Ballots: ...
@@ -245,8 +247,8 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
     async with room.lock:
         told = plan()
         result = ended_result(told.seats) if told.ends else None
-        settle = None if result is None else settlement(
-            room.code, room.game.id, told.seats, result.ranks, room.context.clock.now())
+        settle = unrated(None if result is None else settlement(
+            room.code, room.game.id, told.seats, result.ranks, room.context.clock.now()), room.coach)
         status = "over" if told.ends else None
         await room.save(seats=told.seats, status=status, left=told.left, settle=settle)
         room.seats.replace(told.seats)

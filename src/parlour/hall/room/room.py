@@ -33,6 +33,7 @@ from .audience import Audience, Audiences
 from .bots import BotDriver
 from .chat import Chat
 from .checks import prepared
+from .coach import Coaching, unrated
 from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
 from .context import RoomContext
 from .leaving import ENDED, ended_early, farewell, host_away, leave, time_out, watch_host
@@ -63,6 +64,7 @@ class Room:
         self.host_token = record.host_token
         self.created = record.created
         self.rematch = record.rematch  # the code of the room its players were invited to next
+        self.coach, self.coaching = record.coach, Coaching()  # hints (room/coach.py)
         self.watchers = 0  # connections, spectators' included
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
@@ -120,7 +122,7 @@ class Room:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
                 "seats": self.seats.to_json(now), "turn_timer": self.turn_timer, "created": self.created,
                 "rematch": self.rematch, "vote": self.votes.to_json(self.seats, now), "host_away": self.host_away(),
-                **self.pace.status(self.seats.humans(self.to_act()), now)}
+                "coach": self.coach, **self.pace.status(self.seats.humans(self.to_act()), now)}
 
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.status == "over" else self.play.to_act()
@@ -341,8 +343,8 @@ class Room:
             record = ActionRecord(self.turn, seat, action, by, self.context.clock.now())
             over = self.game.is_over(state)
             result = self.game.result(state) if over else None
-            rated = settlement(self.code, self.game.id, self.seats.records(), result.ranks,
-                               record.at) if result is not None else None
+            rated = unrated(settlement(self.code, self.game.id, self.seats.records(), result.ranks,
+                                       record.at) if result is not None else None, self.coach)
             humans = self.seats.humans(self.game.to_act(state)) if self.pace.turn_based and not over else []
             deadline = self.pace.after(humans, self.play.waiting_since, seat, record.at, over)
             try:

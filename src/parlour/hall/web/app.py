@@ -38,6 +38,7 @@ from . import (
     analysis_api,
     bots_api,
     challenges_api,
+    coach_api,
     friends_api,
     health,
     me_api,
@@ -114,7 +115,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.challenges = Challenges(hall, guard.limits.bot_games)
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
                    pages.router, players_api.router, me_api.router, pace_api.router, metrics.router, health.router,
-                   friends_api.router, moderation_api.router, bots_api.router, challenges_api.router):
+                   friends_api.router, moderation_api.router, bots_api.router, challenges_api.router,
+                   coach_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

@@ -79,7 +79,8 @@ async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address:
     guard.new_room(address, with_bots)
     room, host_token, seat, seat_token = await hall.create_room(
         body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
-        body.host_name, body.take_seat, account=account, pace=body.pace)
+        body.host_name, body.take_seat, account=account, pace=body.pace,
+        coach=body.coach)
     if with_bots:
         count_bot_room(guard, address, room)
     return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
