@@ -34,7 +34,8 @@ AROUND = 10  # chat lines kept before and after the line reported
 MAX_DAYS = 3650
 ACTIONS = ("warn", "mute", "ban", "unban", "unmute", "hide_line", "close_room")
 ADDRESS_MAX = 64
-RELOAD = 30.0  # seconds after which the sanctions are read again (another process's moderators acted)
+RELOAD = 30.0  # seconds after which the sanctions are read again (in case a message from another process was lost)
+SANCTIONS_KEY = "moderation/sanctions"  # what the broadcast carries when a moderator acted (never a room's code)
 
 
 def until_words(ends: float | None) -> str:
@@ -67,10 +68,20 @@ class Moderation:
         self._on: dict[tuple[str, int | str], list[Sanction]] = {}
         self._loaded = float("-inf")
         self.on_banned: list[Callable[[int], None]] = []  # told a banned player's account (web: sockets close)
+        self._listening: object = None  # the broadcast told when another process's moderator acted
+
+    async def _acted(self) -> None:
+        """The sanctions changed here: read them again, and tell the hall's other processes."""
+        await self.load()
+        self.hall.broadcast.publish(SANCTIONS_KEY)
 
     async def load(self) -> None:
-        """Reads the sanctions in force: when the hall starts, after each action here, and every
-        ``RELOAD`` seconds (in the background) for those taken by another process of the hall."""
+        """Reads the sanctions in force: when the hall starts, after each action here or in another
+        process of the hall (told over the broadcast), and every ``RELOAD`` seconds in case such a
+        message was lost."""
+        if self._listening is not self.hall.broadcast:  # (the hall's broadcast is Redis's once it started)
+            self._listening = self.hall.broadcast
+            self.hall.broadcast.subscribe(SANCTIONS_KEY, lambda: self.hall.spawn(self.load()))
         self._loaded = self.now()
         on: dict[tuple[str, int | str], list[Sanction]] = {}
         for sanction in await self.rows.in_force(self.now()):
@@ -195,7 +206,7 @@ class Moderation:
                     if action in ("mute", "ban") else None)
         lift = {"unban": "ban", "unmute": "mute"}.get(action)
         await self.rows.act(entry, sanction, lift=lift, end_sessions=action == "ban")
-        await self.load()
+        await self._acted()
         if action == "ban" and account is not None:
             for banned in self.on_banned:
                 banned(account.id)
@@ -238,7 +249,7 @@ class Moderation:
             await self.rows.act(entry, Sanction("close", None, None, room.code, reason, now, None))
         except StoreError as error:
             raise HallError("bad_request", f"{error}: nothing was done") from None
-        await self.load()
+        await self._acted()
         await self.hall.execute(room.code, Say("system", f"a moderator closed this room: {reason}"))
         return {"done": f"room {room.code} is closed: nobody may join it or chat in it"}
 
