@@ -375,3 +375,14 @@ def test_a_challenger_is_held_to_the_halls_cap_of_unfinished_games(make_client):
     program.send({"type": "ping"})
     assert program.receive()["type"] == "pong"
     program.close()
+
+
+def test_a_draining_hall_sends_a_bots_program_elsewhere(client):
+    """A hall that drains to stop (SIGTERM) closes a new /ws/bot at once with 1012, as it does a
+    room's socket: ``parlour bot connect`` reconnects, through the proxy to another hall."""
+    token = make_bot(client)
+    client.portal.call(client.app.state.hall.drain)  # type: ignore[union-attr,attr-defined]
+    with client.websocket_connect("/ws/bot", headers=auth(token)) as ws, pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == 1012
+    assert client.get("/api/bots").json() == []

@@ -57,7 +57,8 @@ class Limits:
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
                    sockets=1_000_000, messages="1000000/second", connections=1_000_000, hashing_ms=1_000_000_000,
-                   hashing_share=100, chat_address="1000000/second", replay_frames="1000000/second")
+                   hashing_share=100, chat_address="1000000/second", replay_frames="1000000/second",
+                   challenges="1000000/second")
 
     def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
