@@ -54,6 +54,7 @@ ABANDONED_AFTER = 3600.0  # seconds without a person connected or a move before 
 HOST_AWAY = 60.0  # seconds the host of a waiting room may be gone before any seated player may start it
 HOST_CHECK_EVERY = 2.0  # seconds between two looks at a watched waiting room's host
 ENDED = "forfeit"  # a replay's "ended" for a game ended before its rules ended it
+CAPPED = "cap"  # a replay's "ended" for a game stopped at its cap on actions (Game.max_actions)
 
 
 class Ballots(Protocol):
@@ -219,11 +220,23 @@ def ended_result(records: Sequence[Mapping[str, Any]]) -> Result:
     return Result(tuple(0.0 if gone else 1.0 for gone in out), ranks, reason, {"ended": ENDED})
 
 
-def ended_early(status: str, game: Game[Any], state: Any, seats: SeatBook) -> Result | None:
-    """The result of a game that ended before its rules ended it, else None."""
+def ended_early(status: str, game: Game[Any], state: Any, seats: SeatBook, actions: int) -> Result | None:
+    """The result of a game that ended before its rules ended it (after ``actions`` actions): at
+    its cap on actions (:func:`final`), else by its people leaving; None if its rules ended it."""
     if status != "over" or state is None or game.is_over(state):
         return None
-    return ended_result(seats.records())
+    return final(game, state, len(seats.records()), actions) or ended_result(seats.records())
+
+
+def final(game: Game[Any], state: Any, players: int, actions: int) -> Result | None:
+    """The result of a game after ``actions`` actions made ``state`` if that ends it: its rules',
+    or once it reached its cap on actions, the one its rules document gives for that
+    (``Game.capped``, docs/rules/<game>.md), marked ``"ended": "cap"``; else None."""
+    result = game.result(state)
+    if result is not None or actions < game.max_actions:
+        return result
+    capped = game.capped(state, players)
+    return Result(capped.scores, capped.ranks, capped.reason, {**capped.details, "ended": CAPPED})
 
 
 def farewell(room: Room, command: Resign | GiveToBot) -> Farewell:

@@ -36,7 +36,7 @@ from .checks import prepared
 from .coach import Coaching, unrated
 from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
 from .context import RoomContext
-from .leaving import ENDED, ended_early, farewell, host_away, leave, time_out, watch_host
+from .leaving import ENDED, ended_early, farewell, final, host_away, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
 from .replay import replay_of
@@ -129,7 +129,7 @@ class Room:
 
     def ended(self) -> Result | None:
         """The result of a game ended before its rules ended it (room/leaving.py), else None."""
-        return ended_early(self.status, self.game, self.state, self.seats)
+        return ended_early(self.status, self.game, self.state, self.seats, self.turn)
 
     def host_away(self) -> bool:
         return host_away(self.status, self.seats, self.host_seen, self.context.clock.now())
@@ -178,7 +178,7 @@ class Room:
             self.seats.check_seat(seat)
         ended = self.ended()
         return replay_of(self.game, self.players, self.options, self.seed, self.names(), self.records, self.state,
-                         seat, start, count, ended, ENDED if ended is not None else None)
+                         seat, start, count, ended, ended.details.get("ended", ENDED) if ended is not None else None)
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -341,8 +341,8 @@ class Room:
                 raise HallError("illegal", f"this action could not be applied ({type(error).__name__}:"
                                 f" {error})") from None
             record = ActionRecord(self.turn, seat, action, by, self.context.clock.now())
-            over = self.game.is_over(state)
-            result = self.game.result(state) if over else None
+            result = final(self.game, state, self.players, self.turn + 1)  # its rules', or its cap's
+            over = result is not None
             rated = unrated(settlement(self.code, self.game.id, self.seats.records(), result.ranks,
                                        record.at) if result is not None else None, self.coach)
             humans = self.seats.humans(self.game.to_act(state)) if self.pace.turn_based and not over else []
@@ -377,7 +377,7 @@ class Room:
     def _advance(self, record: ActionRecord, state: Any, entries: list[LogEntry]) -> bool:
         """The room after ``record`` (committed); returns whether every audience saw it."""
         self.play.advance(record, state)
-        if self.game.is_over(state):
+        if self.game.is_over(state) or self.turn >= self.game.max_actions:  # its rules ended it, or its cap
             self.status = "over"
         if not self.audiences.built:  # rebuilding on start: the audiences come later, from the records
             return True
