@@ -20,6 +20,7 @@ COMMANDS = (
     "serve",
     "cluster",
     "db",
+    "admin",
     "arena",
     "replay",
     "analyse",

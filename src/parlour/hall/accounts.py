@@ -177,7 +177,7 @@ class Accounts:
         if await self.by_name(name) is not None:
             raise HallError("conflict", f"the name {name!r} is taken (names are the same whatever their case,"
                             " accents and letters that look alike)")
-        self._take(SIGN_UPS_PER_ADDRESS, "sign-ups", address, "accounts made from your address")
+        self.take(SIGN_UPS_PER_ADDRESS, "sign-ups", address, "accounts made from your address")
         hashed = await self._hash(password, address)
         try:
             await self.store.add_account(name, name_key(name), "human", hashed, self.clock.now())
@@ -226,14 +226,18 @@ class Accounts:
     async def change_password(self, account: Account, old: Any, new: Any, address: str, keep: str) -> None:
         """A new password once the old one is given; every other session of the account ends."""
         check_password(new)
+        await self.check_password_of(account, old, address)
+        hashed = await self._hash(new, address)
+        await self._save(self.store.change_password(account.id, hashed, token_hash(keep)))
+
+    async def check_password_of(self, account: Account, password: Any, address: str) -> None:
+        """Refuses (counted as a failed sign-in) unless ``password`` is ``account``'s current one."""
         key, now = name_key(account.name), self.clock.now()
         self.failed_pair.check((key, address), now, f"{FAILED} for this name from your address")
         found = await self.by_name(account.name)
-        if found is None or not isinstance(old, str) or not await self._verify(found[1], old, address):
+        if found is None or not isinstance(password, str) or not await self._verify(found[1], password, address):
             self._failed(key, address, now)
             raise HallError("bad_credentials", "the current password is wrong")
-        hashed = await self._hash(new, address)
-        await self._save(self.store.change_password(account.id, hashed, token_hash(keep)))
 
     @staticmethod
     async def _save(write: Awaitable[None]) -> None:
@@ -249,6 +253,7 @@ class Accounts:
             wait = max(1, round((reset - time.time()) / 60))  # the limiter counts in the system's time
             raise HallError("throttled", f"too many {what}: try again in {wait} minute{'s' if wait != 1 else ''}")
 
-    def _take(self, rate: Any, kind: str, key: str, what: str) -> None:
+    def take(self, rate: Any, kind: str, key: str, what: str) -> None:
+        """Counts one ``kind`` for ``key`` against ``rate``; past it, refused with the wait in words."""
         self._allowed(rate, kind, key, what)
         self.limiter.hit(rate, kind, key)

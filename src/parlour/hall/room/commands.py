@@ -63,6 +63,7 @@ class Say:
     text: Any  # checked where it was asked (room/checks.py): a client may send anything here
     seat: int | None = None
     name: str | None = None
+    account: int | None = None  # the writer's account, signed in
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from ..ratings import settlement
 from ..store import ActionRecord, SeatLeft, SeatRecord, leaving
 from .bots import Asked, BotDriver, BotPool
 from .chat import Chat
+from .coach import unrated
 from .commands import GiveToBot, Resign
 from .context import RoomContext
 from .pace import Pace
@@ -53,10 +54,13 @@ ABANDONED_AFTER = 3600.0  # seconds without a person connected or a move before 
 HOST_AWAY = 60.0  # seconds the host of a waiting room may be gone before any seated player may start it
 HOST_CHECK_EVERY = 2.0  # seconds between two looks at a watched waiting room's host
 ENDED = "forfeit"  # a replay's "ended" for a game ended before its rules ended it
+CAPPED = "cap"  # a replay's "ended" for a game stopped at its cap on actions (Game.max_actions)
 
 
 class Ballots(Protocol):
     ballot: Any  # the vote under way (room/votes.py), dropped when people leave
+
+    def late(self, now: float) -> Sequence[int] | None: ...  # a turn-based room's late seats (None: live)
 
 
 class Room(Protocol):
@@ -75,6 +79,7 @@ class Room(Protocol):
     leading: bool
     pace: Pace
     timer: TurnTimer
+    coach: bool  # a coached game is never rated (room/coach.py)
 
     @property
     def votes(self) -> Ballots: ...
@@ -141,6 +146,21 @@ def check_away(seats: SeatBook, seat: int, now: float) -> None:
                         f" {AWAY_GRACE - gone:.0f} more seconds")
 
 
+def check_absent(seats: SeatBook, seat: int, now: float, late: Sequence[int] | None) -> None:
+    """Refuses to take ``seat`` from its player unless they are absent: in a live room (``late``
+    None) gone ``AWAY_GRACE`` seconds (:func:`check_away`); in a turn-based room, whose players
+    come and go by the day, late (their time to move ran out, room/pace.py)."""
+    if late is None:
+        check_away(seats, seat, now)
+        return
+    current = seats[seat]
+    if current.kind != "human":
+        raise HallError("conflict", f"seat {seat} is not a person's")
+    if seat not in late:
+        raise HallError("conflict", f"{current.name}'s time to move has not run out: in a turn-based game a"
+                        " seat is taken from its player only once they are late")
+
+
 def people(records: Sequence[Mapping[str, Any]]) -> list[int]:
     """The seats a person still plays."""
     return [i for i, record in enumerate(records) if record.get("kind") == "human" and not record.get("left")]
@@ -200,11 +220,23 @@ def ended_result(records: Sequence[Mapping[str, Any]]) -> Result:
     return Result(tuple(0.0 if gone else 1.0 for gone in out), ranks, reason, {"ended": ENDED})
 
 
-def ended_early(status: str, game: Game[Any], state: Any, seats: SeatBook) -> Result | None:
-    """The result of a game that ended before its rules ended it, else None."""
+def ended_early(status: str, game: Game[Any], state: Any, seats: SeatBook, actions: int) -> Result | None:
+    """The result of a game that ended before its rules ended it (after ``actions`` actions): at
+    its cap on actions (:func:`final`), else by its people leaving; None if its rules ended it."""
     if status != "over" or state is None or game.is_over(state):
         return None
-    return ended_result(seats.records())
+    return final(game, state, len(seats.records()), actions) or ended_result(seats.records())
+
+
+def final(game: Game[Any], state: Any, players: int, actions: int) -> Result | None:
+    """The result of a game after ``actions`` actions made ``state`` if that ends it: its rules',
+    or once it reached its cap on actions, the one its rules document gives for that
+    (``Game.capped``, docs/rules/<game>.md), marked ``"ended": "cap"``; else None."""
+    result = game.result(state)
+    if result is not None or actions < game.max_actions:
+        return result
+    capped = game.capped(state, players)
+    return Result(capped.scores, capped.ranks, capped.reason, {**capped.details, "ended": CAPPED})
 
 
 def farewell(room: Room, command: Resign | GiveToBot) -> Farewell:
@@ -216,7 +248,8 @@ def farewell(room: Room, command: Resign | GiveToBot) -> Farewell:
     if command.forfeit:
         check_timed_out(room, command.seat)
         return departing(room.seats, [command.seat], "timed_out", room.status, command.bot)
-    check_away(room.seats, command.seat, room.context.clock.now())
+    now = room.context.clock.now()
+    check_absent(room.seats, command.seat, now, room.votes.late(now))
     return departing(room.seats, [command.seat], "away", room.status, command.bot)
 
 
@@ -227,8 +260,8 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
     async with room.lock:
         told = plan()
         result = ended_result(told.seats) if told.ends else None
-        settle = None if result is None else settlement(
-            room.code, room.game.id, told.seats, result.ranks, room.context.clock.now())
+        settle = unrated(None if result is None else settlement(
+            room.code, room.game.id, told.seats, result.ranks, room.context.clock.now()), room.coach)
         status = "over" if told.ends else None
         await room.save(seats=told.seats, status=status, left=told.left, settle=settle)
         room.seats.replace(told.seats)

@@ -25,6 +25,7 @@ from typing import Protocol
 from .bots import BOT_KIND, ApiToken, BotRows, Refused
 from .engine import make_engine
 from .leases import LENGTH, Leases
+from .moderation import LogEntry, ModerationRows, Report, Sanction
 from .notifications import Deadline, NotifySettings, NotifyStore, Outgoing, PushSubscription, Queued
 from .records import (
     Account,
@@ -62,6 +63,7 @@ from .schema import (
     rooms_table,
     sessions_table,
 )
+from .social import Invitation, Named, Reputation, SocialRows
 from .sql import SqlStore
 
 __all__ = [
@@ -73,6 +75,7 @@ __all__ = [
     "chat_table", "cluster_settings_table", "leaving", "make_engine", "metadata", "ratings_table",
     "room_leases_table", "room_players_table",
     "rooms_table", "sessions_table",
+    "Invitation", "LogEntry", "ModerationRows", "Named", "Report", "Reputation", "Sanction", "SocialRows",
 ]
 
 
@@ -183,6 +186,10 @@ class Store(NotifyStore, Protocol):
     async def save_analysis(self, analysis: AnalysisRecord) -> None:
         """Keep a finished game's analysis (one per room: a second is dropped)."""
         ...
+
+    # -- trust (issue 30): friends, blocks, invitations, your data; reports, sanctions, moderators --
+    social: SocialRows
+    moderation: ModerationRows
 
     # -- the cluster ------------------------------------------------------------------------------
     def leases(self, now: Callable[[], float], length: float = LENGTH) -> Leases:

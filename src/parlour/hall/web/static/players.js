@@ -3,6 +3,7 @@
 
 import { el, replace, api, games, header, ago } from "/static/ui.js";
 import { accountCorner, signedIn } from "/static/account.js";
+import { blocksCard, dataCard, friendsCard, profileTrust } from "/static/trust.js";
 import { deadlineText, passed } from "/static/pace.js";
 import { RATING_START, PROVISIONAL, shownRating, shownChange } from "/static/rating.js";
 import { challengeCard } from "/static/challenges.js";
@@ -186,7 +187,8 @@ async function myGamesPage() {
       gameList(mine.playing, false, "No game in progress. Start one from the lobby.")),
     el("section", { class: "card", id: "finished" }, el("h2", { class: "card-title" }, "Finished"),
       gameList(mine.finished, true, "No finished game yet.")),
-    passwordForm());
+    await friendsCard(), await blocksCard(),
+    passwordForm(), dataCard());
 }
 
 // --- a profile --------------------------------------------------------------------------------------
@@ -207,6 +209,7 @@ async function profilePage(name) {
       el("h1", { id: "profile-name" }, profile.name),
       profile.kind === "bot" ? el("span", { class: "badge badge-bot" }, "built-in bot")
         : profile.kind === "botacct" ? el("span", { class: "badge badge-bot" }, "bot account") : null),
+    profileTrust(profile, await signedIn()),
     el("section", { class: "card" }, el("h2", { class: "card-title" }, "Ratings"),
       table("ratings", ["Game", "Rating", "Rated games", "Played", "Won"], profile.ratings.map((r) => [
         el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, gameName(r.game)),
