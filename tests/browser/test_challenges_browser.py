@@ -1,6 +1,7 @@
-"""A challenge between people in real browsers: Bo waits in the lobby, Ana challenges him from his
-profile, his lobby shows the challenge, he accepts, and both land in the started game at their
-seats. Screenshots: challenge-profile, challenge-lobby, challenge-lobby-phone (test-output/screenshots/)."""
+"""A challenge between people in real browsers: Bo waits in the lobby, Ana follows him (a person
+challenges only those they follow) and challenges him from his profile, his lobby shows the
+challenge, he accepts, and both land in the started game at their seats. Screenshots:
+challenge-profile, challenge-lobby, challenge-lobby-phone (test-output/screenshots/)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ def test_a_person_challenges_another_from_a_profile_and_both_play(open_page, bro
     sign_up(ana, "Alma")
     ana.goto("/players/Bruno")
     expect(ana.locator(".challenge-card")).to_be_visible()
+    ana.click("#challenge-button")  # a stranger: trust's friends decide whom a person may challenge
+    expect(ana.locator("#challenge-status")).to_contain_text("follow Bruno first")
+    ana.click("#follow")
+    expect(ana.locator(".toast", has_text="you follow Bruno")).to_be_visible()
     ana.select_option("#challenge-game", "patchwork")
     screenshot(ana, "challenge-profile")
     ana.click("#challenge-button")
@@ -52,6 +57,8 @@ def test_a_person_challenges_another_from_a_profile_and_both_play(open_page, bro
         sign_up(small, "Carla")
         small.goto("/")
         ana.goto("/players/Carla")
+        ana.click("#follow")
+        expect(ana.locator(".toast", has_text="you follow Carla")).to_be_visible()
         ana.select_option("#challenge-game", "palace")
         ana.click("#challenge-button")
         card = small.locator(".challenges-card")

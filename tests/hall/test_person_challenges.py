@@ -27,6 +27,12 @@ def session_of(client: TestClient, name: str) -> dict[str, str]:
     return cookie
 
 
+def follow(client: TestClient, who: dict[str, str], name: str) -> None:
+    """``who`` follows ``name`` (trust's friends: a person challenges only those they follow)."""
+    answer = client.put(f"/api/me/friends/{name}", headers=who)
+    assert answer.status_code == 200, answer.text
+
+
 def incoming(client: TestClient, who: dict[str, str]) -> list[dict[str, Any]]:
     answer = client.get("/api/challenges/incoming", headers=who)
     assert answer.status_code == 200, answer.text
@@ -49,6 +55,7 @@ def challenge(client: TestClient, who: dict[str, str], opponent: str, **more: An
 
 def test_a_person_accepts_a_challenge_and_both_sit_in_the_started_game(client):
     ana, bo = session_of(client, "Ana"), session_of(client, "Bo")
+    follow(client, ana, "Bo")
     assert incoming(client, bo) == []  # Bo is in the lobby: challengeable from now on
     with in_background(lambda: challenge(client, ana, "Bo", turn_timer=30)) as out:
         [waiting] = wait_for_challenges(client, bo)
@@ -69,8 +76,15 @@ def test_a_person_accepts_a_challenge_and_both_sit_in_the_started_game(client):
         assert ws.receive_json()["seat"] == bos["seat"]
 
 
-def test_challenges_between_people_refused_in_words(client):
+def test_challenges_between_people_refused_in_words(make_client):
+    client = make_client(Limits(rest="1000/second"))  # many quick requests from the test's one address
     ana, bo = session_of(client, "Ana"), session_of(client, "Bo")
+    incoming(client, bo)
+    stranger = challenge(client, ana, "Bo")
+    assert stranger.status_code == 409 and "follow Bo first" in stranger.json()["detail"]
+    assert incoming(client, bo) == []
+    follow(client, ana, "Bo")
+    client.app.state.challenges.watching.clear()  # type: ignore[attr-defined]  # Bo left the lobby
     away = challenge(client, ana, "Bo")
     assert away.status_code == 409 and "not in the lobby" in away.json()["detail"]
     me = challenge(client, ana, "Ana")
@@ -111,6 +125,7 @@ def test_a_bot_account_takes_challenges_over_its_own_socket_only(client):
 def test_an_attacker_meets_the_bounds_of_a_persons_challenges(make_client):
     client = make_client(Limits(rest="1000/second", challenges="100/minute"))
     ana, bo = session_of(client, "Ana"), session_of(client, "Bo")
+    follow(client, ana, "Bo")
     incoming(client, bo)
     threads = [in_background(lambda: challenge(client, ana, "Bo")) for _ in range(8)]
     outs = [thread.__enter__() for thread in threads]
@@ -139,4 +154,29 @@ def test_whom_a_person_may_challenge_is_asked_before_anyone_is(client):
     refused = challenge(client, ana, "Bo")
     assert refused.status_code == 409 and "Bo does not take challenges from you" in refused.json()["detail"]
     assert asked == [("Ana", "Bo")] and incoming(client, bo) == []
+    assert client.get("/api/me/games", headers=ana).json()["playing"] == []
+
+
+def test_a_block_refuses_challenges_from_the_blocked_to_a_person_or_a_bot(client):
+    """trust's blocks (hall/social.py): whoever blocks a player takes no challenge from them, a
+    bot account's owner included; nobody is asked, nothing waits, nothing is made."""
+    token = make_bot(client)
+    ana, bo = session_of(client, "Ana"), session_of(client, "Bo")
+    follow(client, ana, "Bo")
+    assert client.put("/api/me/blocks/Ana", headers=bo).status_code == 200
+    incoming(client, bo)
+    refused = challenge(client, ana, "Bo")
+    assert refused.status_code == 403 and "Bo does not take challenges from you" in refused.json()["detail"]
+    assert incoming(client, bo) == []
+    client.cookies.clear()
+    client.post("/api/session", json={"name": "Deep", "password": PASSWORD})
+    assert client.put("/api/me/blocks/Ana").status_code == 200  # the bot account's owner blocks Ana
+    client.cookies.clear()
+    program = BotProgram(client, token)
+    program.ready(["secrets"])
+    refused = challenge(client, ana, "Deep")
+    assert refused.status_code == 403 and "Deep does not take challenges from you" in refused.json()["detail"]
+    program.send({"type": "ping"})
+    assert program.receive()["type"] == "pong"  # it was never asked
+    program.close()
     assert client.get("/api/me/games", headers=ana).json()["playing"] == []
