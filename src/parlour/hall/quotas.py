@@ -46,7 +46,7 @@ class Limits:
     flood: int = 100  # messages refused for rate on one connection before it is closed
     games_per_player: int = 50  # unfinished games a signed-in player may be seated in at once
     bot_games: int = 4  # games one bot account plays at once (hall/challenges.py); a bot may ask for fewer
-    challenges: str = "10/minute;100/hour"  # challenges sent to bot accounts
+    challenges: str = "10/minute;100/hour"  # challenges sent (to bot accounts and to people), per address
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
     hashing_ms: int = 2000  # milliseconds of password hashing a minute (sign-ins: ~150-200 each; hall/accounts.py)
     hashing_share: int = 25  # percent of the time the whole hall may spend hashing passwords (all addresses)
