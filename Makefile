@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 BASE_STAMP := $(VENV)/.base-stamp
 
-.PHONY: run cluster test check chromium postgresql redis nginx icu java
+.PHONY: run cluster test check chromium postgresql redis nginx icu java prometheus containers
 SERVERS ?= 2
 
 # The hall on an embedded SQLite file under ./var/; it prints the address to open. Playing needs only
@@ -18,7 +18,7 @@ run: $(BASE_STAMP)
 cluster: $(STAMP) postgresql redis nginx
 	$(VENV)/bin/parlour cluster --servers $(SERVERS) --dir var/cluster
 
-test: check chromium postgresql redis nginx java
+test: check chromium postgresql redis nginx java prometheus containers
 	$(PY) -m pytest
 
 # What the code declares, checked: ruff's rules, mypy's types and the import contracts (pyproject.toml).
@@ -89,3 +89,22 @@ java:
 	    echo "installing Debian's openjdk-17-jdk-headless for the cg-live: tests"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless >/dev/null; \
 	  else echo "javac is missing and cannot be installed here: the CodinGame boss tests will be skipped"; fi; }
+
+# The metrics test scrapes a hall with a real Prometheus (tests/hall/test_metrics.py); install
+# Debian's when it is missing and we can (root, apt).
+prometheus:
+	@command -v prometheus >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's prometheus for the metrics test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null; \
+	  else echo "prometheus is missing and cannot be installed here: its test will be skipped"; fi; }
+
+# The image's test builds the Containerfile with podman on a Debian base made by mmdebstrap (no
+# registry needed) and runs it with runc (tests/hall/test_container.py); install them when missing
+# and we can (root, apt).
+containers:
+	@{ command -v podman && command -v mmdebstrap && command -v runc; } >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's podman, mmdebstrap and runc for the image's test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman mmdebstrap runc >/dev/null; \
+	  else echo "podman, mmdebstrap or runc is missing and cannot be installed here: the image's test will be skipped"; fi; }

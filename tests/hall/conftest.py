@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from hallkit import CHEAP_ARGON2ID, CLUSTER_SECRET, HALL_SEED  # noqa: E402
 from postgres_server import throwaway_postgres, why_not  # noqa: E402
 from redis_server import RedisServer, throwaway_redis  # noqa: E402
 from redis_server import why_not as why_no_redis  # noqa: E402
@@ -33,11 +33,6 @@ from parlour.hall.quotas import Limits  # noqa: E402
 from parlour.hall.store import SqlStore  # noqa: E402
 
 pytestmark = pytest.mark.timeout(30)
-# Argon2id still, at a cost the small shared test machine can pay dozens of times a test
-CHEAP_ARGON2ID = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-CLUSTER_SECRET = "the test cluster's forwarding secret"  # kept outside the store (hall/cluster/node.py)
-# Every test's hall deals its rooms from this seed, so a test meets the same deals every run
-HALL_SEED = 2026
 
 
 class FakeClock:

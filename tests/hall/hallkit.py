@@ -6,7 +6,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+
+# Argon2id still, at a cost the small shared test machine can pay dozens of times a test
+CHEAP_ARGON2ID = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+CLUSTER_SECRET = "the test cluster's forwarding secret"  # kept outside the store (hall/cluster/node.py)
+# Every test's hall deals its rooms from this seed, so a test meets the same deals every run
+HALL_SEED = 2026
 
 OPEN = {"kind": "open"}
 

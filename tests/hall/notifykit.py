@@ -22,17 +22,13 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
-from argon2 import PasswordHasher
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from hallkit import CHEAP_ARGON2ID, HALL_SEED  # noqa: F401  (the notify tests take them from here)
 
 from parlour.hall.notify.push import b64url
-
-# as tests/hall/conftest.py has them (a test module cannot import a conftest by name: there are two)
-CHEAP_ARGON2ID = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-HALL_SEED = 2026
 
 
 def die_with_parent() -> None:

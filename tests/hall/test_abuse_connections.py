@@ -16,8 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
+from hallkit import CHEAP_ARGON2ID, HALL_SEED
 
-from conftest import CHEAP_ARGON2ID, HALL_SEED
 from parlour.cli.edge import CLOSE_TIMEOUT, server_config
 from parlour.games import all_games
 from parlour.hall import create_app

@@ -41,7 +41,7 @@ from functools import partial
 from pathlib import Path
 
 from ..core import ParlourError
-from .processes import free_port, hall_answers, serve_command
+from .processes import free_port, hall_answers, hall_ready, serve_command
 
 START_WITHIN = 60.0  # seconds a starting part has to answer (initdb excluded); not a timing test
 STOP_WITHIN = 30.0  # seconds a part has to stop before it is killed
@@ -49,6 +49,7 @@ MAX_SERVERS = 32
 DATABASE = "parlour"
 DB_USER = "postgres"  # the role initdb makes; loopback connections are trusted (a local cluster)
 LOG_TAIL = 12  # lines of a part's log quoted when it fails
+RELOADED_WITHIN = 1.0  # seconds given to nginx's new workers to take over after a reload
 
 
 class PartFailed(ParlourError):
@@ -200,6 +201,8 @@ class Cluster:
         # anew at each start, to the halls in their environment (not argv, not the store): forwarding's, nginx's
         self.secrets = {"PARLOUR_CLUSTER_SECRET": secrets.token_urlsafe(32),
                         "PARLOUR_PROXY_SECRET": secrets.token_urlsafe(32)}
+        self.hall_commands: list[list[str]] = []  # each hall's, to start it again (cli/rolling.py)
+        self.down: set[int] = set()  # the halls' ports nginx sends nothing to (not ready, or restarting)
 
     @property
     def address(self) -> str:
@@ -237,6 +240,34 @@ class Cluster:
     def failed(self) -> str | None:
         """Why a part stopped on its own, or None while every part runs."""
         return next((why for why in (p.exited() for p in self.parts) if why is not None), None)
+
+    def reload_nginx(self) -> None:
+        """nginx's configuration written again (the halls in :attr:`down` get nothing) and reloaded
+        (SIGHUP: its old workers finish the connections they carry)."""
+        conf = nginx_conf(self.port, self.hall_ports, self.secrets["PARLOUR_PROXY_SECRET"], self.down)
+        (self.folder / "nginx" / "nginx.conf").write_text(conf)
+        nginx = next((part for part in self.parts if part.name == "nginx"), None)
+        if nginx is not None and nginx.exited() is None:
+            nginx.process.send_signal(signal.SIGHUP)
+            time.sleep(RELOADED_WITHIN)
+
+    def restart_hall(self, number: int) -> str:
+        """Hall ``number`` (from 1) stopped with SIGTERM, which drains it, and started again on its
+        port, out of nginx's sight meanwhile when another hall can take its players; says how long."""
+        port, command = self.hall_ports[number - 1], self.hall_commands[number - 1]
+        index = next(i for i, part in enumerate(self.parts) if part.name == f"hall {number}")
+        began = time.monotonic()
+        if len(self.hall_ports) > 1:
+            self.down.add(port)
+            self.reload_nginx()
+        self.parts[index].stop()
+        stopped = time.monotonic()
+        self.parts[index] = self._hall_part(number, command)
+        self.parts[index].wait_until(partial(hall_ready, port))
+        self.down.discard(port)
+        self.reload_nginx()
+        return (f"hall {number} (127.0.0.1:{port}) drained and stopped in {stopped - began:.1f} s, ready again"
+                f" {time.monotonic() - stopped:.1f} s later")
 
     def pids(self) -> dict[str, int]:
         """Each running part's process id by name (a PostgreSQL's or nginx's workers are its children)."""
@@ -305,6 +336,10 @@ class Cluster:
         self.redis_url = f"redis://127.0.0.1:{port}/0"
         self.say(f"Redis on 127.0.0.1:{port} (nothing kept on disk); its log: {part.log}")
 
+    def _hall_part(self, number: int, command: Sequence[str]) -> Part:
+        """Hall ``number`` started (at the cluster's start and at each restart: the same secrets)."""
+        return Part(f"hall {number}", command, self.folder / "halls" / f"hall-{number}.log", env=self.secrets)
+
     def _start_halls(self) -> None:
         home = self.folder / "halls"
         home.mkdir(exist_ok=True)
@@ -313,12 +348,13 @@ class Cluster:
         for number, port in enumerate(self.hall_ports, 1):
             options = ("--redis", self.redis_url, "--proxy", "127.0.0.1", *self.hall_options)
             command = [sys.executable, *serve_command(self.db_url, port, options)]
-            halls.append(Part(f"hall {number}", command, home / f"hall-{number}.log", env=self.secrets))
+            self.hall_commands.append(command)
+            halls.append(self._hall_part(number, command))
             self.parts.append(halls[-1])
             if number == 1:  # the first brings the store's schema up to date, alone
-                halls[0].wait_until(lambda: hall_answers(self.hall_ports[0]))
+                halls[0].wait_until(lambda: hall_ready(self.hall_ports[0]))
         for hall, port in zip(halls, self.hall_ports):
-            hall.wait_until(partial(hall_answers, port))
+            hall.wait_until(partial(hall_ready, port))
             self.say(f"{hall.name} on 127.0.0.1:{port}; its log: {hall.log}")
 
     def _start_nginx(self) -> None:
@@ -330,7 +366,7 @@ class Cluster:
         conf = home / "nginx.conf"
         conf.touch(mode=0o600)  # it holds the proxy's secret
         conf.chmod(0o600)
-        conf.write_text(nginx_conf(self.port, self.hall_ports, self.secrets["PARLOUR_PROXY_SECRET"]))
+        conf.write_text(nginx_conf(self.port, self.hall_ports, self.secrets["PARLOUR_PROXY_SECRET"], self.down))
         # -p: every relative path of the configuration is inside the folder; -e: so is the error
         # log nginx opens before it reads its configuration (never /var/log/nginx)
         part = Part("nginx", [program, "-p", f"{home}/", "-c", "nginx.conf", "-e", "logs/error.log"],
@@ -344,10 +380,13 @@ class Cluster:
 CONNECTIONS_PER_ADDRESS = 64  # nginx's cap on one client address's connections at once (HTTP and WebSocket)
 
 
-def nginx_conf(port: int, hall_ports: Sequence[int], proxy_secret: str) -> str:
+def nginx_conf(port: int, hall_ports: Sequence[int], proxy_secret: str,
+               down: set[int] | frozenset[int] = frozenset()) -> str:
     """nginx's configuration: one address in front of the halls, each room's URLs to one hall;
-    ``proxy_secret``: what it proves itself to the halls with (X-Parlour-Proxy)."""
-    halls = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in hall_ports)
+    ``proxy_secret``: what it proves itself to the halls with (X-Parlour-Proxy); ``down``: the
+    ports of halls that get nothing (not ready, or being restarted: cli/rolling.py)."""
+    halls = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s{' down' * (p in down)};"
+                      for p in hall_ports)
     return f"""# Written by `parlour cluster` at each start: edits are lost. Paths are under the folder (nginx -p).
 daemon off;
 worker_processes 1;
@@ -411,6 +450,9 @@ http {{
         location /internal/ {{  # between the halls only (hall/cluster/node.py), never from outside
             return 404;
         }}
+        location = /metrics {{  # each hall's own, for a Prometheus on this machine (docs/operations.md)
+            return 404;
+        }}
         location / {{
             proxy_pass http://halls;
         }}
@@ -429,7 +471,11 @@ http {{
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("cluster", help="a local cluster: PostgreSQL, Redis and nginx in front of N halls",
                             description="Start PostgreSQL, Redis, N halls and nginx in front of them on 127.0.0.1,"
-                                        " all under one folder; Ctrl-C stops them all.")
+                                        " all under one folder; Ctrl-C stops them all. `parlour cluster restart"
+                                        " --dir DIR` (or SIGHUP) restarts the halls of the one running there one"
+                                        " by one, without a pause in play (cli/rolling.py).")
+    parser.add_argument("action", nargs="?", choices=("start", "restart"), default="start",
+                        help="start (default) a cluster; restart: the halls of the one running in --dir, one by one")
     parser.add_argument("--servers", type=int, default=2, help="hall processes (default 2)")
     parser.add_argument("--dir", default="var/cluster", help="the folder of every part's data, configuration"
                                                              " and logs (default var/cluster; reused by the next run)")
@@ -438,6 +484,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from . import rolling
+
+    if args.action == "restart":
+        return rolling.ask_restart(Path(args.dir))
     cluster = Cluster(Path(args.dir), args.servers, args.port, say=lambda line: print(line, flush=True))
 
     def interrupt(number: int, _: object) -> None:
@@ -453,8 +503,7 @@ def run(args: argparse.Namespace) -> int:
         cluster.start()
         print(f"Parlour is open at {cluster.address}  ({args.servers} hall(s) behind nginx, store on PostgreSQL;"
               " Ctrl-C stops them all)", flush=True)
-        while (why := cluster.failed()) is None:
-            time.sleep(0.5)
+        why = rolling.watch(cluster)
         print(f"parlour cluster: {why}\nstopping the others", file=sys.stderr, flush=True)
         outcome = 1
     except KeyboardInterrupt:

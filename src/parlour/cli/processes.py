@@ -37,6 +37,16 @@ def hall_answers(port: int) -> bool:
         return False
 
 
+def hall_ready(port: int) -> bool:
+    """Whether the hall on 127.0.0.1:``port`` says it is ready for players (GET /readyz)."""
+    import httpx
+
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
 def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-client-quotas",),
                  log: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """``parlour serve`` on 127.0.0.1:``port`` as a process of its own, once it answers; by

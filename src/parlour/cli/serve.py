@@ -30,7 +30,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                              " the others reach this one at --host:--port (or $PARLOUR_HALL_ADDRESS)")
     parser.add_argument("--no-upgrade", dest="upgrade", action="store_false",
                         help="refuse to start on a store whose schema is older, rather than bring it up to date")
-    parser.add_argument("--quiet", action="store_true", help="no access log")
+    parser.add_argument("--quiet", action="store_true", help="no access log: warnings and errors only")
+    parser.add_argument("--log-format", choices=("text", "json"), default="text",
+                        help="text (default) for a terminal; json: one JSON object a line (time, level, event, room,"
+                             " seat, latency; a line per acknowledged move) for a log shipper. No secret in either")
+    parser.add_argument("--metrics-from", action="append", default=[], metavar="NETWORK",
+                        help="also answer GET /metrics to this address or network, e.g. 10.0.0.0/8 for a Prometheus"
+                             " elsewhere (repeatable; by default only to this machine, never through a proxy)")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                         help="change one rate or quota, e.g. --limit rooms=20/minute --limit sockets=64"
                              " (the names and defaults: docs/protocol.md, Limits)")
@@ -64,25 +70,34 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
 
     from ..games import all_games
     from ..hall import create_app
     from ..hall.clock import SystemClock
     from ..hall.quotas import Limits
     from ..hall.store import SqlStore
+    from ..hall.web.metrics import networks
     from ..hall.web.middleware import Proxies
+    from .draining import DrainingServer
     from .edge import LOOPBACK, raise_descriptor_limit, server_config
+    from .logs import announce, log_config
 
     try:
         limits = (Limits.lifted() if args.no_client_quotas else Limits()).with_settings(args.limit)
+        metrics_from = networks(args.metrics_from)
     except ValueError as problem:
         raise SystemExit(f"parlour serve: {problem}") from None
     notify = notify_config(args)
+    logging_config = log_config(args.log_format, args.quiet)
+    if args.log_format == "json":
+        import logging.config
+
+        logging.config.dictConfig(logging_config)  # the lines before uvicorn starts are JSON too
     ensure_folder(args.db)
     store = SqlStore(args.db, upgrade=args.upgrade)
     if store.upgraded:
-        print(f"the store's schema was brought up to date: revision(s) {', '.join(store.upgraded)}", flush=True)
+        announce(f"the store's schema was brought up to date: revision(s) {', '.join(store.upgraded)}",
+                 args.log_format)
     cluster = None
     if args.redis:
         from ..hall.cluster.node import Node
@@ -91,11 +106,11 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
                      bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed,
                      cluster=cluster, proxies=Proxies(frozenset(args.proxy), os.environ.get(PROXY_SECRET_ENV) or None),
-                     notify=notify)
+                     notify=notify, metrics_from=metrics_from)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     among = f"; one of the halls on Redis {args.redis}, reached at {cluster.address}" if cluster else ""
-    print(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it)",
-          flush=True)
+    announce(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it,"
+             " SIGTERM drains it first)", args.log_format)
     try:
         # No per-message deflate: it costs the server more CPU per message than the wire it saves
         # on a local network (docs/benchmarks.md).
@@ -107,8 +122,9 @@ def run(args: argparse.Namespace) -> int:
         exempt = {a.strip() for a in limits.exempt.split(",") if a.strip()} | (LOOPBACK if args.redis else set())
         config = server_config(app, args.host, args.port, limits.connections, exempt, ws_max_size=WS_MAX_SIZE,
                                ws_per_message_deflate=False, proxy_headers=False, access_log=not args.quiet,
-                               log_level="warning" if args.quiet else "info")
-        uvicorn.Server(config).run()
+                               log_config=logging_config, log_level="warning" if args.quiet else "info",
+                               timeout_graceful_shutdown=10)
+        DrainingServer(config, app.state.drain).run()
     finally:
         store.close()
     return 0

@@ -18,6 +18,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..core import Game, ParlourError, derive, fresh_seed
+from . import observe
 from .accounts import Account
 from .broadcast import Broadcast, LocalBroadcast
 from .clock import Clock
@@ -62,6 +63,13 @@ class Ownership(Protocol):
 
     async def stop(self) -> None: ...
 
+    async def hand_over(self) -> None:
+        """The hall drains (:meth:`Hall.drain`): give up every room this process held, at once, so
+        that the others take them without waiting; take none from now on."""
+
+    async def trouble(self) -> str | None:
+        """What keeps this process from its whole part, in words (GET /readyz), or None."""
+
 
 class LocalOwnership:
     """A single process: it applies every room."""
@@ -80,6 +88,12 @@ class LocalOwnership:
 
     async def stop(self) -> None:
         pass
+
+    async def hand_over(self) -> None:
+        pass
+
+    async def trouble(self) -> str | None:
+        return None
 
 
 class Hall:
@@ -106,6 +120,8 @@ class Hall:
         self.on_asked: list[Callable[[Room, list[int]], None]] = []
         self.on_looked: list[Callable[[Room, int], None]] = []  # a seat's player opened its room
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.started = False  # every stored room is back (GET /readyz)
+        self.draining = False  # stopping: no room is applied here any more (drain)
         self.context = RoomContext(clock=clock, store=store, broadcast=lambda: self.broadcast, spawn=self.spawn,
                                    new_seed=self.new_seed, bots=self.bots, deadlines=self.deadlines,
                                    execute=self.execute, asked=self._asked)
@@ -117,13 +133,13 @@ class Hall:
         are read from the store when someone asks for one."""
         if self.clustered:
             self.broadcast = await self.ownership.start(self) or self.broadcast
-            self.spawn(self._tick())
-            return
-        for record in self.store.load_blocking(finished=False):  # at start-up, before serving
-            room = self._restore(record)
-            if room is not None and room.status == "playing":
-                room.resume()
+        else:
+            for record in self.store.load_blocking(finished=False):  # at start-up, before serving
+                room = self._restore(record)
+                if room is not None and room.status == "playing":
+                    room.resume()
         self.spawn(self._tick())
+        self.started = True
 
     def _restore(self, record: RoomRecord) -> Room | None:
         """The room of a stored record, rebuilt by replay, or None (logged) if it cannot be."""
@@ -139,6 +155,20 @@ class Hall:
         self.ownership.adopt(room)
         self.rooms[record.code] = room
         return room
+
+    async def drain(self) -> None:
+        """Stop applying rooms here, before the process stops or restarts (SIGTERM): from now on
+        no command is applied here (alone, the hall refuses them with ``retry``; in a cluster they
+        go to the process that takes the room over); each room's commit under way finishes first
+        (its lock), and in a cluster every lease is given up at once, so the other processes take
+        the rooms without waiting for the leases to expire. What was acknowledged is committed."""
+        self.draining = True
+        observe.DRAINS.inc()
+        for _ in range(2):  # again for a room taken here while the first pass waited for a lock
+            for room in [room for room in self.rooms.values() if room.leading]:
+                async with room.lock:
+                    room.lost_ownership()
+            await self.ownership.hand_over()
 
     async def stop(self) -> None:
         for task in list(self._tasks):
@@ -249,6 +279,8 @@ class Hall:
         return await self.run(await self.room(code), command, on_commit)
 
     async def run(self, room: Room, command: Command, on_commit: Callable[[int], None] | None = None) -> Answer:
+        if self.draining and not self.clustered:
+            raise HallError("retry", "the hall is restarting: nothing was done; reconnect in a moment and try again")
         command = room.prepare(command)
         answer = await self.forward_to_owner(room, command, on_commit)
         return answer if answer is not None else await room.handle(command, on_commit)

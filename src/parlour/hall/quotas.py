@@ -24,6 +24,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
 from ..core import ParlourError
+from . import observe
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class Guard:
             return
         for item in self._rates[name]:
             if not self._limiter.hit(item, name, key, cost=cost):
+                observe.quota_hit(name)
                 retry = self._retry_after(item, name, key)
                 raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
                                   f" try again in {max(1, math.ceil(retry))} s", retry)
@@ -141,6 +143,7 @@ class Guard:
         """One more connection from ``address``; False (and not counted) past the cap."""
         count = self.sockets.get(address, 0)
         if count >= self.limits.sockets and address not in self.exempt:
+            observe.quota_hit("sockets")
             return False
         self.sockets[address] = count + 1
         return True
@@ -161,6 +164,7 @@ class Guard:
         for other in [c for c, on in rooms.items() if not on()]:
             del rooms[other]
         if code not in rooms and len(rooms) >= self.limits.bot_rooms:
+            observe.quota_hit("bot_rooms")
             raise RateLimited(f"at most {self.limits.bot_rooms} unfinished rooms with bots per player:"
                               " finish or resign one first (the lobby's My games lists yours); a game"
                               " nobody is at stops counting after 10 minutes", 60.0)

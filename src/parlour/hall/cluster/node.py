@@ -34,6 +34,7 @@ from typing import Any
 import httpx
 
 from ...core import ParlourError
+from .. import observe
 from ..broadcast import Broadcast, Listener, LocalBroadcast
 from ..errors import HallError
 from ..hall import Hall
@@ -55,6 +56,7 @@ TAKE_EVERY = 1.0  # seconds between two looks for rooms being played that nobody
 CONNECT_WITHIN = 2.0  # seconds to reach an owner before it counts as gone
 ANSWER_WITHIN = 10.0  # seconds an owner has to answer a forwarded request once it has it
 FORWARD_WITHIN = 3 * LENGTH  # seconds a change may spend finding its room's owner before "retry"
+PROBE_WITHIN = 2.0  # seconds Redis has to answer GET /readyz's ping
 SECRET_HEADER = "x-parlour-cluster"
 SECRET_ENV = "PARLOUR_CLUSTER_SECRET"  # the secret the halls forward with: from the environment, never the store
 SECRET_MIN = 16
@@ -165,6 +167,31 @@ class Node:
         if self.broadcast is not None:
             await asyncio.to_thread(self.broadcast.close)
 
+    async def hand_over(self) -> None:
+        """The hall drains: every lease held here is given up in one statement (the rooms already
+        follow), and :meth:`claim` and :meth:`take_unowned` take no room from now on."""
+        self.held.clear()
+        try:
+            released = await asyncio.to_thread(self.leases.release_all, self.id)
+        except Exception as error:  # the database is away: the leases expire by themselves
+            log.warning("could not give up this process's leases: %s", error)
+        else:
+            log.warning("draining: gave up %d room lease(s) to the other halls", released)
+
+    async def trouble(self) -> str | None:
+        if self.broadcast is None:
+            return "not connected to Redis yet"
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.broadcast.redis.ping), PROBE_WITHIN)
+        except Exception as error:
+            return (f"degraded: Redis does not answer ({type(error).__name__}); the other halls' players see"
+                    " this hall's moves late, when their halls read the store")
+        return None
+
+    @property
+    def draining(self) -> bool:
+        return self._hall is not None and self._hall.draining
+
     def let_go(self, room: Room) -> None:
         lease = self.held.pop(room.code, None)
         self._claiming.pop(room.code, None)
@@ -183,14 +210,23 @@ class Node:
             holder = await self.claim(room)
             if holder is None:
                 return None
+            if holder.expires <= time.time() and self.draining:  # nobody yet: another hall takes it soon
+                if time.monotonic() + TAKE_EVERY > deadline:
+                    raise HallError("retry", f"room {room.code} is moving to another process of the hall:"
+                                    " nothing was done; try again in a few seconds")
+                await asyncio.sleep(TAKE_EVERY / 4)
+                continue
             try:
                 answer = await self._post(holder.owner, room.code, name, body)
             except (httpx.ConnectError, httpx.ConnectTimeout):
+                observe.FORWARDS.labels("unreachable").inc()
                 answer = None  # never delivered: the owner is gone; its lease will run out
             except httpx.HTTPError as error:
+                observe.FORWARDS.labels("unanswered").inc()
                 raise HallError("retry", f"the hall process that applies room {room.code} did not answer"
                                 f" ({type(error).__name__}): look at the room's state, then try again") from None
             if answer is not None and "moved" not in answer:
+                observe.FORWARDS.labels("refused" if "refused" in answer else "answered").inc()
                 if "refused" in answer:
                     raise HallError(answer["refused"]["code"], answer["refused"]["message"])
                 return answer_from_json(command, answer)
@@ -207,6 +243,9 @@ class Node:
         async with self._claiming.setdefault(room.code, asyncio.Lock()):
             if room.leading:
                 return None
+            if self.draining:  # this process is stopping: it takes no room, whoever holds it
+                holder = await asyncio.to_thread(self.leases.holder, room.code)
+                return holder or Lease(room.code, "", 0, 0.0)
             lease = await asyncio.to_thread(self.leases.acquire, room.code, self.id)
             if lease is None:
                 holder = await asyncio.to_thread(self.leases.holder, room.code)
@@ -231,6 +270,8 @@ class Node:
     async def take_unowned(self) -> None:
         """Take over every room being played whose owner stopped renewing its lease."""
         assert self._hall is not None
+        if self.draining:
+            return
         for code in await asyncio.to_thread(self.leases.unowned):
             if code in self._broken:
                 continue

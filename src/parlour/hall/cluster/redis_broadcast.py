@@ -89,6 +89,10 @@ class RedisBroadcast(Broadcast):
         """Tell only the other processes that room ``code`` changed (in the background)."""
         self._outbox.put((code, payload))
 
+    def ping(self) -> None:
+        """Returns once Redis answered; raises if it cannot be reached (blocking)."""
+        self._redis.ping()
+
     def close(self) -> None:
         self._closed.set()
         self._outbox.put(None)

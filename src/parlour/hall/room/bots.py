@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from ... import bots as bot_registry
 from ...core import Action, Bot, Game
 from ...games import all_games
+from .. import observe
 from ..errors import HallError
 from .commands import By
 from .seats import SeatBook
@@ -63,9 +65,13 @@ class BotPool:
     async def choose(self, game: Game[Any], bot: Bot, name: str, state: Any, seat: int, seed: int) -> Action:
         """``bot``'s move for ``seat`` in ``state``, made from the seat's view, off the event loop."""
         loop = asyncio.get_running_loop()
+        began = time.perf_counter()
         if bot.thinks and game.id in self.registry:
-            return await loop.run_in_executor(self.thinking, self._choose_apart, game, name, state, seat, seed)
-        return await loop.run_in_executor(self.executor, _choose, game, bot, state, seat)
+            action = await loop.run_in_executor(self.thinking, self._choose_apart, game, name, state, seat, seed)
+        else:
+            action = await loop.run_in_executor(self.executor, _choose, game, bot, state, seat)
+        observe.BOT_THINK_SECONDS.labels(game.id).observe(time.perf_counter() - began)
+        return action
 
     def _choose_apart(self, game: Game[Any], name: str, state: Any, seat: int, seed: int) -> Action:
         return self.thinkers.choose(game.id, name, seed, game.view(state, seat), seat, game.legal_actions(state, seat))

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core import Game, IllegalAction, LogEntry, Result
+from .. import observe
 from ..accounts import Account
 from ..errors import HallError
 from ..ratings import settlement
@@ -379,6 +380,7 @@ class Room:
             turn = self.audience(seat).turn
             if on_commit is not None:
                 on_commit(turn)
+            observe.moved(self.game.id, by)
         self._changed(action_seen_by_all=seen_by_all, change=lambda: {"action": {
             "turn": record.turn, "seat": record.seat, "action": record.action, "by": record.by, "at": record.at},
             **({"deadline": deadline.at} if deadline is not None else {})})

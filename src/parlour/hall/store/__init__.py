@@ -197,3 +197,7 @@ class Store(NotifyStore, Protocol):
     def close(self) -> None:
         """Finish pending writes and let go of resources."""
         ...
+
+    async def ping(self) -> None:
+        """Returns once the database answered a query (GET /readyz); raises if it cannot."""
+        ...

@@ -114,6 +114,15 @@ class Leases:
                 .values(expires=self.now() - self.length))
 
 
+    def release_all(self, owner: str) -> int:
+        """Give up every room ``owner`` holds at once (a process draining to stop); returns how many."""
+        with self.engine.begin() as connection:
+            return connection.execute(
+                leases_table.update()
+                .where(leases_table.c.owner == owner, leases_table.c.expires > self.now())
+                .values(expires=self.now() - self.length)).rowcount
+
+
 def held(lease: Lease) -> sa.ColumnElement[bool]:
     """The lease's row, as long as it is still this lease (same owner, same token)."""
     return sa.and_(leases_table.c.code == lease.code, leases_table.c.owner == lease.owner,

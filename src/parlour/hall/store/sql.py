@@ -17,12 +17,14 @@ import asyncio
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import sqlalchemy as sa
 
+from .. import observe
 from . import accounts, analyses, history, rooms
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
@@ -194,6 +196,9 @@ class SqlStore(NotifySql):
         await self.write([self.leases(now, length).renewing(owner, tokens, renewed)])
         return renewed
 
+    async def ping(self) -> None:
+        await self._read(lambda conn: conn.execute(sa.select(1)).scalar_one())
+
     # -- the SQL underneath: reads on the reader threads, writes through the writer -------------
     async def _read(self, query: Callable[[sa.Connection], T]) -> T:
         """``query(connection)``'s answer, on a reader thread's connection (it sees committed rows)."""
@@ -250,6 +255,7 @@ class SqlStore(NotifySql):
             raise
 
     def _commit(self, batch: list[tuple[list[Write], asyncio.Future[None]]]) -> None:
+        began = time.perf_counter()
         try:
             self._transaction([write for writes, _ in batch for write in writes])
         except Exception:
@@ -260,10 +266,14 @@ class SqlStore(NotifySql):
                 except Exception as error:
                     refused = StoreError(f"the store could not save this: {error}")
                     refused.__cause__ = error  # e.g. a lost lease (store/leases.py)
+                    observe.FAILED_COMMITS.inc()
                     _settle(future, refused)
                 else:
+                    observe.COMMITTED_WRITES.inc()
                     _settle(future, None)
             return
+        observe.COMMIT_SECONDS.observe(time.perf_counter() - began)
+        observe.COMMITTED_WRITES.inc(len(batch))
         self.batches += 1
         self.writes += len(batch)
         for _, future in batch:

@@ -12,7 +12,7 @@ routers, one module per resource (``rooms_api``, ``replays_api``, ``players_api`
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -30,7 +30,20 @@ from ..hall import Hall, Ownership
 from ..notify import Notifications, NotifyConfig
 from ..quotas import Guard, Limits
 from ..store import Store
-from . import analysis_api, coach_api, me_api, pace_api, pages, players_api, replays_api, rooms_api, socket, table_api
+from . import (
+    analysis_api,
+    coach_api,
+    health,
+    me_api,
+    metrics,
+    pace_api,
+    pages,
+    players_api,
+    replays_api,
+    rooms_api,
+    socket,
+    table_api,
+)
 from .errors import HANDLERS
 from .middleware import BodyLimits, Proxies, RateLimit, SameOrigin, SecurityHeaders, TrustedProxy
 from .signed_in import SignedInSockets
@@ -41,7 +54,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
                seed: int | None = None, cluster: Ownership | None = None, proxies: Proxies | None = None,
-               notify: NotifyConfig | None = None) -> FastAPI:
+               notify: NotifyConfig | None = None, metrics_from: Sequence[metrics.Network] = ()) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
@@ -50,7 +63,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     ``cluster``: this process's part when several share the rooms (hall/cluster/node.py,
     docs/scaling.md); ``proxies``: those whose ``X-Forwarded-For`` is believed (none by default);
     ``notify``: e-mail and push (hall/notify/; default: no mail, push if pywebpush is installed, links
-    to http://127.0.0.1:8000)."""
+    to http://127.0.0.1:8000); ``metrics_from``: networks besides loopback that may read ``/metrics``
+    (web/metrics.py). ``app.state.drain()`` stops the hall applying rooms before a stop (SIGTERM)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
                 ownership=cluster)
     guard = Guard(limits or Limits())
@@ -81,8 +95,11 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.signed_in = SignedInSockets()  # the live sockets of each session, closed when it ends
     app.state.analyses = analyses
     app.state.notifications = notifications
+    app.state.metrics, app.state.metrics_from = metrics.hall_registry(hall, guard), list(metrics_from)
+    app.state.drain = hall.drain
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
-                   pages.router, players_api.router, me_api.router, pace_api.router, coach_api.router):
+                   pages.router, players_api.router, me_api.router, pace_api.router, metrics.router, health.router,
+                   coach_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

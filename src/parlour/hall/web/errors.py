@@ -14,6 +14,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
+from .. import observe
 from ..errors import HallError, Refusal
 from ..quotas import RateLimited
 from ..text import clip, reason
@@ -35,14 +36,17 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 async def refused(_: Request, error: HallError) -> Response:
+    observe.refused(error.code)
     return JSONResponse({"detail": reason(str(error))}, status_code=HTTP_STATUS.get(error.code, 400))
 
 
 async def too_many(_: Request, error: RateLimited) -> Response:
+    observe.refused("rate_limited")
     return JSONResponse({"detail": str(error)}, status_code=429, headers={"Retry-After": str(error.retry_seconds)})
 
 
 async def unreadable(_: Request, error: RequestValidationError) -> Response:
+    observe.refused("bad_request")
     words = "; ".join(f"{'.'.join(clip(p, 40) for p in e['loc'])}: {e['msg']}" for e in error.errors()[:5])
     return JSONResponse({"detail": reason(f"this request does not read right: {words}")}, status_code=422)
 

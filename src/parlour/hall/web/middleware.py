@@ -25,6 +25,7 @@ from starlette.requests import cookie_parser
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .. import observe
 from ..accounts import SESSION_COOKIE
 from ..quotas import Guard, RateLimited, address_key
 from ..text import reason
@@ -39,6 +40,7 @@ ID_MAX = 64  # characters of a message's "id", which the hall sends back
 OUTBOX_MAX = 256  # messages waiting to go out on one WebSocket before it is closed as too slow
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+REFUSED_AT_THE_EDGE = {429: "rate_limited", 413: "too_large", 422: "bad_request"}  # for parlour_refusals_total
 # The documents the pages may load: their own scripts, styles and images, and the room's socket.
 # Styles may be inline: renderers set colours by style attribute and the rules documents carry
 # their own <style>; scripts may not.
@@ -209,6 +211,7 @@ class SameOrigin:
             if SESSION_COOKIE in cookie_parser(headers.get("cookie", "")) and cross_site(headers):
                 refusal = JSONResponse({"detail": "this request comes from another site's page with your session:"
                                                   " refused (nothing was done)"}, status_code=403)
+                observe.refused("cross_site")
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -220,7 +223,8 @@ def too_large(cap: int, size: int | None = None) -> str:
 
 
 async def answer(send: Send, status: int, detail: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    """A JSON error answer ``{"detail": ...}`` straight from the middleware."""
+    """A JSON error answer ``{"detail": ...}`` straight from the middleware (counted by its refusal's code)."""
+    observe.refused(REFUSED_AT_THE_EDGE.get(status, str(status)))
     body = orjson.dumps({"detail": reason(detail)})
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import observe
 from ..accounts import SESSION_COOKIE, Account, Accounts
 from ..errors import HallError
 from ..hall import Hall
@@ -33,6 +34,7 @@ from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX, client_address
 from .signed_in import RECHECK, SignedInSockets
 
 # WebSocket close codes of the hall (4000-4999 are the application's own).
+CLOSE_RESTARTING = 1012  # the hall is stopping or restarting: reconnect (what uvicorn sends its sockets then)
 CLOSE_UNKNOWN_ROOM = 4404  # no such room
 CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
 CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
@@ -46,6 +48,7 @@ _SIGNED_OUT = object()
 
 
 def error(code: str, message: str, message_id: Any = None) -> dict[str, Any]:
+    observe.refused(code)
     return {"type": "error", "id": message_id, "code": code, "message": reason(message)}
 
 
@@ -307,8 +310,13 @@ class Connection:
         if "action" not in message:
             raise HallError("bad_message", 'an act needs an "action"')
         assert self.hall is not None
-        await self.hall.run(self.room, Act(self.seat, message.get("turn"), message["action"]),
-                            on_commit=lambda turn: self.push({"type": "ack", "id": message_id, "turn": turn}))
+        arrived, room, seat = time.perf_counter(), self.room, self.seat
+
+        def acknowledge(turn: int) -> None:
+            self.push({"type": "ack", "id": message_id, "turn": turn})
+            observe.acknowledged(room.code, seat, turn, time.perf_counter() - arrived)
+
+        await self.hall.run(self.room, Act(self.seat, message.get("turn"), message["action"]), on_commit=acknowledge)
 
 
 router = APIRouter()
@@ -326,6 +334,9 @@ async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str,
     """``account``: the player the connection's session cookie (``session``) signs in, if any; the
     connection closes when that session ends."""
     await websocket.accept()
+    if hall.draining:  # stopping: the client reconnects, through the proxy to another hall
+        await websocket.close(CLOSE_RESTARTING, "the hall is restarting: reconnect")
+        return
     address = client_address(websocket.scope)
     if not guard.open_socket(address):
         words = f"at most {guard.limits.sockets} connections from one address at once"
