@@ -58,7 +58,7 @@ http {{
     # A room's REST calls and its live sockets (a bot account's too) go to one hall, chosen by a
     # consistent hash of the room's code (a hall added or gone moves only its share of the rooms);
     # the bots online and the challenges (held in one hall's memory: docs/bot-api.md) to one hall
-    # for all, the next one if it is down; any other URL by the client's address, so that the
+    # for all (the next one when that hall fails); any other URL by the client's address, so that the
     # rooms one address creates count against one hall's quota.
     map $uri $parlour_route {{
         ~^/(?:api|ws)/rooms/(?<room>[^/]+) $room;
