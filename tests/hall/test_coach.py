@@ -5,6 +5,7 @@ Every refusal says why and changes nothing; a seat's hints are bounded."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -352,3 +353,65 @@ def test_a_seat_s_take_backs_are_bounded():
     coaching.taken_back[0] = TAKE_BACKS_PER_GAME
     with pytest.raises(HallError, match=f"at most {TAKE_BACKS_PER_GAME} take-backs a game"):
         coaching.count_take_back(0, 1000.0)
+
+
+async def taken_back_apart(tmp_path) -> tuple[bool, int, int]:
+    """A coached room applied by one hall and followed by another (a cluster's replica): a move
+    taken back on the owner is taken back on the replica too."""
+    from test_replicas import Carrier, Follower
+
+    from parlour.hall.clock import SystemClock
+    from parlour.hall.hall import Hall
+    from parlour.hall.room.commands import Act, Start, TakeBack
+    from parlour.hall.store import SqlStore
+
+    url = f"sqlite:///{tmp_path}/hall.sqlite3"
+    owner_store, replica_store = SqlStore(url), SqlStore(url)
+    carrier = Carrier()
+    owner = Hall(owner_store, all_games(), SystemClock(), broadcast=carrier, seed=5)
+    replica = Hall(replica_store, all_games(), SystemClock(), seed=5, ownership=Follower())
+    carrier.to = replica
+    await owner.start()
+
+    async def settled(done) -> None:
+        for _ in range(1200):
+            if done():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError("nothing came in a minute")
+
+    try:
+        room, *_ = await owner.create_room("empire", {}, [{"kind": "open"}, {"kind": "bot", "bot": "easy"}],
+                                           host_name="Ana", take_seat=0, coach=True)
+        copy = await replica.room(room.code)
+        await owner.execute(room.code, Start())
+        game = room.game
+        for _ in range(20):
+            await settled(lambda: room.to_act() == {0} and room.coaching.hold is None)
+            legal = game.legal_actions(room.state, 0)
+            judged = [(a, judge(game, game.view(room.state, 0), 0, legal, a, move_seed(room.seed, room.turn + 1)))
+                      for a in legal if not game.is_over(game.apply(room.state, 0, a))]
+            wrong = [a for a, j in judged if j.label in WRONG]
+            action = wrong[0] if wrong else next(a for a, j in judged if j.label not in WRONG)
+            turn = room.turn
+            await owner.execute(room.code, Act(0, room.audience(0).turn, action))
+            if wrong:
+                break
+            await settled(lambda turn=turn: room.turn > turn + 1 or 0 in room.to_act())
+        await settled(lambda: room.coaching.hold is not None and room.coaching.hold.judged is not None)
+        await settled(lambda: copy.turn == room.turn)
+        before = copy.turn
+        await owner.execute(room.code, TakeBack(0))
+        await settled(lambda: copy.turn == room.turn)
+        return copy.state_text(0) == room.state_text(0) and copy.records == room.records, before, copy.turn
+    finally:
+        await owner.stop()
+        owner_store.close()
+        replica_store.close()
+
+
+def test_a_replica_takes_the_move_back_too(tmp_path) -> None:
+    from test_limits import run_apart
+
+    same, before, after = run_apart(taken_back_apart(tmp_path))
+    assert same and after == before - 1
