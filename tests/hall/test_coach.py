@@ -12,7 +12,7 @@ import pytest
 from hallkit import OPEN, Socket, bot, host, new_room
 from test_players import seat_socket, sign_up
 
-from parlour.bots.analysis import advise, judge, move_seed
+from parlour.bots.analysis import LABELS, advise, judge, move_seed
 from parlour.games import all_games
 from parlour.hall.errors import HallError
 from parlour.hall.quotas import Limits
@@ -274,8 +274,7 @@ def test_a_wrong_looking_move_is_held_and_taken_back_as_if_never_made(make_clien
         assert hold["judged"]["action"] == wrong and hold["judged"]["label"] == hold["label"]
         assert hold["judged"]["win_chance_after"] < hold["judged"]["win_chance_before"]
         assert f"That looks like a {hold['label']}" in hold["judged"]["line"]
-        time.sleep(1.5)  # the easy bot answers in a moment when it may: here it waits
-        assert room.turn == turn + 1  # the bot has not answered
+        assert room.turn == turn + 1  # the move is the room's last (test_the_bots_wait_while_a_move_is_held)
         assert client.get(f"/api/rooms/{code}").json()["coach_hold"]["label"] == hold["label"]
         answer = take_back(client, code, token)
         assert answer.status_code == 200, answer.text
@@ -415,3 +414,27 @@ def test_a_replica_takes_the_move_back_too(tmp_path) -> None:
 
     same, before, after = run_apart(taken_back_apart(tmp_path))
     assert same and after == before - 1
+
+
+def test_the_bots_wait_while_a_move_is_held(client, monkeypatch):
+    """Every label held (the mechanism, not the thresholds, under test): a move that hands the turn
+    to the bot is held, the bot does not answer until the player takes it back or keeps it."""
+    monkeypatch.setattr(takeback, "WRONG", LABELS)
+    code, token = coached(client, "empire")
+    room = client.app.state.hall.rooms[code]
+    game = room.game
+    with seat_socket(client, code, token) as ana:
+        start = my_turn(ana)
+        turn = room.turn
+        handing = next(a for a in start["legal"] if 1 in game.to_act(game.apply(room.state, 0, a))
+                       and not game.is_over(game.apply(room.state, 0, a)))
+        for keep in (False, True):
+            assert ana.act(handing)["type"] == "ack"
+            assert coach_says(client, code, token)["judged"]["action"] == handing
+            time.sleep(1.5)  # the easy bot answers at once when it may
+            assert room.turn == turn + 1 and room.to_act() == {1}
+            assert take_back(client, code, token, keep=keep).status_code == 200
+            if not keep:
+                assert room.turn == turn and ana.sync()["legal"] == start["legal"]
+        answered(client, code, turn)
+        assert room.records[turn].action == handing and room.records[turn + 1].seat == 1  # the bot answered
