@@ -5,7 +5,7 @@
 // "Keep it" (POST .../takeback). room.js draws coachControls() into the game page's first card
 // after every state, and hands the board coachLegal(msg) instead of msg.legal.
 
-import { el, api, loadRoom } from "/static/ui.js";
+import { el, api, brief, loadRoom } from "/static/ui.js";
 
 if (!document.querySelector('link[href="/static/coach.css"]')) {
   document.head.append(el("link", { rel: "stylesheet", href: "/static/coach.css" }));
@@ -69,8 +69,10 @@ function hintBox(code, msg, mySeat, redraw, onError) {
         id: "coach-hint", disabled: asking, "aria-pressed": String(!!(current && showing)), onclick: ask,
         title: "The move the coach would play, shown on the board, and its chance of winning" },
       asking ? "The coach is thinking…" : current ? (showing ? "Show all my moves" : "Show the hint") : "Hint")),
-    current ? el("p", { class: "coach-line", id: "coach-line", role: "status" }, current.line,
-      showing ? el("span", { class: "muted" }, " Only that move is offered on the board now.") : null) : null);
+    current ? el("p", { class: "coach-line", id: "coach-line", role: "status" }, current.line, " The move: ",
+      el("strong", { class: "coach-move", id: "coach-move" }, brief(current.best)), ".",
+      showing ? el("span", { class: "muted" }, " Only that move is offered on the board now; the others show as"
+        + " not playable until “Show all my moves”.") : null) : null);
 }
 
 function heldBox(code, msg, mySeat, redraw, onError) {
