@@ -100,7 +100,7 @@ def test_a_hint_then_a_mistake_taken_back_against_a_bot(browser, coach_hall, scr
     expect(held).to_contain_text(f"That looks like a {judged.label}")
     expect(held).to_contain_text(f"falls from {round(100 * judged.win_chance_before)}%")
     status = httpx.get(f"{coach_hall}/api/rooms/{second['code']}").json()
-    assert status["turn"] == 1 and status["coach_hold"]["label"] == judged.label  # the bot waits
+    assert status["turn"] == 1 and status["coach_hold"]["until"]  # held: nothing more happens
     fits(page)
     held.scroll_into_view_if_needed()
     screenshot(page, f"coach-held-{size}", full_page=size == "desk")

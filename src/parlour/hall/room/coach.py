@@ -74,9 +74,9 @@ class Hold:
     until: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """What everyone's status shows (the judgement itself is the seat's: GET .../coach)."""
-        return {"seat": self.seat, "turn": self.turn, "label": self.judged and self.judged["label"],
-                "until": self.until}
+        """What everyone's status shows: whose move, and (once it is held for its player's answer)
+        until when. The judgement is the seat's alone (GET .../coach): it was made from its view."""
+        return {"seat": self.seat, "turn": self.turn, "until": self.until}
 
 
 class Coaching:

@@ -1,7 +1,7 @@
 // The coach at the table (docs/analysis.md), in a room made with it, for a person playing against
 // bots: "Hint" on my turn (POST .../hint) shows the coach's move on the board, offered alone, as
 // the board highlights the moves it may play, with why in one line; after a move the coach holds
-// (a mistake or a blunder: the status's coach_hold), its words (GET .../coach) and "Take it back" /
+// (a mistake or a blunder: the status's coach_hold has an until), its words (GET .../coach) and "Take it back" /
 // "Keep it" (POST .../takeback). room.js draws coachControls() into the game page's first card
 // after every state, and hands the board coachLegal(msg) instead of msg.legal.
 
@@ -77,7 +77,7 @@ function hintBox(code, msg, mySeat, redraw, onError) {
 
 function heldBox(code, msg, mySeat, redraw, onError) {
   const hold = msg.room.coach_hold;
-  if (!hold.label) return el("p", { class: "muted small coach-judging", id: "coach-judging" }, "The coach is looking at your move…");
+  if (!hold.until) return el("p", { class: "muted small coach-judging", id: "coach-judging" }, "The coach is looking at your move…");
   if (!said || said.turn !== hold.turn) {
     if (fetching !== hold.turn) {
       fetching = hold.turn;
