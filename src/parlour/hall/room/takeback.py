@@ -55,6 +55,8 @@ class Room(CoachedRoom, Protocol):
 def moved(room: Room, record: ActionRecord, over: bool) -> None:
     """``record`` was just committed (``room`` still in the state before it, under its lock): a
     coached person's move made alone is judged, and the bots wait for the judgement."""
+    if not room.coach:
+        return  # most rooms: nothing to do, at no cost
     coaching: Coaching = room.coaching
     coaching.hold = None
     seat = record.seat
