@@ -23,7 +23,10 @@ if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
 @pytest.fixture(scope="session")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real hall on a fresh SQLite file."""
-    with serving(tmp_path_factory.mktemp("hall") / "hall.sqlite3") as base:
+    # one hall for every browser test, which sign up dozens of people in a few minutes on a shared
+    # machine: password hashing may take all of the hall's time (the budget's own tests are in
+    # tests/hall/test_accounts_security.py)
+    with serving(tmp_path_factory.mktemp("hall") / "hall.sqlite3", "--limit", "hashing_share=100") as base:
         yield base
 
 

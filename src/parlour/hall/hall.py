@@ -237,6 +237,14 @@ class Hall:
         catches up from the store, read on a thread."""
         code, _, chat = key.partition("/")
         room = self.rooms.get(code)
+        if room is None and not code.isupper():  # not a room's: the hall's own (moderation/sanctions)
+            self.broadcast.publish_here(key)
+            return
+        if room is not None and chat and payload is not None and b'"hidden"' in payload:
+            said = loads(payload)  # a moderator hid a line (hall/moderation.py): each process's copy drops it
+            if isinstance(said, dict) and isinstance(said.get("hidden"), int):
+                room.chat.hide_here(said["hidden"])
+                return
         if room is None or room.leading:
             return
         if chat:

@@ -37,6 +37,7 @@ class ChatLine:
     seat: int | None
     name: str | None
     text: str
+    account: int | None = None  # the writer's account, signed in: never sent to a client (blocks filter by it)
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "at": self.at, "kind": self.kind, "seat": self.seat, "name": self.name,

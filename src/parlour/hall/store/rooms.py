@@ -78,7 +78,7 @@ def releasing(code: str, left: SeatLeft) -> Write:
 def chatting(code: str, line: ChatLine) -> list[Write]:
     """The writes that keep ``line`` of room ``code``'s chat, and forget the line ``CHAT_KEPT`` before it."""
     keep: Write = (INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat, name=line.name,
-                                     text=line.text))
+                                     text=line.text, account=line.account, hidden=False))
     return [keep, (FORGET_CHAT, {"room": code, "upto": line.n - CHAT_KEPT})] if line.n >= CHAT_KEPT else [keep]
 
 
@@ -129,9 +129,10 @@ def exists(conn: sa.Connection, code: str) -> bool:
 
 
 def chat(conn: sa.Connection, code: str, last: int) -> list[ChatLine]:
-    """Room ``code``'s ``last`` newest chat lines, oldest first."""
-    rows = sa.select(chat_table).where(chat_table.c.code == code).order_by(chat_table.c.n.desc()).limit(last)
-    lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text) for row in conn.execute(rows)]
+    """Room ``code``'s ``last`` newest chat lines a moderator did not hide, oldest first."""
+    rows = (sa.select(chat_table).where(chat_table.c.code == code, chat_table.c.hidden == sa.false())
+            .order_by(chat_table.c.n.desc()).limit(last))
+    lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text, row.account) for row in conn.execute(rows)]
     return lines[::-1]
 
 

@@ -96,8 +96,10 @@ class SeatOut(BaseModel):
     connected: bool
     profile: str | None = Field(None, description="a signed-in player's account name (their profile)")
     kept_for: str | None = Field(None, description="an open seat a rematch keeps for this player a while")
-    left: Literal["resigned", "away", "abandoned"] | None = Field(
+    left: Literal["resigned", "away", "abandoned", "timed_out"] | None = Field(
         None, description="mid-game, how this seat's person left the game (a forfeit): a bot plays it on")
+    # and "bot_account": true on a seat a bot account holds (docs/bot-api.md); absent on every other seat
+    model_config = ConfigDict(extra="allow")
 
 
 class BallotOut(BaseModel):
@@ -204,7 +206,8 @@ class NewPassword(Wire):
 
 class AccountOut(BaseModel):
     name: str
-    kind: str = Field(description="human, or bot for a built-in bot's account")
+    kind: str = Field(description="human, bot for a built-in bot's account, or botacct for a bot account"
+                                  " (docs/bot-api.md)")
 
 
 class SessionOut(BaseModel):
@@ -249,6 +252,9 @@ class ProfileOut(BaseModel):
     ratings: list[RatingOut]
     played: list[PlayedOut]
     recent: list[GameEntry] = Field(description="finished games, newest first, with their replays")
+    reputation: dict[str, Any] | None = Field(None, description="finished, left, and share: of the games they"
+                                              " ended or left, the share they played to the end; resigned,"
+                                              " away, abandoned: how they left")
 
 
 class MyGamesOut(BaseModel):

@@ -1,8 +1,8 @@
 """coach: whether a room has the coach at the table (docs/analysis.md): hints and take-backs, in an
 unrated game against bots
 
-Revision ID: coach
-Revises: 0013
+Revision ID: 0016
+Revises: 0015
 Create Date: 2026-11-28
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "coach"
-down_revision: str | Sequence[str] | None = "0013"
+revision: str = "0016"
+down_revision: str | Sequence[str] | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
