@@ -126,12 +126,12 @@ def test_a_seat_s_hints_are_bounded_per_minute_per_game_and_in_the_whole_hall():
     coaching.used[0] = PER_GAME
     with pytest.raises(HallError, match=f"at most {PER_GAME} hints a game"):
         coaching.count(0, 10_000.0)
-    Coaching.making = AT_ONCE
+    before, Coaching.making = Coaching.making, AT_ONCE
     try:
         with pytest.raises(HallError, match="the coach is busy"):
             coaching.count(2, 10_000.0)
     finally:
-        Coaching.making = 0
+        Coaching.making = before
 
 
 def test_an_attacker_asking_again_and_again_gets_one_hint_made_per_turn(make_client):
