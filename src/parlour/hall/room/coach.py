@@ -74,9 +74,9 @@ class Hold:
     until: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """What everyone's status shows (the judgement itself is the seat's: GET .../coach)."""
-        return {"seat": self.seat, "turn": self.turn, "label": self.judged and self.judged["label"],
-                "until": self.until}
+        """What everyone's status shows: whose move, and (once it is held for its player's answer)
+        until when. The judgement is the seat's alone (GET .../coach): it was made from its view."""
+        return {"seat": self.seat, "turn": self.turn, "until": self.until}
 
 
 class Coaching:
@@ -90,11 +90,18 @@ class Coaching:
         self.made: dict[int, deque[float]] = {}  # seat -> when its hints were made (the last PER_MINUTE)
         self.used: dict[int, int] = {}  # seat -> hints made this game
         self.hold: Hold | None = None
+        self.followed: dict[str, Any] | None = None  # in a cluster's copy: the owner's hold, as published
         self.taken: dict[int, deque[float]] = {}  # seat -> when it took moves back (the last PER_MINUTE)
         self.taken_back: dict[int, int] = {}  # seat -> moves taken back this game
 
-    def hold_json(self) -> dict[str, Any] | None:
-        return None if self.hold is None else self.hold.to_json()
+    def hold_json(self, turn: int) -> dict[str, Any] | None:
+        """The hold as everyone's status shows it, the room being at ``turn``."""
+        if self.hold is None:  # a cluster's copy shows what the room's owner published, while it is current
+            followed = self.followed
+            if followed is None or followed["turn"] != turn - 1:
+                return None
+            return {k: v for k, v in followed.items() if k != "judged"}
+        return self.hold.to_json()
 
     def helps(self, room: Room, seat: int) -> bool:
         try:

@@ -139,7 +139,7 @@ class Room:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
                 "seats": self.seats.to_json(now), "turn_timer": self.turn_timer, "created": self.created,
                 "rematch": self.rematch, "vote": self.votes.to_json(self.seats, now), "host_away": self.host_away(),
-                "coach": self.coach, "coach_hold": self.coaching.hold_json(),
+                "coach": self.coach, "coach_hold": self.coaching.hold_json(self.turn),
                 **self.pace.status(self.seats.humans(self.to_act()), now)}
 
     def to_act(self) -> frozenset[int]:
@@ -516,12 +516,16 @@ class Room:
         self.pace.deadline = change.get("deadline", self.pace.deadline)
         if "action" in change:
             record = ActionRecord(**change["action"])
+            if record.turn < self.turn and self.records[record.turn].at != record.at:
+                rewind(self, record.turn)  # a move taken back (room/takeback.py) whose news this copy missed
             if record.turn != self.turn or self.status != "playing":
                 return record.turn < self.turn  # had it already, or missed one
             self._changed(self._take_action(record), here_only=True)
             return True
         if "taken_back" in change:  # the coach (room/takeback.py)
             rewind(self, change["taken_back"])
+        if "coach_hold" in change:
+            self.coaching.followed = change["coach_hold"]
         if "vote" in change:
             self.votes.followed = change["vote"]
         self._take(change.get("seats"), change.get("rematch", self.rematch), change.get("status"))

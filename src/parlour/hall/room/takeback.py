@@ -55,6 +55,8 @@ class Room(CoachedRoom, Protocol):
 def moved(room: Room, record: ActionRecord, over: bool) -> None:
     """``record`` was just committed (``room`` still in the state before it, under its lock): a
     coached person's move made alone is judged, and the bots wait for the judgement."""
+    if not room.coach:
+        return  # most rooms: nothing to do, at no cost
     coaching: Coaching = room.coaching
     coaching.hold = None
     seat = record.seat
@@ -88,14 +90,15 @@ async def _judged(room: Room, hold: Hold, judging: asyncio.Future[dict[str, Any]
         hold.judged = {**judged, "line": line(judged)}
         hold.until = room.context.clock.now() + HOLD
         room.context.spawn(_expire(room, hold))
-    room.show_status()  # the bots answer now, or everyone sees the move held
+    # the bots answer now, or everyone sees the move held (the other processes too)
+    room.show_status({"coach_hold": None if coaching.hold is None else {**hold.to_json(), "judged": hold.judged}})
 
 
 async def _expire(room: Room, hold: Hold) -> None:
     await asyncio.sleep(HOLD)
     if room.coaching.hold is hold:
         room.coaching.hold = None
-        room.show_status()
+        room.show_status({"coach_hold": None})
 
 
 def holding(room: Room) -> bool:
@@ -121,7 +124,11 @@ def held(room: Room, seat: int) -> dict[str, Any] | None:
     """What the coach says to ``seat`` of its move the bots wait on (None: nothing held)."""
     room.coaching.check(room, seat)
     hold = room.coaching.hold if holding(room) else None
-    if hold is None or hold.seat != seat:
+    if hold is None:  # a cluster's copy: what the room's owner published
+        followed = room.coaching.followed
+        current = room.coaching.hold_json(room.turn)
+        return followed if current is not None and current["seat"] == seat else None
+    if hold.seat != seat:
         return None
     return {**hold.to_json(), "judged": hold.judged}
 
@@ -145,19 +152,19 @@ async def take_back(room: Room, command: TakeBack) -> None:
             rewind(room, hold.turn, hold)
         coaching.hold = None
     if command.keep:
-        room.show_status()
+        room.show_status({"coach_hold": None})
         return
     room.committed({"taken_back": hold.turn})
     await room.chat.tell(f"{room.seats[seat].name} took a move back (the coach)")
 
 
 def rewind(room: Room, turn: int, hold: Hold | None = None) -> None:
-    """``room`` as it was before its action ``turn``, its last (``hold``: the state then, kept;
-    else, in another process's copy, the game is replayed to it). Every audience is made anew."""
+    """``room`` as it was before its action ``turn`` (``hold``: the state before its last action,
+    kept; else, in another process's copy, the game is replayed to it). Every audience is made anew."""
     play = room.play
-    if play.records and play.records[-1].turn == turn:
-        records = play.records[:-1]
-        if hold is not None:
+    if turn < play.turn:
+        records = play.records[:turn]
+        if hold is not None and turn == play.turn - 1:
             play.state, play.turn, play.waiting_since, play.records = hold.before, turn, hold.waiting, records
         else:
             play.records = []
@@ -165,5 +172,6 @@ def rewind(room: Room, turn: int, hold: Hold | None = None) -> None:
             for record in records:
                 play.advance(record, room.game.apply(play.state, record.seat, record.action))
     room.audiences.forget()
+    room.coaching.followed = None
     room.coaching.forget()
     room.driver.forget()

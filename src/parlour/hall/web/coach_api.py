@@ -50,7 +50,7 @@ class TakeBackIn(Wire):
 @router.get("/api/rooms/{code}/coach", responses=ERRORS, tags=["rooms"])
 async def room_coach(code: str, hall: HallDep, token: SeatToken, account: CurrentAccount) -> dict[str, Any]:
     """What the coach says to the seat holding the token of its move the bots wait on:
-    ``{"hold": null}``, or ``{"hold": {"seat", "turn", "label", "until", "judged": {turn, seat,
+    ``{"hold": null}``, or ``{"hold": {"seat", "turn", "until", "judged": {turn, seat,
     action, best, win_chance_before, win_chance_after, loss, label, choices, line}}}`` (``judged``
     null while the move is being judged; a mistake or a blunder is held 60 seconds)."""
     room = await hall.room(code)

@@ -131,7 +131,7 @@ class RoomOut(BaseModel):
                             " may hand one to a bot or end the game with its player last")
     coach: bool = Field(False, description="the coach is at the table: hints and take-backs (docs/analysis.md)")
     coach_hold: dict[str, Any] | None = Field(None, description="the coach: the move the bots wait on, {seat, turn,"
-                                              " label (null while it is judged), until}")
+                                              " until (null while it is judged)}")
 
 
 class LobbyRoomOut(BaseModel):

@@ -4,7 +4,7 @@
 // GET /api/rooms/{code}/analysis makes it on first request; while it is made, the page shows how
 // far it has got and asks again.
 
-import { el, svg, replace, api, games, header, seatDot, plural } from "/static/ui.js";
+import { el, svg, replace, api, games, header, seatDot, plural, brief } from "/static/ui.js";
 import { withNames } from "/static/board.js";
 
 const app = document.getElementById("app");
@@ -15,13 +15,6 @@ const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const roomPath = `/api/rooms/${encodeURIComponent(code)}`;
 const LABEL_WORDS = { best: "Best", good: "Good", inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
 const pct = (x) => `${Math.round(100 * x)}%`;
-
-/** An action in a few words: its type, then its fields' values. */
-function brief(action) {
-  const rest = Object.entries(action).filter(([k, v]) => k !== "type" && v !== null)
-    .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
-  return [String(action.type || "?").replaceAll("_", " "), ...rest].join(" · ");
-}
 
 /** The chart: each seat's chance of winning after each of its moves, with the bad moves marked. */
 function chart(moves, names, onPick) {

@@ -160,7 +160,16 @@ function showForm() {
     timerNote.textContent = slow ? "When it runs out, the others choose: a bot takes the seat, or the game ends."
       : "When it runs out, a bot makes that seat's move.";
   };
+  // the coach (docs/analysis.md): hints and take-backs against bots, in a live game that is not rated
+  const coachBox = el("input", { type: "checkbox", id: "coach", name: "coach" });
+  const coachField = el("label", { class: "field field-check", for: "coach" }, coachBox,
+    el("span", {}, "Coach"), el("small", {}, "Hints on your turn, and a move that looks like a mistake can be taken"
+      + " back before the bots answer. Against bots only; the game is not rated."));
   paceSelect.addEventListener("change", showTimers);
+  paceSelect.addEventListener("change", () => {
+    coachField.hidden = paceSelect.value !== "live";
+    if (coachField.hidden) coachBox.checked = false;
+  });
   showTimers();
   const paceField = () => el("label", { class: "field", for: "pace" }, el("span", {}, "Pace"), paceSelect);
   const error = el("p", { class: "form-error", role: "alert" });
@@ -176,7 +185,7 @@ function showForm() {
     options.length ? el("details", { class: "field options", open: options.length <= 3 },
       el("summary", {}, `Game options (${options.length})`, el("span", { class: "muted" }, " · the defaults are fine")),
       el("div", { class: "options-body" }, options.map(optionControl))) : null,
-    paceField(), timerField,
+    paceField(), timerField, coachField,
     error, submit);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -198,6 +207,7 @@ function showForm() {
       pace: paceSelect.value,
       host_name: name || "host",
       take_seat: you >= 0 ? you : null,
+      coach: coachBox.checked,
     };
     submit.disabled = true;
     try {

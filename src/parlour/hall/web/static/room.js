@@ -12,6 +12,7 @@ import {
 } from "/static/trust.js";
 import { deadlineText, moveTime, passed } from "/static/pace.js";
 import { tableControls, leaveSeatButton } from "/static/table.js";
+import { coachControls, coachLegal } from "/static/coach.js";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 const app = document.getElementById("app");
@@ -240,6 +241,7 @@ function buildFrame() {
     error: el("div", { class: "frame-error", id: "frame-error", role: "alert", hidden: true }),
     after: el("div", { class: "after-game", hidden: true }),
     table: el("div", { class: "table-slot" }),  // resign, votes (table.js)
+    coach: el("div", { class: "coach-slot" }),  // hints and take-backs (coach.js)
     notify: mySeat === null ? null : notifyButton(),
     renderer: null,
     myTurn: null,  // whether the last state drawn asked me to act (null: none drawn yet)
@@ -247,7 +249,8 @@ function buildFrame() {
   replace(main, el("div", { class: "game-page" },
     el("div", { class: "board-wrap" }, parts.error, parts.board),
     el("aside", { class: "sidebar" },
-      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.after, parts.table, parts.notify),
+      el("section", { class: "card side-card" }, parts.status, parts.timer, parts.coach, parts.after, parts.table,
+        parts.notify),
       el("section", { class: "card side-card" }, el("h3", { class: "card-title" }, "Players"), parts.seats),
       el("section", { class: "card side-card log-card" }, el("h3", { class: "card-title" }, "Log"), parts.log),
       chat.card)));
@@ -280,7 +283,7 @@ async function showGame(msg) {
   updateSidebar(msg);
   await frame.loading;
   if (last === msg && frame.renderer) {
-    frame.renderer.update({ view: msg.view, legal: msg.legal, to_act: msg.to_act, turn: msg.turn,
+    frame.renderer.update({ view: msg.view, legal: coachLegal(msg, mySeat), to_act: msg.to_act, turn: msg.turn,
       result: msg.result, names: names(msg.room) });
     turnAlerts(msg);
     if (msg.result) showVerdict();
@@ -388,6 +391,7 @@ function updateSidebar(msg) {
   frame.logSeen = true;
   frame.after.hidden = !msg.result;
   drawTable();
+  drawCoach();
   if (frame.notify) frame.notify.hidden = !!msg.result;
   if (msg.result) {
     const again = room.rematch;
@@ -404,6 +408,14 @@ function updateSidebar(msg) {
       if (loadRoom(again).seat_token === undefined) toast("A rematch is offered: one click on “Join the rematch” takes your seat.");
     }
   }
+}
+
+function drawCoach() {
+  if (!frame || !last) return;
+  replace(frame.coach, coachControls({ code, msg: last, mySeat, onError: showError, redraw: () => {
+    drawCoach();
+    if (frame.renderer) showGame(last);  // the board offers the hinted move alone, or every move again
+  } }));
 }
 
 function drawTable() {

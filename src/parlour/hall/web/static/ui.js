@@ -104,6 +104,13 @@ export function keys(map) {
   return () => document.removeEventListener("keydown", handler);
 }
 
+/** An action in a few words: its type, then its fields' values ("play · patch 6 · rotation 0"). */
+export function brief(action) {
+  const rest = Object.entries(action).filter(([k, v]) => k !== "type" && v !== null)
+    .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
+  return [String(action.type || "?").replaceAll("_", " "), ...rest].join(" · ");
+}
+
 /** The legal actions that match every field of `fields`: matching(legal, {type: "play", patch: 3}). */
 export function matching(legal, fields) {
   return (legal || []).filter((action) => Object.entries(fields).every(([k, v]) => action[k] === v));

@@ -1,0 +1,64 @@
+"""A real hall (`parlour serve`) for the browser tests, on a free 127.0.0.1 port and a fresh SQLite
+file, ended when the test process ends however it ends::
+
+    with serving(tmp_path / "hall.sqlite3") as base:   # "http://127.0.0.1:PORT"
+        ...
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def die_with_parent() -> None:
+    """The server ends when the test process does, however it ends (Linux)."""
+    with contextlib.suppress(OSError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+@contextlib.contextmanager
+def serving(db: Path, *extra: str) -> Iterator[str]:
+    """The base URL of a hall on ``db`` (``extra``: more arguments of ``parlour serve``); the same
+    deals every run (``--seed 2026``), no per-client quotas (every test comes from this machine)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas", "--seed", "2026", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=die_with_parent if os.name == "posix" else None)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if server.poll() is not None:
+                raise RuntimeError(f"the hall did not start: {server.stdout.read().decode()}")  # type: ignore[union-attr]
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("the hall did not answer within 10 seconds")
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
