@@ -39,7 +39,7 @@ def creating(room: RoomRecord) -> Write:
         code=room.code, game=room.game, players=room.players, options=json.dumps(room.options),
         seed=room.seed, status=room.status, turn_timer=room.turn_timer, host_token=room.host_token,
         seats=json.dumps(room.seats), created=room.created, pace=None if room.pace == "live" else room.pace,
-        deadline=room.deadline))
+        deadline=room.deadline, coach=room.coach or None))
 
 
 def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rematch: str | None) -> list[Write]:
@@ -71,7 +71,7 @@ def releasing(code: str, left: SeatLeft) -> Write:
 def chatting(code: str, line: ChatLine) -> list[Write]:
     """The writes that keep ``line`` of room ``code``'s chat, and forget the line ``CHAT_KEPT`` before it."""
     keep: Write = (INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat, name=line.name,
-                                     text=line.text))
+                                     text=line.text, account=line.account, hidden=False))
     return [keep, (FORGET_CHAT, {"room": code, "upto": line.n - CHAT_KEPT})] if line.n >= CHAT_KEPT else [keep]
 
 
@@ -95,7 +95,7 @@ def load(engine: sa.Engine, which: Any = None, *actions: Any) -> list[RoomRecord
             code=row.code, game=row.game, players=row.players, options=json.loads(row.options),
             seed=row.seed, status=row.status, turn_timer=row.turn_timer, host_token=row.host_token,
             seats=json.loads(row.seats), created=row.created, rematch=row.rematch, pace=row.pace or "live",
-            deadline=row.deadline)
+            deadline=row.deadline, coach=bool(row.coach))
             for row in conn.execute(room_rows)}
         for row in conn.execute(action_rows):
             rooms[row.code].actions.append(ActionRecord(row.turn, row.seat, json.loads(row.action), row.by, row.at))
@@ -122,9 +122,10 @@ def exists(conn: sa.Connection, code: str) -> bool:
 
 
 def chat(conn: sa.Connection, code: str, last: int) -> list[ChatLine]:
-    """Room ``code``'s ``last`` newest chat lines, oldest first."""
-    rows = sa.select(chat_table).where(chat_table.c.code == code).order_by(chat_table.c.n.desc()).limit(last)
-    lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text) for row in conn.execute(rows)]
+    """Room ``code``'s ``last`` newest chat lines a moderator did not hide, oldest first."""
+    rows = (sa.select(chat_table).where(chat_table.c.code == code, chat_table.c.hidden == sa.false())
+            .order_by(chat_table.c.n.desc()).limit(last))
+    lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text, row.account) for row in conn.execute(rows)]
     return lines[::-1]
 
 
