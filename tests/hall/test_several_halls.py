@@ -390,3 +390,23 @@ def test_redis_restarted_mid_game_play_resumes_and_nothing_acknowledged_is_lost(
     for client in clients:  # each copy of the room came back to the store's state
         assert client.until(lambda state: state["room"]["status"] == "over")["turn"] == len(record.actions)
         client.close()
+
+
+def test_my_games_says_whose_turn_it_is_on_a_process_that_does_not_hold_the_room(halls):
+    halls.start(2)
+    with httpx.Client(base_url=halls.base(0), timeout=WITHIN) as ana:
+        assert ana.post("/api/accounts", json={"name": "Ana", "password": "correct horse battery"}
+                        ).status_code == 201
+        room = ana.post("/api/rooms", json={"game": "patchwork", "seats": [OPEN, OPEN], "pace": "turn-based",
+                                            "turn_timer": 86400, "take_seat": 0}).json()
+        joined = httpx.post(f"{halls.base(0)}/api/rooms/{room['code']}/join", json={"name": "Bo"}, timeout=WITHIN)
+        assert joined.status_code == 200, joined.text
+        assert ana.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"])).status_code == 200
+        cookies = dict(ana.cookies)
+    # the second process never saw the room: its "My games" reads it from the store all the same
+    with httpx.Client(base_url=halls.base(1), timeout=WITHIN, cookies=cookies) as elsewhere:
+        games = elsewhere.get("/api/me/games")
+        assert games.status_code == 200, games.text
+        mine = next(game for game in games.json()["playing"] if game["code"] == room["code"])
+        assert mine["your_turn"] is True and mine["to_act"] == ["Ana"] and mine["pace"] == "turn-based"
+        assert mine["deadline"] is not None

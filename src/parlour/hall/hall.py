@@ -13,8 +13,9 @@ asks.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..core import Game, ParlourError, derive, fresh_seed
@@ -279,6 +280,15 @@ class Hall:
         if room is None:
             raise HallError("unknown_room", f"there is no room {code!r}")
         return room
+
+    async def rooms_of(self, codes: Iterable[str]) -> dict[str, Room]:
+        """The rooms ``codes`` (games being played, say), from memory or else read from the store
+        (in a cluster, one another process applies: a copy that follows it); one gone is left out."""
+        rooms = {}
+        for code in codes:
+            with contextlib.suppress(HallError):
+                rooms[code] = await self.room(code)
+        return rooms
 
     async def execute(self, code: str, command: Command, on_commit: Callable[[int], None] | None = None) -> Answer:
         """Runs ``command`` for room ``code`` where the room is applied, here or in another

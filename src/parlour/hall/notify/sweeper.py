@@ -79,8 +79,10 @@ class Sweeper:
         queued = 0
         for settings in await self.store.daily_due(now - DAY, SUMMARIES_A_SWEEP):
             waiting = []
-            for game in await self.store.games_of(settings.account, finished=False):
-                room = self.hall.rooms.get(game.code)
+            games = await self.store.games_of(settings.account, finished=False)
+            rooms = await self.hall.rooms_of(game.code for game in games)  # another process's too
+            for game in games:
+                room = rooms.get(game.code)
                 if room is not None and room.status == "playing" and game.seat in room.to_act():
                     others = ", ".join(n for i, n in enumerate(room.names()) if i != game.seat)
                     waiting.append(f"- {room.game.name} with {others}: {self.notifier.link('/r/' + room.code)}")

@@ -17,6 +17,7 @@ from ..accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from ..errors import HallError
 from ..hall import Hall
 from ..mygames import your_turn_first
+from ..room import Room
 from ..store import PlayedGame
 from ..tokens import token_hash
 from .deps import AccountsDep, ClientAddress, CurrentAccount, HallDep, ModerationDep, SignedIn, SocialDep
@@ -110,8 +111,9 @@ def signed_in(request: Request) -> SignedInSockets:
 async def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
     """My games: those in progress, where it is your turn first (soonest deadline first), then
     those waiting for others; and the last finished ones."""
-    playing = your_turn_first([entry(hall, row, account) for row in await hall.store.games_of(account.id,
-                                                                                                finished=False)])
+    unfinished = await hall.store.games_of(account.id, finished=False)
+    rooms = await hall.rooms_of(row.code for row in unfinished)  # another process's too
+    playing = your_turn_first([entry(hall, row, account, rooms.get(row.code)) for row in unfinished])
     finished = await hall.store.games_of(account.id, finished=True, limit=RECENT)
     return {"playing": playing, "finished": [entry(hall, row) for row in finished]}
 
@@ -142,14 +144,15 @@ async def leaderboard(game: str, hall: HallDep, limit: int = Query(50, ge=1, le=
     return [asdict(leader) for leader in await hall.store.leaderboard(game, limit)]
 
 
-def entry(hall: Hall, row: PlayedGame, viewer: Account | None = None) -> dict[str, Any]:
-    """A game as listed; in progress, with whose turn it is (from the live room)."""
+def entry(hall: Hall, row: PlayedGame, viewer: Account | None = None, room: Room | None = None) -> dict[str, Any]:
+    """A game as listed; in progress, with whose turn it is (from the live room: ``room``, else
+    this process's copy if it holds one)."""
     names = [seat.get("name") or f"seat {i + 1}" for i, seat in enumerate(row.seats)]
     out = {"code": row.code, "game": row.game, "status": row.status, "seat": row.seat, "players": names,
            "created": row.created, "url": f"/r/{row.code}", "rank": row.rank, "change": row.change}
     if row.status == "over":
         out["replay_url"] = f"/r/{row.code}/replay"
-    room = hall.rooms.get(row.code)
+    room = room or hall.rooms.get(row.code)
     if viewer is not None and room is not None and room.status == "playing":
         acting = sorted(room.to_act())
         out["to_act"] = [room.names()[seat] for seat in acting]
