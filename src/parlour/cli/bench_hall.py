@@ -24,13 +24,14 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .bench_alongside import finished_games
 from .cluster import MAX_SERVERS, Cluster
 from .processes import cpu_seconds, free_port, resident_bytes, start_server
 
@@ -52,6 +53,9 @@ def register(targets: argparse._SubParsersAction) -> None:
     parser.add_argument("--legal", action="store_true",
                         help="ask the server for each seat's legal actions, as the browser does (default:"
                              " the bots work their moves out from the view, hello with legal: false)")
+    parser.add_argument("--analyses", type=int, default=0, metavar="N",
+                        help="N games played to their end by bots first, whose analyses the hall is asked to"
+                             " make during the window (one hall only; default 0): do they slow the rooms?")
     parser.add_argument("--servers", type=servers_list, metavar="N[,N...]",
                         help="through nginx in front of N halls on PostgreSQL and Redis (parlour cluster),"
                              " each N in turn, e.g. --servers 1,2 (default: one hall on SQLite, no proxy)")
@@ -236,6 +240,7 @@ class Run:
     memory: tuple[int, int] = (0, 0)  # the halls' resident bytes before the rooms, at the window's end
     stored: int = 0  # actions in the store once the clients are done
     rooms: int = 0
+    alongside: str = ""  # what ran beside the play (--analyses)
 
     @property
     def moves_per_second(self) -> float:
@@ -247,12 +252,14 @@ class Run:
 
 
 def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, list[int]],
-            counters: Callable[[], dict[str, int]] = dict) -> Run:
+            counters: Callable[[], dict[str, int]] = dict, analyses: Sequence[str] = ()) -> Run:
     """Create the rooms through 127.0.0.1:``port``, play them from ``args.clients`` client
     processes for ``args.seconds``, and take over that time the CPU time of each part's processes
     and the growth of ``counters()``; the first part's resident memory is taken before the rooms
-    are made and at the end of the window."""
+    are made and at the end of the window. ``analyses``: finished games whose analyses are asked
+    for during the window (cli/bench_alongside.py)."""
     from ..core import ParlourError
+    from .bench_alongside import Analysing
 
     memory_before = sum(resident_bytes(pid) for pid in next(iter(parts.values())))
 
@@ -283,9 +290,10 @@ def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, lis
         return {name: sum(cpu_seconds(pid) for pid in pids) for name, pids in parts.items()}
 
     load_before, cpu_before, counted = os.getloadavg(), cpu(), counters()
-    go.set()
-    time.sleep(args.seconds)  # the server's CPU over the window, not the goodbyes after it
-    load_after, cpu_after = os.getloadavg(), cpu()
+    with Analysing(f"http://127.0.0.1:{port}", list(analyses)) as analysing:
+        go.set()
+        time.sleep(args.seconds)  # the server's CPU over the window, not the goodbyes after it
+        load_after, cpu_after = os.getloadavg(), cpu()
     counted = {name: value - counted[name] for name, value in counters().items()}
     memory_after = sum(resident_bytes(pid) for pid in next(iter(parts.values())))
     try:
@@ -298,7 +306,8 @@ def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, lis
                elapsed=max(r["elapsed"] for r in reports), failed=sum(r["failed"] for r in reports),
                errors=[e for r in reports for e in r["errors"]][:5], client_cpu=sum(r["cpu"] for r in reports),
                cpu={name: cpu_after[name] - cpu_before[name] for name in parts}, load=(load_before, load_after),
-               counted=counted, memory=(memory_before, memory_after), rooms=len(rooms))
+               counted=counted, memory=(memory_before, memory_after), rooms=len(rooms),
+               alongside=analysing.said() if analyses else "")
 
 
 def stored_actions(db_url: str) -> int:
@@ -401,6 +410,8 @@ def report(console: Any, args: argparse.Namespace, game: Any, result: Run, serve
                       f" {(after - before) / result.rooms / 1024:.0f} KiB a room (its game, its seats' connections)")
     if result.failed:
         console.print(f"[red]{result.failed} client connections failed[/red]: {result.errors}")
+    if result.alongside:
+        console.print(result.alongside)
     console.print(machine(), style="dim")
     console.print("load average during the run: " + ", ".join(f"{x:.2f}" for x in result.load[0])
                   + " -> " + ", ".join(f"{x:.2f}" for x in result.load[1]), style="dim")
@@ -441,6 +452,8 @@ def run(args: argparse.Namespace) -> int:
         raise ParlourError("--rooms, --seconds and --clients must be positive")
     if args.think < 0:
         raise ParlourError("--think cannot be negative")
+    if args.analyses < 0 or args.analyses and args.servers is not None:
+        raise ParlourError("--analyses takes a number of games, 0 or more, and one hall (not --servers)")
     game = get(args.game)
     console = Console(highlight=False)
     if args.servers is None:
@@ -450,11 +463,13 @@ def run(args: argparse.Namespace) -> int:
             server = start_server(db_url, port)
             try:
                 console.print(f"server on 127.0.0.1:{port}, store {db_url}; creating {args.rooms} rooms...")
-                result = measure(args, game, port, {"server": [server.pid]})
+                codes = finished_games(f"http://127.0.0.1:{port}", game.id, game.min_players, args.analyses)
+                before = stored_actions(db_url) if codes else 0  # the bots' games analysed alongside
+                result = measure(args, game, port, {"server": [server.pid]}, analyses=codes)
             finally:
                 server.terminate()
                 server.wait(30)
-            result.stored = stored_actions(db_url)
+            result.stored = stored_actions(db_url) - before
         return 0 if report(console, args, game, result, "one server process") else 1
     runs = cluster_runs(console, args, game)
     clean = [report(console, args, game, result, f"{servers} hall process(es) behind nginx, store on PostgreSQL")
