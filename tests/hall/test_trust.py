@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -110,9 +111,16 @@ def next_of(socket: Socket, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message")
 
 
+def admin(*arguments: str) -> int:
+    """``parlour admin ...`` in a thread of its own: the command runs its own event loop, and the
+    browser tests leave one running in this thread."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(parlour, ["admin", *arguments]).result()
+
+
 def moderator(client: TestClient, db_url: str, name: str = "Mod") -> TestClient:
     mod = person(client, name)
-    assert parlour(["admin", "grant", name, "moderator", "--db", db_url]) == 0
+    assert admin("grant", name, "moderator", "--db", db_url) == 0
     return mod
 
 
@@ -321,10 +329,10 @@ def test_only_moderators_see_the_queue_and_act_and_a_ban_ends_sessions_and_says_
     assert cy.post("/api/session", json={"name": "Cy", "password": PASSWORD}).status_code == 200
     log = mod.get("/api/moderation/log").json()
     assert [(e["moderator"], e["action"], e["target"], e["days"]) for e in log] == [("Mod", "ban", "Cy", 7)]
-    assert parlour(["admin", "revoke", "Mod", "moderator", "--db", db_url]) == 0
+    assert admin("revoke", "Mod", "moderator", "--db", db_url) == 0
     assert mod.get("/api/moderation/log").status_code == 403
-    assert parlour(["admin", "grant", "Nobody", "moderator", "--db", db_url]) == 1
-    assert parlour(["admin", "grant", "Ana", "king", "--db", db_url]) == 1
+    assert admin("grant", "Nobody", "moderator", "--db", db_url) == 1
+    assert admin("grant", "Ana", "king", "--db", db_url) == 1
 
 
 def ended_and_closed(socket: Socket) -> dict[str, Any]:

@@ -24,6 +24,7 @@ COMMANDS = (
     "arena",
     "replay",
     "analyse",
+    "bot_connect",
 )
 
 

@@ -316,6 +316,16 @@ class Game(ABC, Generic[S]):
     def result(self, state: S) -> Result | None:
         """Scores and ranks once the game is over, else ``None``."""
 
+    def capped(self, state: S, players: int) -> Result:
+        """The result of a game stopped by its cap on actions (:attr:`max_actions`) before its
+        rules ended it, as the game's rules document decides (docs/rules/<game>.md). By default a
+        draw, every seat first: a game whose rules end it far below its cap reaches it only through
+        a bug, and nobody gains from a bug. A game whose endless rounds its rules allowed (Palace's
+        old editions) overrides it."""
+        return Result(tuple(0.5 for _ in range(players)), tuple(1 for _ in range(players)),
+                      f"the game reached its cap of {self.max_actions:,} actions before its rules ended it: a draw",
+                      {"capped": self.max_actions})
+
     def sample(self, view: View, seat: int, rng: random.Random) -> S:
         """A full state consistent with ``seat``'s view, the unknown drawn at random.
 

@@ -41,8 +41,8 @@ from .clock import Clock
 from .errors import HallError
 from .quotas import Guard
 from .ratings import BOT_PREFIX  # the bots' accounts are called bot:<bot name>; no person can take such a name
+from .store import BOT_KIND, Store, StoreError
 from .store import Account as Account  # the record is the store's; the hall's modules import it from here
-from .store import Store, StoreError
 from .text import clean_name
 from .text import name_key as name_key  # what makes two names one account (look-alikes too)
 from .throttles import Backoff, HashBudget
@@ -68,6 +68,7 @@ HASH_SECONDS_OVERALL = 2.0
 HASHES_WAITING = 4
 SIGN_UPS_PER_ADDRESS = parse("10/hour")
 WRONG = "wrong name or password"
+SIGN_IN_KINDS = ("human", BOT_KIND)  # a bot account's owner signs in to manage its tokens (hall/botaccounts.py)
 NOT_IN_NAMES = "<>&/\\?#%"
 FAILED = "failed sign-ins"
 
@@ -198,7 +199,7 @@ class Accounts:
         self.budget.take(address)  # before the store is read: a refused loop costs the hall next to nothing
         found = await self.by_name(key) if key else None
         account, stored = found if found is not None else (None, None)
-        if not await self._verify(stored, password, address) or account is None or account.kind != "human":
+        if not await self._verify(stored, password, address) or account is None or account.kind not in SIGN_IN_KINDS:
             self._failed(key, address, now)
             raise HallError("bad_credentials", WRONG)
         self.failed_pair.succeeded((key, address))

@@ -319,7 +319,8 @@ class Hall:
     async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
                           turn_timer: float | None = None, host_name: str | None = None,
                           take_seat: int | None = None, reserved: Mapping[int, dict[str, Any]] | None = None,
-                          account: Account | None = None, pace: str = LIVE) -> tuple[Room, str, int | None, str | None]:
+                          account: Account | None = None, pace: str = LIVE, coach: bool = False
+                          ) -> tuple[Room, str, int | None, str | None]:
         """A new room: (room, host token, the host's seat, its seat token); ``reserved``: open
         seats kept for players of a last game (:attr:`Seat.reserved`); signed in (``account``),
         the host's seat is the account's, under its name; ``pace``: live or turn-based
@@ -365,7 +366,7 @@ class Hall:
         record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved,
                             seed=self.new_seed("room", self._dealt),
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
-                            seats=records, created=self.clock.now(), pace=pace)
+                            seats=records, created=self.clock.now(), pace=pace, coach=coach)
         first_line = holder = None
         if take_seat is not None:  # nobody knows the room's code yet: written by whoever made it
             first_line = ChatLine(0, record.created, "system", None, None,

@@ -1,6 +1,9 @@
 """When a turn-based player's time runs out: nothing happens by itself; the others choose to hand
 the late seat to a bot (it plays on under the player's name, rated as their forfeit, as when a
-host gives an abandoned seat to a bot) or to end the game with the absent player last.
+host gives an abandoned seat to a bot) or to end the game with the absent player last: the
+players' vote to end the game (room/votes.py), in which a late seat is absent, so it places last
+and forfeits as ``away`` (rated as a seat taken from an absent player: nobody else gains from it).
+With two players the other's choice ends the game at once; with more, the others must all agree.
 
     await decide(hall, room, caller_seat, late_seat, "bot")
 """
@@ -12,7 +15,7 @@ from typing import Literal
 from .errors import HallError
 from .hall import Hall
 from .room import Room
-from .room.commands import GiveToBot
+from .room.commands import GiveToBot, Vote
 from .room.pace import TURN_BASED
 
 Choice = Literal["bot", "forfeit"]
@@ -37,13 +40,11 @@ async def decide(hall: Hall, room: Room, caller: int, seat: int, choice: Choice)
     if choice == "bot":
         await hall.run(room, GiveToBot(seat, room.bots.builtin(room.game)))
     else:
-        await forfeit(hall, room, seat)
+        await forfeit(hall, room, caller)
 
 
-async def forfeit(hall: Hall, room: Room, seat: int) -> None:
-    """Ends the game with ``seat``'s player last, rated as a forfeit: the forfeit of issue 28,
-    which this calls once it is in the hall (on branch ``table`` at 16:30 UTC, not yet on main:
-    room/leaving.py and ``Vote(seat, motion="end")`` of room/votes.py, "the game ends now, absent
-    players last"). Until then it refuses in words and changes nothing."""
-    raise HallError("conflict", "ending a game by forfeit is not in this hall yet (it comes with the"
-                    " players' forfeit, issue 28): hand the seat to a bot meanwhile")
+async def forfeit(hall: Hall, room: Room, caller: int) -> None:
+    """``caller`` proposes (or agrees) to end the game now, the late seats placing last as
+    forfeits: ``Vote(caller, "end")``, carried out once every other person still playing and
+    neither late nor away agrees (at once when nobody else is left to ask)."""
+    await hall.run(room, Vote(caller, "end"))

@@ -255,6 +255,24 @@ def test_players_still_in_with_as_many_cards_left_share_a_place():
     assert standing(fresh) == ((1, 1, 1), (0.0, 0.0, 0.0))
 
 
+def test_a_game_at_the_cap_on_actions_ends_as_a_repetition_does():
+    """A game that reaches the cap on actions (4,000; an edition 1 to 3 game going round for ever) ends
+    there as a repetition does: those out keep their places, the players still holding cards come after
+    them by how many cards they hold, fewest first, equal counts sharing a place."""
+    looping, played = easy_bots_game(3, 3, 1, 400)  # edition 3: this game never ends by itself
+    assert not GAME.is_over(looping) and played == 400 and GAME.max_actions == 4000
+    result = GAME.capped(looping, 3)
+    left = [len(looping.hands[s]) + len(looping.face_ups[s]) + len(looping.face_downs[s]) for s in range(3)]
+    out = list(looping.finished)
+    for k, s in enumerate(out):
+        assert result.ranks[s] == k + 1
+    for s in (s for s in range(3) if s not in out):
+        assert result.ranks[s] == len(out) + 1 + sum(1 for o in range(3) if o not in out and left[o] < left[s])
+    assert list(result.scores) == [sum(1 for other in result.ranks if other > mine) for mine in result.ranks]
+    assert result.reason.startswith("the game reached its cap of 4,000 actions") and "cards left" in result.reason
+    assert result.details["capped"] == 4000 and "repetition" not in result.details
+
+
 def test_edition_2_burns():
     """Edition 2: a stack burn gave its player another turn, and a burning play did nothing else (four 7s
     or four 8s neither turned play back nor skipped)."""

@@ -972,19 +972,17 @@ class Palace(Game[State]):
             return None
         n = state.players
         if len(state.finished) < n:  # a position came up a third time (edition 4)
-            places, scores = standing(state)
-            held = [s for s in range(n) if s not in state.finished]
-            left = ", ".join(f"{{p{s}}} {len(state.hands[s]) + len(state.face_ups[s]) + len(state.face_downs[s])}"
-                             for s in sorted(held, key=lambda s: places[s]))
-            order = ", ".join(f"{{p{s}}}" for s in state.finished)
-            gone = f"went out in this order: {order}; " if state.finished else ""
-            reason = f"the same position came up {number(REPEATS)} times: {gone}cards left: {left}"
-            return Result(scores, places, reason, {"finishing_order": list(state.finished), "repetition": True})
+            return by_cards_left(state, f"the same position came up {number(REPEATS)} times", repetition=True)
         place = {s: k for k, s in enumerate(state.finished)}
         scores = tuple(float(n - 1 - place[s]) for s in range(n))
         *out, last = (f"{{p{s}}}" for s in state.finished)
         reason = f"went out in this order: {', '.join(out)}; {last} was left holding cards"
         return Result(scores, tuple(place[s] + 1 for s in range(n)), reason, {"finishing_order": list(state.finished)})
+
+    def capped(self, state: State, players: int) -> Result:
+        """docs/rules/palace.md: a game that reaches the cap on actions ends as a repetition does."""
+        return by_cards_left(state, f"the game reached its cap of {self.max_actions:,} actions",
+                             capped=self.max_actions)
 
     def view(self, state: State, seat: int | None) -> View:
         n = state.players
@@ -1099,3 +1097,16 @@ class Palace(Game[State]):
                      tuple(tuple(tuple(h) for h in row) for row in data["known"]),
                      tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data["last"]), data["first"],
                      data["edition"], seen_from_json(data.get("seen", ())))
+
+
+def by_cards_left(state: State, why: str, **details: Any) -> Result:
+    """The result of a game that ends with players still holding cards (a repetition, the cap on
+    actions): those out in the order they went out, then the rest by cards left, fewest first."""
+    places, scores = standing(state)
+    held = [s for s in range(state.players) if s not in state.finished]
+    left = ", ".join(f"{{p{s}}} {len(state.hands[s]) + len(state.face_ups[s]) + len(state.face_downs[s])}"
+                     for s in sorted(held, key=lambda s: places[s]))
+    order = ", ".join(f"{{p{s}}}" for s in state.finished)
+    gone = f"went out in this order: {order}; " if state.finished else ""
+    return Result(scores, places, f"{why}: {gone}cards left: {left}",
+                  {"finishing_order": list(state.finished), **details})

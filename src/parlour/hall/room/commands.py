@@ -41,9 +41,13 @@ class Join:
 
 @dataclass(frozen=True)
 class GiveToBot:
+    """``seat`` goes to ``bot``; ``forfeit``: the room takes it from a bot account whose turn ran
+    out (room/leaving.py's time_out), connected or not."""
+
     seat: int
     bot: str
     name: str | None = None
+    forfeit: bool = False
 
 
 @dataclass(frozen=True)

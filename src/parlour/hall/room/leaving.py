@@ -16,6 +16,9 @@ How they left decides whether the others gain from it:
   so taking a seat from someone who reloads never pays.
 - ``abandoned``: nobody played for ``ABANDONED_AFTER`` seconds and no person was connected: the
   hall ends the game, the absent people forfeiting, nobody else's rating moving.
+- ``timed_out``: the turn timer ran out on a seat a bot account holds (docs/bot-api.md): as the
+  arena takes out a program that stalls, crashes or plays illegally, the bot forfeits, rated as
+  played, the forfeit last (a person instead gets one move from the built-in bot: :func:`time_out`).
 
 A game left to bots alone ends at once (every hall game can seat a bot: the game's own, else
 ``random``, so a seat never stays empty). A game that ends before its rules end it ranks every
@@ -36,23 +39,28 @@ from ...core import Game, Result
 from ..errors import HallError
 from ..ratings import settlement
 from ..store import ActionRecord, SeatLeft, SeatRecord, leaving
-from .bots import BotPool
+from .bots import Asked, BotDriver, BotPool
 from .chat import Chat
+from .coach import unrated
 from .commands import GiveToBot, Resign
 from .context import RoomContext
 from .pace import Pace
 from .seats import Seat, SeatBook
+from .timer import TurnTimer
 
-Departure = Literal["resigned", "away", "abandoned"]
+Departure = Literal["resigned", "away", "abandoned", "timed_out"]
 AWAY_GRACE = 120.0  # seconds a player must be gone before the others may take their seat mid-game
 ABANDONED_AFTER = 3600.0  # seconds without a person connected or a move before a game ends by itself
 HOST_AWAY = 60.0  # seconds the host of a waiting room may be gone before any seated player may start it
 HOST_CHECK_EVERY = 2.0  # seconds between two looks at a watched waiting room's host
 ENDED = "forfeit"  # a replay's "ended" for a game ended before its rules ended it
+CAPPED = "cap"  # a replay's "ended" for a game stopped at its cap on actions (Game.max_actions)
 
 
 class Ballots(Protocol):
     ballot: Any  # the vote under way (room/votes.py), dropped when people leave
+
+    def late(self, now: float) -> Sequence[int] | None: ...  # a turn-based room's late seats (None: live)
 
 
 class Room(Protocol):
@@ -70,6 +78,8 @@ class Room(Protocol):
     lock: asyncio.Lock
     leading: bool
     pace: Pace
+    timer: TurnTimer
+    coach: bool  # a coached game is never rated (room/coach.py)
 
     @property
     def votes(self) -> Ballots: ...
@@ -81,6 +91,8 @@ class Room(Protocol):
     def turn_timer(self) -> float | None: ...
 
     def names(self) -> list[str]: ...
+
+    def to_act(self) -> frozenset[int]: ...
 
     async def save(self, **changes: Any) -> None: ...
 
@@ -132,6 +144,21 @@ def check_away(seats: SeatBook, seat: int, now: float) -> None:
         raise HallError("conflict", f"{current.name} has been gone {gone:.0f} seconds: their seat can be"
                         f" given away once they have been gone {AWAY_GRACE:.0f} (a reload is not leaving);"
                         f" {AWAY_GRACE - gone:.0f} more seconds")
+
+
+def check_absent(seats: SeatBook, seat: int, now: float, late: Sequence[int] | None) -> None:
+    """Refuses to take ``seat`` from its player unless they are absent: in a live room (``late``
+    None) gone ``AWAY_GRACE`` seconds (:func:`check_away`); in a turn-based room, whose players
+    come and go by the day, late (their time to move ran out, room/pace.py)."""
+    if late is None:
+        check_away(seats, seat, now)
+        return
+    current = seats[seat]
+    if current.kind != "human":
+        raise HallError("conflict", f"seat {seat} is not a person's")
+    if seat not in late:
+        raise HallError("conflict", f"{current.name}'s time to move has not run out: in a turn-based game a"
+                        " seat is taken from its player only once they are late")
 
 
 def people(records: Sequence[Mapping[str, Any]]) -> list[int]:
@@ -193,19 +220,36 @@ def ended_result(records: Sequence[Mapping[str, Any]]) -> Result:
     return Result(tuple(0.0 if gone else 1.0 for gone in out), ranks, reason, {"ended": ENDED})
 
 
-def ended_early(status: str, game: Game[Any], state: Any, seats: SeatBook) -> Result | None:
-    """The result of a game that ended before its rules ended it, else None."""
+def ended_early(status: str, game: Game[Any], state: Any, seats: SeatBook, actions: int) -> Result | None:
+    """The result of a game that ended before its rules ended it (after ``actions`` actions): at
+    its cap on actions (:func:`final`), else by its people leaving; None if its rules ended it."""
     if status != "over" or state is None or game.is_over(state):
         return None
-    return ended_result(seats.records())
+    return final(game, state, len(seats.records()), actions) or ended_result(seats.records())
+
+
+def final(game: Game[Any], state: Any, players: int, actions: int) -> Result | None:
+    """The result of a game after ``actions`` actions made ``state`` if that ends it: its rules',
+    or once it reached its cap on actions, the one its rules document gives for that
+    (``Game.capped``, docs/rules/<game>.md), marked ``"ended": "cap"``; else None."""
+    result = game.result(state)
+    if result is not None or actions < game.max_actions:
+        return result
+    capped = game.capped(state, players)
+    return Result(capped.scores, capped.ranks, capped.reason, {**capped.details, "ended": CAPPED})
 
 
 def farewell(room: Room, command: Resign | GiveToBot) -> Farewell:
-    """What ``command`` changes (under the room's lock): a player resigns, or the host gives the
-    seat of a player gone ``AWAY_GRACE`` seconds to a bot."""
+    """What ``command`` changes (under the room's lock): a player resigns, a bot account's turn
+    ran out (:func:`time_out`), or the host gives the seat of a player gone ``AWAY_GRACE`` seconds
+    to a bot."""
     if isinstance(command, Resign):
         return departing(room.seats, [command.seat], "resigned", room.status, room.bots.builtin(room.game))
-    check_away(room.seats, command.seat, room.context.clock.now())
+    if command.forfeit:
+        check_timed_out(room, command.seat)
+        return departing(room.seats, [command.seat], "timed_out", room.status, command.bot)
+    now = room.context.clock.now()
+    check_absent(room.seats, command.seat, now, room.votes.late(now))
     return departing(room.seats, [command.seat], "away", room.status, command.bot)
 
 
@@ -216,8 +260,8 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
     async with room.lock:
         told = plan()
         result = ended_result(told.seats) if told.ends else None
-        settle = None if result is None else settlement(
-            room.code, room.game.id, told.seats, result.ranks, room.context.clock.now())
+        settle = unrated(None if result is None else settlement(
+            room.code, room.game.id, told.seats, result.ranks, room.context.clock.now()), room.coach)
         status = "over" if told.ends else None
         await room.save(seats=told.seats, status=status, left=told.left, settle=settle)
         room.seats.replace(told.seats)
@@ -226,6 +270,35 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
     room.committed({"seats": told.seats, "status": status, "vote": None})
     for line in told.lines:
         await room.chat.tell(line)
+
+
+def bot_accounts(seats: SeatBook, to_act: frozenset[int]) -> frozenset[int]:
+    """The seats of ``to_act`` a bot account holds."""
+    return frozenset(s for s in to_act if seats[s].kind == "human" and seats[s].bot_account)
+
+
+def time_out(room: Room, to_act: frozenset[int], driver: BotDriver, asked: Asked) -> None:
+    """``room``'s turn timer ran out while ``to_act`` must act: each bot account among them
+    forfeits its seat to the game's built-in bot (``timed_out``); each person gets one move from
+    the built-in bot, as before."""
+    stalled = bot_accounts(room.seats, to_act)
+
+    async def forfeit(seat: int) -> None:
+        with contextlib.suppress(HallError):  # it moved at the last moment, or the game ended: nothing done
+            await room.context.execute(room.code, GiveToBot(seat, room.bots.builtin(room.game), forfeit=True))
+
+    for seat in sorted(stalled):
+        room.context.spawn(forfeit(seat))
+    driver.time_out(to_act - stalled, room.seats, asked)
+
+
+def check_timed_out(room: Room, seat: int) -> None:
+    """Refuses the forfeit of ``seat`` unless a bot account holds it, it must act and the turn
+    timer's deadline has passed (judged again under the lock: a move may have come meanwhile)."""
+    deadline = room.timer.deadline
+    if seat not in bot_accounts(room.seats, room.to_act()) or \
+            deadline is not None and deadline > room.context.clock.now():
+        raise HallError("conflict", f"seat {seat} is not a bot account's whose turn ran out")
 
 
 def host_away(status: str, seats: SeatBook, host_seen: float, now: float) -> bool:
@@ -260,6 +333,8 @@ def _said(name: str, how: Departure, bot: str) -> str:
         return f"{name} resigned: a bot ({bot}) plays their seat on"
     if how == "away":
         return f"{name} was away too long: a bot ({bot}) plays their seat on"
+    if how == "timed_out":
+        return f"{name} did not move in time and forfeits: a bot ({bot}) plays their seat on"
     return f"{name} left the game: a bot ({bot}) plays their seat on"
 
 

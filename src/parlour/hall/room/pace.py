@@ -85,5 +85,11 @@ class Pace:
             return []
         return list(humans)
 
+    def absent(self, humans: Sequence[int], now: float) -> list[int] | None:
+        """Who counts as absent in the players' votes (room/votes.py): in a turn-based room the
+        late people, and only they (its players come and go by the day); None in a live room,
+        where absence is being gone a while."""
+        return self.late(humans, now) if self.turn_based else None
+
     def status(self, humans: Sequence[int], now: float) -> dict[str, Any]:
         return {"pace": self.pace, "deadline": self.deadline, "late": self.late(humans, now)}

@@ -33,9 +33,10 @@ from .audience import Audience, Audiences
 from .bots import BotDriver
 from .chat import Chat
 from .checks import prepared
+from .coach import Coaching, unrated
 from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
 from .context import RoomContext
-from .leaving import ENDED, ended_early, farewell, host_away, leave, watch_host
+from .leaving import ENDED, ended_early, farewell, final, host_away, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
 from .replay import replay_of
@@ -63,6 +64,7 @@ class Room:
         self.host_token = record.host_token
         self.created = record.created
         self.rematch = record.rematch  # the code of the room its players were invited to next
+        self.coach, self.coaching = record.coach, Coaching()  # hints (room/coach.py)
         self.watchers = 0  # connections, spectators' included
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
@@ -70,7 +72,6 @@ class Room:
         self.host_watched = False  # whether watch_host runs for this waiting room
         for seat in self.seats:
             seat.away_since = self.touched
-        self.votes = Votes()
         self.play = Play(game, self.players, self.options, self.seed)
         self.lock = asyncio.Lock()
         # Several hall processes (hall/cluster/): whether this process applies the room, and the
@@ -80,12 +81,13 @@ class Room:
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
         self.pace = Pace(record.pace, record.turn_timer, record.deadline, lambda seats: context.asked(self.code, seats))
         self.timer = TurnTimer(None if self.pace.turn_based else record.turn_timer, context.deadlines,
-                               lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
+                               lambda: time_out(self, self.to_act(), self.driver, self._asked))
         self.audiences = Audiences(game, self.players, self.names, self._status,
                                    lambda: self.timer.deadline or self.pace.deadline, self.ended)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
         self.chat = Chat(self.code, context, self.seats, lambda: self.lease, self.refusal, self._say_system)
+        self.votes = Votes(self)
         if self.status != "waiting":
             self.play.begin()
             for action in map(self.play.cleaned, record.actions):
@@ -120,14 +122,14 @@ class Room:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
                 "seats": self.seats.to_json(now), "turn_timer": self.turn_timer, "created": self.created,
                 "rematch": self.rematch, "vote": self.votes.to_json(self.seats, now), "host_away": self.host_away(),
-                **self.pace.status(self.seats.humans(self.to_act()), now)}
+                "coach": self.coach, **self.pace.status(self.seats.humans(self.to_act()), now)}
 
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.status == "over" else self.play.to_act()
 
     def ended(self) -> Result | None:
         """The result of a game ended before its rules ended it (room/leaving.py), else None."""
-        return ended_early(self.status, self.game, self.state, self.seats)
+        return ended_early(self.status, self.game, self.state, self.seats, self.turn)
 
     def host_away(self) -> bool:
         return host_away(self.status, self.seats, self.host_seen, self.context.clock.now())
@@ -176,7 +178,7 @@ class Room:
             self.seats.check_seat(seat)
         ended = self.ended()
         return replay_of(self.game, self.players, self.options, self.seed, self.names(), self.records, self.state,
-                         seat, start, count, ended, ENDED if ended is not None else None)
+                         seat, start, count, ended, ended.details.get("ended", ENDED) if ended is not None else None)
 
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int:
@@ -339,10 +341,10 @@ class Room:
                 raise HallError("illegal", f"this action could not be applied ({type(error).__name__}:"
                                 f" {error})") from None
             record = ActionRecord(self.turn, seat, action, by, self.context.clock.now())
-            over = self.game.is_over(state)
-            result = self.game.result(state) if over else None
-            rated = settlement(self.code, self.game.id, self.seats.records(), result.ranks,
-                               record.at) if result is not None else None
+            result = final(self.game, state, self.players, self.turn + 1)  # its rules', or its cap's
+            over = result is not None
+            rated = unrated(settlement(self.code, self.game.id, self.seats.records(), result.ranks,
+                                       record.at) if result is not None else None, self.coach)
             humans = self.seats.humans(self.game.to_act(state)) if self.pace.turn_based and not over else []
             deadline = self.pace.after(humans, self.play.waiting_since, seat, record.at, over)
             try:
@@ -375,7 +377,7 @@ class Room:
     def _advance(self, record: ActionRecord, state: Any, entries: list[LogEntry]) -> bool:
         """The room after ``record`` (committed); returns whether every audience saw it."""
         self.play.advance(record, state)
-        if self.game.is_over(state):
+        if self.game.is_over(state) or self.turn >= self.game.max_actions:  # its rules ended it, or its cap
             self.status = "over"
         if not self.audiences.built:  # rebuilding on start: the audiences come later, from the records
             return True

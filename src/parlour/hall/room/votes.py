@@ -5,15 +5,18 @@ player's seat to a bot. One vote at a time per room, kept by the process that ap
     await vote(room, Vote(seat=0, motion="bot", target=1))   # proposed: Ana says yes
     await vote(room, Vote(seat=2, motion="bot", target=1))   # Cy too: passed, a bot plays seat 1
 
-Who must agree: every person still playing but the seat in question, except those gone for
-``AWAY_GRACE`` seconds (:mod:`.leaving`), who cannot hold a game up by being away. So in a game
-of two the one who stayed decides alone, once the other has been gone that long. A vote lapses
-``VOTE_TIME`` seconds after it was proposed; one "no" ends it.
+Who must agree: every person still playing but the seat in question, except those absent, who
+cannot hold a game up by being away: in a live room those gone for ``AWAY_GRACE`` seconds
+(:mod:`.leaving`); in a turn-based room, whose players come and go by the day, those whose time to
+move ran out (*late*, room/pace.py). So in a game of two the one who stayed decides alone, once
+the other has been gone that long (or is late). A vote lapses ``VOTE_TIME`` seconds after it was
+proposed (in a turn-based room, its time per move); one "no" ends it.
 
-- ``end``: the game ends now (:func:`.leaving.ending`): the players gone ``AWAY_GRACE`` seconds
-  forfeit as ``away`` (nobody gains from it), the others share first place; with nobody away,
-  everyone agreeing, it is a draw.
-- ``bot``: the seat of a player gone ``AWAY_GRACE`` seconds goes to a bot (:func:`.leaving.departing`,
+- ``end``: the game ends now (:func:`.leaving.ending`): the absent players forfeit as ``away``
+  (nobody gains from it), the others share first place; with nobody absent, everyone agreeing, it
+  is a draw. A late seat's "forfeit" choice (hall/late.py) is this vote. Those it places last must
+  still be absent when it is carried out.
+- ``bot``: the seat of an absent player goes to a bot (:func:`.leaving.departing`,
   as ``away``): they lose as a forfeit, the game goes on, nobody gains from it.
 """
 
@@ -21,12 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import HallError
 from .commands import Vote
-from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_away, departing, ending, forfeited, leave, people
+from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_absent, departing, ending, forfeited, leave, people
+from .pace import Pace
 from .seats import SeatBook
 
 VOTE_TIME = 120.0  # seconds a vote stays open
@@ -40,6 +45,7 @@ class Ballot:
     by: int
     until: float
     yes: set[int] = field(default_factory=set)
+    out: list[int] = field(default_factory=list)  # "end", once passed: who it placed last
 
     def describe(self, names: list[str]) -> str:
         if self.motion == "end":
@@ -48,18 +54,44 @@ class Ballot:
         return f"to let a bot play {names[self.seat]}'s seat"
 
 
-def absent(seats: SeatBook, now: float, but: set[int]) -> list[int]:
-    """The people still playing who have been gone ``AWAY_GRACE`` seconds (but those in ``but``)."""
+def absent(seats: SeatBook, now: float, but: set[int], late: Sequence[int] | None = None) -> list[int]:
+    """The people still playing who are absent, but those in ``but``: in a live room (``late``
+    None) those gone ``AWAY_GRACE`` seconds; in a turn-based one, whose players come and go by the
+    day, only the ``late`` seats, whose time to move ran out (room/pace.py)."""
+    if late is not None:
+        return [s for s in people(seats.records()) if s not in but and s in late]
     return [s for s in people(seats.records()) if s not in but and away_for(seats[s], now) >= AWAY_GRACE]
 
 
-class Votes:
-    """A room's vote under way, if any."""
+class Table(Protocol):
+    """What the votes ask of their room (room/room.py's :class:`~.room.Room`)."""
 
-    def __init__(self) -> None:
+    seats: SeatBook
+    pace: Pace
+
+    def to_act(self) -> frozenset[int]: ...
+
+
+class Votes:
+    """A room's vote under way, if any (``table``: the room; None: a live room's, in tests)."""
+
+    def __init__(self, table: Table | None = None) -> None:
+        self._table = table
         self.ballot: Ballot | None = None
         self.followed: dict[str, Any] | None = None  # a replica's copy of the owner's, as published
         self.proposed: dict[int, float] = {}  # seat -> when it last proposed a vote
+
+    def late(self, now: float) -> Sequence[int] | None:
+        """A turn-based room's seats whose time to move ran out (room/pace.py), who are its only
+        absent players; None in a live room."""
+        table = self._table
+        return None if table is None else table.pace.absent(table.seats.humans(table.to_act()), now)
+
+    def lasts(self) -> float:
+        """How long a vote stays open: ``VOTE_TIME``, or in a turn-based room its time per move
+        (its players come by now and then)."""
+        table = self._table
+        return float(table.pace.seconds or VOTE_TIME) if table is not None and table.pace.turn_based else VOTE_TIME
 
     def current(self, now: float) -> Ballot | None:
         if self.ballot is not None and now > self.ballot.until:
@@ -71,7 +103,7 @@ class Votes:
         ballot = self.current(now)
         if ballot is None:
             return []
-        away = set(absent(seats, now, ballot.yes))
+        away = set(absent(seats, now, ballot.yes, self.late(now)))
         return [s for s in people(seats.records()) if s != ballot.seat and s not in away]
 
     def to_json(self, seats: SeatBook, now: float) -> dict[str, Any] | None:
@@ -103,7 +135,7 @@ class Votes:
             ballot = self.propose(seats, command, now)
             if set(self.needed(seats, now)) - {voter}:  # else it passes at once: decided() says it
                 lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
-                             f" within {VOTE_TIME / 60:.0f} minutes")
+                             f" within {_duration(self.lasts())}")
         elif voter in ballot.yes:  # counted again: someone it waited for may be gone long enough now
             passed = self.tally(seats, now)
             if passed is None:
@@ -121,9 +153,10 @@ class Votes:
         if ballot is None:
             return None
         if ballot.seat is not None:
-            check_away(seats, ballot.seat, now)  # they may have come back meanwhile
+            check_absent(seats, ballot.seat, now, self.late(now))  # they may have come back meanwhile
         if set(self.needed(seats, now)) <= ballot.yes:
             self.ballot = None
+            ballot.out = absent(seats, now, ballot.yes, self.late(now)) if ballot.motion == "end" else []
             return ballot
         return None
 
@@ -145,15 +178,15 @@ class Votes:
             target = seats.check_seat(command.target)
             if target == command.seat:
                 raise HallError("conflict", "to leave your own seat, resign")
-            check_away(seats, target, now)
+            check_absent(seats, target, now, self.late(now))
         elif command.motion != "end":
             raise HallError("bad_request", f"a vote is 'end' or 'bot', not {str(command.motion)[:20]!r}")
         elif len(people(seats.records())) < 2 and not any(forfeited(s.record()) for s in seats) and \
-                not absent(seats, now, {command.seat}):
+                not absent(seats, now, {command.seat}, self.late(now)):
             raise HallError("conflict", "you play against bots alone: nobody has left, so there is nothing"
                             " to end by agreement (resign to leave the game)")
         self.ballot = Ballot(command.motion, command.target if command.motion == "bot" else None, command.seat,
-                             now + VOTE_TIME)
+                             now + self.lasts())
         self.proposed[command.seat] = now
         return self.ballot
 
@@ -165,10 +198,14 @@ def decided(room: Room, ballot: Ballot) -> Farewell:
         raise HallError("over", "the game is over")
     if ballot.motion == "bot":
         assert ballot.seat is not None
-        check_away(room.seats, ballot.seat, now)
+        check_absent(room.seats, ballot.seat, now, room.votes.late(now))
         return departing(room.seats, [ballot.seat], "away", room.status, room.bots.builtin(room.game))
-    gone = absent(room.seats, now, ballot.yes)
+    gone = absent(room.seats, now, ballot.yes, room.votes.late(now))
     names = room.names()
+    back = [names[s] for s in ballot.out if s not in gone]
+    if back:  # moved, or came back, since the vote passed: nobody is placed last behind their back
+        raise HallError("conflict", f"{', '.join(back)} moved or came back meanwhile: the game goes on"
+                        " (vote again if you still want to end it)")
     out = gone + [s for s, seat in enumerate(room.seats) if forfeited(seat.record())]
     who = f"{names[ballot.by]} ended the game" if ballot.yes == {ballot.by} else "the players agreed to end the game"
     why = who + (f": {', '.join(names[s] for s in sorted(out))} left it and place{'s' if len(out) == 1 else ''} last"
@@ -207,3 +244,10 @@ async def _recount(room: Room, votes: Votes, when: float) -> None:
     if passed is not None:
         with contextlib.suppress(HallError):  # the game ended meanwhile
             await leave(room, lambda: decided(room, passed))
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` in the words of the chat: "2 minutes", "24 hours", "14 days"."""
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.0f} hours" if seconds < 2 * 86400 else f"{seconds / 86400:.0f} days"

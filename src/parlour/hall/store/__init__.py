@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from .bots import BOT_KIND, ApiToken, BotRows, Refused
 from .engine import make_engine
 from .leases import LENGTH, Leases
 from .moderation import LogEntry, ModerationRows, Report, Sanction
@@ -52,6 +53,7 @@ from .schema import (
     accounts_table,
     actions_table,
     analyses_table,
+    api_tokens_table,
     chat_table,
     cluster_settings_table,
     metadata,
@@ -65,6 +67,7 @@ from .social import Invitation, Named, Reputation, SocialRows
 from .sql import SqlStore
 
 __all__ = [
+    "BOT_KIND", "ApiToken", "BotRows", "Refused", "api_tokens_table",
     "LENGTH", "Account", "ActionRecord", "AnalysisRecord", "ChatLine", "Deadline", "FlaggedPair", "GamesPlayed",
     "Leader", "Lease", "LeaseLost", "Leases", "NotifySettings", "NotifyStore", "Outgoing", "PlayedGame",
     "PushSubscription", "Queued", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord",
@@ -171,6 +174,9 @@ class Store(NotifyStore, Protocol):
         """For the moderators: the pairs of players who met more often than is rated (store/ratings.py),
         latest first."""
         ...
+
+    # -- bot accounts and their API tokens (store/bots.py) ---------------------------------------
+    bots: BotRows
 
     # -- analyses ---------------------------------------------------------------------------------
     async def analysis(self, code: str) -> AnalysisRecord | None:

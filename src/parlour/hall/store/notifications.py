@@ -109,6 +109,10 @@ class NotifyStore(Protocol):
         hall then leaves them alone; one not done by then is due again)."""
         ...
 
+    async def outbox_waiting(self) -> dict[str, int]:
+        """How many items wait to be sent (not sent, not given up), by channel."""
+        ...
+
     async def outbox_done(self, id: int, now: float, error: str | None, retry_at: float | None) -> None:
         """An item went (``error`` None), failed and is retried at ``retry_at``, or failed for good."""
         ...
@@ -244,6 +248,11 @@ class NotifySql:
 
         await self.write([claim])
         return claimed
+
+    async def outbox_waiting(self) -> dict[str, int]:
+        t = outbox_table
+        query = sa.select(t.c.channel, sa.func.count()).where(t.c.due.is_not(None)).group_by(t.c.channel)
+        return {channel: int(count) for channel, count in await self._read(lambda c: c.execute(query).all())}
 
     async def outbox_done(self, id: int, now: float, error: str | None, retry_at: float | None) -> None:
         t = outbox_table

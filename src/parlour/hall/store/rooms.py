@@ -39,7 +39,7 @@ def creating(room: RoomRecord) -> Write:
         code=room.code, game=room.game, players=room.players, options=json.dumps(room.options),
         seed=room.seed, status=room.status, turn_timer=room.turn_timer, host_token=room.host_token,
         seats=json.dumps(room.seats), created=room.created, pace=None if room.pace == "live" else room.pace,
-        deadline=room.deadline))
+        deadline=room.deadline, coach=room.coach or None))
 
 
 def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rematch: str | None) -> list[Write]:
@@ -95,7 +95,7 @@ def load(engine: sa.Engine, which: Any = None, *actions: Any) -> list[RoomRecord
             code=row.code, game=row.game, players=row.players, options=json.loads(row.options),
             seed=row.seed, status=row.status, turn_timer=row.turn_timer, host_token=row.host_token,
             seats=json.loads(row.seats), created=row.created, rematch=row.rematch, pace=row.pace or "live",
-            deadline=row.deadline)
+            deadline=row.deadline, coach=bool(row.coach))
             for row in conn.execute(room_rows)}
         for row in conn.execute(action_rows):
             rooms[row.code].actions.append(ActionRecord(row.turn, row.seat, json.loads(row.action), row.by, row.at))

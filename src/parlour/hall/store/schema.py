@@ -29,6 +29,7 @@ rooms_table = sa.Table(
     sa.Column("pace", sa.String(16), nullable=True),     # turn-based; None: live
     sa.Column("deadline", sa.Float, nullable=True),      # a turn-based room's: when the turn's time runs out
     sa.Column("overdue", sa.Boolean, nullable=True),     # the deadline passed and the players were told
+    sa.Column("coach", sa.Boolean, nullable=True),       # the coach at the table (hall/room/coach.py); None: off
     sa.Index("rooms_by_deadline", "deadline"),
 )
 
@@ -206,6 +207,17 @@ moderation_log_table = sa.Table(
     sa.Column("report", sa.Integer, nullable=True),        # the report it answers, if any
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("seen", sa.Boolean, nullable=False),         # a warning: the player has seen it
+)
+
+# -- bot accounts (store/bots.py): the API tokens a bot account's programs sign in with -----------------
+api_tokens_table = sa.Table(
+    "api_tokens", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("token", sa.String(64), nullable=False, unique=True),  # sha256 hex: the token itself is shown once
+    sa.Column("label", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),              # when a program last connected with it
 )
 
 # -- analyses (store/analyses.py): a finished game's moves judged by the search, made once

@@ -26,6 +26,7 @@ import sqlalchemy as sa
 
 from .. import observe
 from . import accounts, analyses, history, rooms
+from .bots import BotRows
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
 from .migrations import prepare
@@ -81,6 +82,7 @@ class SqlStore(NotifySql):
         self.social = SocialRows(self._read, self.write)  # friends, blocks, invitations, your data
         self.moderation = ModerationRows(self._read, self.write)  # reports, sanctions, the log
         self.writes = 0
+        self.bots = BotRows(self._read, self.write)  # bot accounts and their API tokens (store/bots.py)
 
     # -- reading: rooms and their chat --------------------------------------------------------
     def load_blocking(self, *, finished: bool = True) -> list[RoomRecord]:

@@ -19,7 +19,9 @@ router = APIRouter()
 
 class LateChoice(Wire):
     choice: Literal["bot", "forfeit"] = Field(description="bot: a bot plays the seat on (the player's forfeit);"
-                                              " forfeit: the game ends with the player last")
+                                              " forfeit: the game ends with the player last"
+                                              " (the players' vote to end it: with more players the"
+                                              " others agree with POST /api/rooms/{code}/vote)")
 
 
 @router.post("/api/rooms/{code}/late/{seat}", response_model=RoomOut, responses=responses(403, 404, 409, 422),

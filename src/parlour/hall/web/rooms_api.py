@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query
 
 from ... import bots as bot_registry
 from .. import lobby as lobby_listing
+from ..botaccounts import refuse_bot_account
 from ..mygames import check_cap
 from ..quotas import Guard
 from ..rematch import joined as rematch_joined
@@ -71,13 +72,15 @@ async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address:
                       account: CurrentAccount, moderation: ModerationDep) -> dict[str, Any]:
     """A new room. The answer's host token manages it; take_seat also seats the creator (signed
     in: under the account's name, and the seat follows the account)."""
+    refuse_bot_account(account, "make rooms")
     await moderation.check_sign_in(account, address)  # banned (or a guest's address banned): refused in words
     with_bots = any(s.kind == "bot" for s in body.seats)
     await check_cap(hall, account if body.take_seat is not None else None, guard.limits.games_per_player)
     guard.new_room(address, with_bots)
     room, host_token, seat, seat_token = await hall.create_room(
         body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
-        body.host_name, body.take_seat, account=account, pace=body.pace)
+        body.host_name, body.take_seat, account=account, pace=body.pace,
+        coach=body.coach)
     if with_bots:
         count_bot_room(guard, address, room)
     return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
@@ -111,7 +114,9 @@ async def join(code: str, body: Join, hall: HallDep, guard: GuardDep, address: C
     in, the seat is the account's (under its name) and opening the room from any browser
     where the player is signed in puts them back in it. A rematch starts by itself once every
     seat is taken, and its old room's chat says who joined. Refused at a table where a player who
-    blocks you sits, in a room a moderator closed, and to a banned player or address."""
+    blocks you sits, in a room a moderator closed, to a banned player or address, and to a bot
+    account (it plays where it is challenged)."""
+    refuse_bot_account(account, "take a seat it was not challenged to")
     guard.take("joins", address)
     await check_cap(hall, account, guard.limits.games_per_player)
     room = await hall.room(code)

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import observe
 from ..accounts import SESSION_COOKIE, Account, Accounts
+from ..botaccounts import refuse_bot_account
 from ..errors import HallError
 from ..hall import Hall
 from ..moderation import Moderation
@@ -301,6 +302,7 @@ class Connection:
         assert self.room is not None
         if not self.greeted:
             raise HallError("not_a_player", "say hello first")
+        refuse_bot_account(self.account, "chat")
         name = message.get("name")
         if name is not None and not isinstance(name, str):
             raise HallError("bad_message", '"name" must be text')

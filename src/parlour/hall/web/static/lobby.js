@@ -4,6 +4,7 @@
 import { el, replace, api, games, header, saveRoom, lastName, rememberName, seatName, ago, plural, rulesPage } from "/static/ui.js";
 import { accountCorner, signedIn } from "/static/account.js";
 import { MOVE_TIMES, DEFAULT_MOVE_TIME, moveTime } from "/static/pace.js";
+import { botsCard, refreshBots } from "/static/bots.js";
 
 const TIMERS = [[null, "No turn timer"], [30, "30 seconds a turn"], [60, "1 minute a turn"],
   [120, "2 minutes a turn"], [300, "5 minutes a turn"]];
@@ -34,7 +35,8 @@ app.append(
         el("section", { class: "card live-card" },
           el("div", { class: "live-head" }, el("h2", { class: "card-title" }, "Open rooms"), gameFilter), roomsList,
           el("h2", { class: "card-title live-playing" }, "Turn-based, waiting for players"), slowList,
-          el("h2", { class: "card-title live-playing" }, "Being played"), playingList)))));
+          el("h2", { class: "card-title live-playing" }, "Being played"), playingList),
+        botsCard()))));
 
 function playersText(game) {
   return game.min_players === game.max_players ? `${game.min_players} players`
@@ -249,6 +251,7 @@ function refreshRooms() {
   listRooms(roomsList, "waiting", "No room is waiting for players. Create one!", "live");
   listRooms(slowList, "waiting", "No turn-based room is waiting for players.", "turn-based");
   listRooms(playingList, "playing", "No game is being played right now.");
+  refreshBots(catalogue);
 }
 
 async function start() {

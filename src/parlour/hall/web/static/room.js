@@ -195,7 +195,7 @@ function showWaiting(room) {
       seatDot(seat.seat),
       ...seatLabel(seat),
       mine ? el("span", { class: "badge" }, "you") : null,
-      seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null,
+      seat.kind === "bot" || seat.bot_account ? el("span", { class: "badge badge-bot" }, "bot") : null,
       seat.kind === "human" ? el("span", { class: ["presence", seat.connected ? "on" : "off"] },
         seat.connected ? "here" : "away") : null,
       ...seatTrust(seat),
@@ -362,7 +362,7 @@ function updateSidebar(msg) {
   ...seatLabel(seat),
   seat.seat === mySeat ? el("span", { class: "badge" }, "you") : null,
   ...seatTrust(seat),
-  seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
+  seat.kind === "bot" || seat.bot_account ? el("span", { class: "badge badge-bot" }, "bot")
     : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
       seat.connected ? "●" : "○"),
   // a host who plays has the players' controls (table.js); a host who watches may give the seat of
