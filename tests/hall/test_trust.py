@@ -136,7 +136,8 @@ def test_friends_are_followed_listed_with_where_they_play_and_invited_to_a_table
     with Socket(bo, code):  # Bo watches: online, but sits nowhere
         assert ana.get("/api/me/friends").json()[0]["online"] is True
     seat = sitting(bo, code)
-    with chat_socket(bo, code, seat):
+    with chat_socket(bo, code, seat) as his:
+        first(his, lambda m: m["type"] == "chat")  # his hello is through (its chat comes after): he is at the table
         now = ana.get("/api/me/friends").json()[0]
         assert (now["online"], now["room"], now["game"], now["url"]) == (True, code, "patchwork", f"/r/{code}")
     assert bo.get("/api/me/friends").json() == []  # following goes one way
