@@ -15,7 +15,8 @@ from hallkit import OPEN, Socket, host, new_room
 from limits import parse
 from starlette.websockets import WebSocketDisconnect
 from test_accounts_security import first
-from test_players import PASSWORD, play_secrets, seat_socket
+from test_bot_accounts import BotProgram, accepted_challenge, auth, make_bot
+from test_players import PASSWORD, play_secrets, seat_socket, sign_up
 from test_table import chat_lines
 
 from parlour.cli import main as parlour
@@ -135,7 +136,8 @@ def test_friends_are_followed_listed_with_where_they_play_and_invited_to_a_table
     with Socket(bo, code):  # Bo watches: online, but sits nowhere
         assert ana.get("/api/me/friends").json()[0]["online"] is True
     seat = sitting(bo, code)
-    with chat_socket(bo, code, seat):
+    with chat_socket(bo, code, seat) as his:
+        first(his, lambda m: m["type"] == "chat")  # his hello is through (its chat comes after): he is at the table
         now = ana.get("/api/me/friends").json()[0]
         assert (now["online"], now["room"], now["game"], now["url"]) == (True, code, "patchwork", f"/r/{code}")
     assert bo.get("/api/me/friends").json() == []  # following goes one way
@@ -443,7 +445,7 @@ def test_moderators_see_the_pairs_who_met_more_often_than_is_rated(client, db_ur
 # -- reputation and your data ------------------------------------------------------------------------------
 def test_reputation_is_the_share_of_games_played_to_the_end_and_says_how_the_others_were_left(client, clock):
     ana, bo = person(client, "Ana"), person(client, "Bo")
-    nothing = {"finished": 0, "left": 0, "share": None, "resigned": 0, "away": 0, "abandoned": 0}
+    nothing = {"finished": 0, "left": 0, "share": None, "resigned": 0, "away": 0, "abandoned": 0, "timed_out": 0}
     assert bo.get("/api/players/Bo/reputation").json() == {"name": "Bo", **nothing}
 
     def against_bo(seats: list[dict[str, Any]] | None = None) -> tuple[str, dict[str, Any], str]:
@@ -472,7 +474,7 @@ def test_reputation_is_the_share_of_games_played_to_the_end_and_says_how_the_oth
     clock.advance(PROPOSE_EVERY)  # a vote proposed a moment ago: the next one waits
     ana_ends(code, room)
 
-    counted = {"finished": 0, "left": 2, "share": 0.0, "resigned": 1, "away": 1, "abandoned": 0}
+    counted = {"finished": 0, "left": 2, "share": 0.0, "resigned": 1, "away": 1, "abandoned": 0, "timed_out": 0}
     if not client.app.state.hall.clustered:  # (a cluster does not end abandoned games: test_leaving.py)
         code, _, bo_token = against_bo([OPEN, OPEN, {"kind": "bot", "bot": "random"}])  # Ana resigns at once
         assert ana.post(f"/api/rooms/{code}/resign").status_code == 200
@@ -488,13 +490,31 @@ def test_reputation_is_the_share_of_games_played_to_the_end_and_says_how_the_oth
                 break
             time.sleep(0.05)
         assert client.get(f"/api/rooms/{code}").json()["seats"][1]["left"] == "abandoned"
-        counted = {"finished": 0, "left": 3, "share": 0.0, "resigned": 1, "away": 1, "abandoned": 1}
+        counted = {"finished": 0, "left": 3, "share": 0.0, "resigned": 1, "away": 1, "abandoned": 1,
+                   "timed_out": 0}
     assert client.get("/api/players/Bo").json()["reputation"] == counted
     ana_counted = client.get("/api/players/Ana/reputation").json()
     resigned = 0 if client.app.state.hall.clustered else 1  # the third game, at once
     assert ana_counted == {"name": "Ana", "finished": 2, "left": resigned, "share": round(2 / (2 + resigned), 3),
-                           "resigned": resigned, "away": 0, "abandoned": 0}
+                           "resigned": resigned, "away": 0, "abandoned": 0, "timed_out": 0}
     assert client.get("/api/players/Nobody/reputation").status_code == 404
+
+
+def test_a_bot_account_that_let_its_time_run_out_has_it_counted(client, clock):
+    token = make_bot(client)
+    sign_up(client, "Ana")
+    program = BotProgram(client, token)
+    program.ready(["secrets"])
+    mine, game = accepted_challenge(client, program, turn_timer=5)
+    with client.websocket_connect(f"/ws/bot/rooms/{mine['code']}", headers=auth(token)) as bot_ws:
+        bot_ws.send_json({"type": "hello"})
+        assert bot_ws.receive_json()["seat"] == game["seat"]
+        clock.advance(6)  # the bot never moves: its seat goes to a built-in bot
+        next(m for m in iter(bot_ws.receive_json, None) if m["type"] == "welcome" and m["seat"] is None)
+    program.close()
+    assert client.get("/api/players/Deep/reputation").json() == {
+        "name": "Deep", "finished": 0, "left": 1, "share": 0.0, "resigned": 0, "away": 0, "abandoned": 0,
+        "timed_out": 1}
 
 
 def test_a_player_downloads_their_data_and_deletes_the_account_their_games_stay(client, db_url):

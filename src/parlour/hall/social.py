@@ -226,7 +226,8 @@ class Social:
         total = counted.finished + counted.left
         return {"finished": counted.finished, "left": counted.left,
                 "share": None if total == 0 else round(counted.finished / total, 3),
-                "resigned": counted.resigned, "away": counted.away, "abandoned": counted.abandoned}
+                "resigned": counted.resigned, "away": counted.away, "abandoned": counted.abandoned,
+                "timed_out": counted.timed_out}
 
     # -- your data --------------------------------------------------------------------------------
     async def everything(self, me: Account) -> dict[str, Any]:

@@ -66,14 +66,16 @@ class Reputation:
     ``left`` they forfeited before it ended, and how (the seat's ``left`` in the room's record,
     room/leaving.py): ``resigned`` (they chose to), ``away`` (gone too long, or a turn-based
     seat whose time ran out: the others or the host gave it to a bot), ``abandoned`` (nobody
-    played for an hour: the hall ended the game); ``left`` counts also seats given to a bot
-    before the hall recorded how (none of the three)."""
+    played for an hour: the hall ended the game), ``timed_out`` (a bot account that let its turn
+    timer run out: docs/bot-api.md); ``left`` counts also seats given to a bot before the hall
+    recorded how (none of these)."""
 
     finished: int
     left: int
     resigned: int = 0
     away: int = 0
     abandoned: int = 0
+    timed_out: int = 0
 
 
 class SocialRows:
@@ -181,7 +183,7 @@ class SocialRows:
             finished = conn.execute(
                 sa.select(sa.func.count()).select_from(rp).join(rooms, rooms.c.code == rp.c.code)
                 .where(rp.c.account == account, rooms.c.status == "over", rp.c.forfeit == sa.false())).scalar()
-            how: dict[str, int] = {"resigned": 0, "away": 0, "abandoned": 0}
+            how: dict[str, int] = {"resigned": 0, "away": 0, "abandoned": 0, "timed_out": 0}
             left = 0
             for seat, seats in conn.execute(sa.select(rp.c.seat, rooms.c.seats).join(rooms, rooms.c.code == rp.c.code)
                                             .where(rp.c.account == account, rp.c.forfeit == sa.true())):

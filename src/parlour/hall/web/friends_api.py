@@ -92,7 +92,8 @@ async def notices(me: SignedIn, social: SocialDep, moderation: ModerationDep) ->
 async def reputation(name: str, accounts: AccountsDep, social: SocialDep) -> dict[str, Any]:
     """The share of a player's games they played to the end, and how they left the others:
     ``resigned``, ``away`` (gone too long, or out of time in a turn-based game: their seat given
-    to a bot), ``abandoned`` (nobody played for an hour and the hall ended the game)."""
+    to a bot), ``abandoned`` (nobody played for an hour and the hall ended the game), ``timed_out``
+    (a bot account's turn timer ran out: docs/bot-api.md)."""
     found = await accounts.by_name(name) if len(name) <= 64 else None
     if found is None or found[0].kind == "gone":
         raise HallError("unknown_player", f"there is no player {name[:40]!r}")

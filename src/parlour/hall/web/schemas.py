@@ -254,7 +254,7 @@ class ProfileOut(BaseModel):
     recent: list[GameEntry] = Field(description="finished games, newest first, with their replays")
     reputation: dict[str, Any] | None = Field(None, description="finished, left, and share: of the games they"
                                               " ended or left, the share they played to the end; resigned,"
-                                              " away, abandoned: how they left")
+                                              " away, abandoned, timed_out: how they left")
 
 
 class MyGamesOut(BaseModel):

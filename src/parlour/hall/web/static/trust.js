@@ -157,7 +157,8 @@ export function reputationBadge(profile) {
 
 export function reputationWords(rep) {
   if (!rep || rep.share === null) return "No game finished or left yet.";
-  const how = [[rep.resigned, "resigned"], [rep.away, "gone too long or out of time"], [rep.abandoned, "abandoned"]]
+  const how = [[rep.resigned, "resigned"], [rep.away, "gone too long or out of time"], [rep.abandoned, "abandoned"],
+    [rep.timed_out, "out of time (a bot)"]]
     .filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`);
   return `Finishes ${Math.round(rep.share * 100)}% of their games (${rep.finished} played to the end, ${rep.left} left`
     + `${how.length ? `: ${how.join(", ")}` : ""}).`;
