@@ -6,7 +6,7 @@ environment of ``parlour.rl.gym``, on one core of the CPU::
 
     pip install torch==2.13.0            # the CPU build (docs/rl.md)
     pip install -e '.[rl-train]'
-    python examples/rl/train_maskable_ppo.py --game patchwork --steps 220000 --games 200
+    python examples/rl/train_maskable_ppo.py --game patchwork --steps 260000 --anneal --games 200
     python examples/rl/train_maskable_ppo.py --game dinosaurs --opponent medium --gamma 0.99 --steps 150000 --games 200
 
 The learner plays a random seat each game. The game's reward is +1 for a win, -1 for a loss, 0
@@ -204,6 +204,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--anneal", action="store_true",
+                        help="let the learning rate fall in a straight line to 0 at the last step")
     parser.add_argument("--width", type=int, default=128, help="units of each of the two hidden layers")
     parser.add_argument("--gamma", type=float, default=0.9, help="the discount (the learner's and the shaping's)")
     parser.add_argument("--entropy", type=float, default=0.0, help="the entropy bonus")
@@ -238,9 +240,11 @@ def main() -> None:
     policy_kwargs: dict[str, object] = {"net_arch": [args.width, args.width]}
     if features is not None:
         policy_kwargs.update(token_features=features, values=0 if values is None else values[0], width=args.width)
+    # Stable-Baselines3 calls a schedule with the part of the training still to come (1 down to 0)
+    learning_rate: float | Callable[[float], float] = (lambda left: args.lr * left) if args.anneal else args.lr
     model = MaskablePPO("MlpPolicy" if features is None else FeaturedPolicy, train_env, seed=args.seed,
                         n_steps=args.rollout // args.envs, batch_size=args.batch, n_epochs=args.epochs,
-                        learning_rate=args.lr, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.entropy,
+                        learning_rate=learning_rate, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.entropy,
                         policy_kwargs=policy_kwargs, device="cpu", verbose=0)
     started, cpu = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=args.steps, callback=Progress(args.progress) if args.progress else None)

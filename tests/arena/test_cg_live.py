@@ -104,6 +104,7 @@ def test_impossible_moves_are_corrected_as_the_referee_does():
     assert action == {"type": "skip"} and why is not None and "SKIP instead" in why
     offered = next(p for p in state.circle[:3] if PATCHES[p].price <= 5)
     assert corrected(state, 0, parse_move(f"PLAY {offered} 8 8"))[0] == {"type": "skip"}  # off the quilt
+    assert corrected(state, 0, parse_move(f"PLAY {offered} 0 -1"))[0] == {"type": "skip"}  # docs/bots.md: a negative y
     dear = next((p for p in state.circle[:3] if PATCHES[p].price > 5), None)
     if dear is not None:
         assert corrected(state, 0, parse_move(f"PLAY {dear} 0 0"))[0] == {"type": "skip"}
@@ -160,3 +161,32 @@ def test_the_rules_documents_protocol_stays_the_default(boss, tmp_path, capsys):
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert len(out["ended_early"]) == 2
+
+
+LINE_COUNTING_BOT = '''
+import sys
+read = sys.stdin.readline
+for _ in range(4):  # the initialisation input
+    read()
+while True:
+    for _ in range(20):  # my buttons, time, earning and quilt; the opponent's
+        read()
+    for _ in range(int(read())):  # the patches
+        read()
+    read()  # the special patch
+    for _ in range(int(read())):  # the opponent's moves
+        read()
+    print("PLAY 99 0 0", flush=True)  # never a patch on offer: the live referee makes it SKIP
+'''
+
+
+def test_a_program_that_reads_every_line_gets_its_impossible_moves_corrected(tmp_path, capsys):
+    bot = tmp_path / "stubborn.py"
+    bot.write_text(LINE_COUNTING_BOT)
+    code = main(["arena", "patchwork", "--bot", f"stubborn=cg-live:python {bot}", "--bot", "greedy=builtin:greedy",
+                 "--games", "2", "--time-scale", "5", "--logs", str(tmp_path / "logs"), "--format", "json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ended_early"] == []  # every game played to its end: the line counts are the referee's
+    logs = "\n".join(p.read_text() for p in (tmp_path / "logs").glob("*stubborn*.log"))
+    assert "parlour referee: turn 1: 'PLAY 99 0 0': PLAY refused" in logs and "SKIP instead" in logs

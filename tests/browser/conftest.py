@@ -47,6 +47,10 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = subprocess.Popen(
         [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas",  # every test comes from this machine
+         # one hall for every browser test, which sign up dozens of people in a few minutes on a shared
+         # machine: password hashing may take all of the hall's time (the budget's own tests are in
+         # tests/hall/test_accounts_security.py)
+         "--limit", "hashing_share=100",
          "--seed", "2026"],  # the same deals every run
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent if os.name == "posix" else None)
     base = f"http://127.0.0.1:{port}"

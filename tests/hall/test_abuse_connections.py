@@ -165,7 +165,7 @@ def test_a_flooding_socket_the_hall_closed_is_cut_within_its_close_timeout(serve
 
 # -- the same through `parlour cluster`'s nginx ------------------------------------------------------
 def test_nginx_caps_connections_per_address_and_serves_others_meanwhile(served, tmp_path):
-    from parlour.cli.cluster import CONNECTIONS_PER_ADDRESS, nginx_conf, nginx_program
+    from parlour.cli.nginx import CONNECTIONS_PER_ADDRESS, nginx_conf, nginx_program
 
     program = nginx_program()
     if program is None:

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from test_limits import run_apart  # the browser tests leave an event loop running in this thread
 from test_players import PASSWORD, as_guest, play_secrets, seat_socket, sign_in, sign_up
 
-from parlour.cli.cluster import nginx_conf
+from parlour.cli.nginx import nginx_conf
 from parlour.core import ParlourError
 from parlour.hall.accounts import Accounts
 from parlour.hall.errors import HallError

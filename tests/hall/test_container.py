@@ -29,7 +29,7 @@ import httpx
 import pytest
 
 from parlour.cli import build_parser
-from parlour.cli.cluster import nginx_program
+from parlour.cli.nginx import nginx_program
 from parlour.cli.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

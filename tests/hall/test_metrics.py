@@ -58,7 +58,7 @@ def test_a_move_is_counted_with_its_ack_and_commit_and_the_rooms_are_read_off_th
     refusals = [c for c in ("stale", "not_your_turn") if sample(after, "parlour_refusals_total", code=c)
                 > sample(before.text, "parlour_refusals_total", code=c)]
     assert refusals, after
-    assert sample(after, "parlour_rooms", game="patchwork", status="playing", pace="untimed") >= 1
+    assert sample(after, "parlour_rooms", game="patchwork", status="playing", pace="live") >= 1
     assert sample(after, "parlour_websocket_connections") >= 1
     assert sample(after, "parlour_draining") == 0
     assert "process_cpu_seconds_total" in after

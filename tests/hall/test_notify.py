@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hallkit import OPEN, host, join, new_room
 from notifykit import CHEAP_ARGON2ID, HALL_SEED, SmtpServer, body_of, wait_for
+from test_metrics import sample, scrape
 from test_players import as_guest, seat_socket, sign_in, sign_up
 
 from parlour.hall import create_app
@@ -258,17 +259,27 @@ def test_mail_waits_in_the_outbox_through_a_failure_and_a_restart_and_no_move_wa
     sign_up(hall, "Ana")
     confirmed(hall, smtp)
     code, bo = turn_based_with_bo(hall)
+    before = scrape(hall).text
     smtp.controller.stop()  # the mail server goes away
     try:
         bo_moves(hall, code, bo)  # acknowledged at once all the same
         outbox = notifications(hall).outbox
         wait_for(lambda: outbox.failed >= 1)  # the loop tried, and failed
+        # the operator sees it: a failure counted, the mail waiting in the outbox's gauge
+        failed = scrape(hall).text
+        assert sample(failed, "parlour_notifications_total", channel="mail", outcome="failed") >= \
+            sample(before, "parlour_notifications_total", channel="mail", outcome="failed") + 1
+        assert wait_for(lambda: sample(scrape(hall).text, "parlour_outbox_waiting", channel="mail") == 1)
     finally:
         smtp.back()
     hall = make_hall()  # a restart, the server back
     clock.advance(120)  # past the first retry's wait
     settle(hall)
     assert wait_for(lambda: [m for m in smtp.mails_to(ANA) if m["Subject"].startswith("Your turn")])
+    sent = scrape(hall).text
+    assert sample(sent, "parlour_notifications_total", channel="mail", outcome="sent") >= \
+        sample(before, "parlour_notifications_total", channel="mail", outcome="sent") + 1
+    assert sample(sent, "parlour_outbox_waiting", channel="mail") == 0
 
 
 def test_starttls_and_login_when_the_url_asks_for_them(make_hall, tmp_path):

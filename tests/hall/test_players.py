@@ -327,7 +327,7 @@ def test_unknown_players_are_404_and_profiles_show_nothing_private(client):
     assert missing.status_code == 404 and "no player 'Nobody'" in missing.json()["detail"]
     sign_up(client, "Ana")
     profile = client.get("/api/players/Ana").json()
-    assert set(profile) == {"name", "kind", "ratings", "played", "recent"}
+    assert set(profile) == {"name", "kind", "ratings", "played", "recent", "reputation"}  # reputation: issue 30
 
 
 def test_the_openapi_schema_documents_the_players_endpoints_under_their_tag(client):

@@ -175,7 +175,7 @@ def opponent_moves(before: State, now: State, seat: int) -> list[Action]:
 class CgLiveProtocol:
     """One seat's conversation with a program speaking CodinGame's live protocol, for one game.
     ``opening`` is a view of the game's first state. ``corrections`` lists each move the live
-    referee would have changed, as it would say it."""
+    referee would have changed, as it would say it (the arena adds them to the bot's log file)."""
 
     name = "cg-live"
     needs_legal = False
@@ -184,6 +184,7 @@ class CgLiveProtocol:
     def __init__(self, opening: View, seat: int) -> None:
         self.after = self._state(opening, seat)  # the game just after this seat's last move
         self.corrections: list[str] = []
+        self.turns = 0  # the bot's answers so far
 
     @staticmethod
     def _state(view: View, seat: int) -> State:
@@ -196,9 +197,10 @@ class CgLiveProtocol:
 
     def parse(self, line: str, view: View, seat: int) -> Action:
         state = self._state(view, seat)
+        self.turns += 1
         action, why = corrected(state, seat, parse_move(line))
         if why is not None:
-            self.corrections.append(why)
+            self.corrections.append(f"turn {self.turns}: {line[:80]!r}: {why}")
         self.after = _GAME.apply(state, seat, action)
         return action
 

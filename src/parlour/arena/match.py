@@ -160,6 +160,8 @@ class _Seat:
         self.name = entrant.name
         self.bot: Bot
         self.program: Program | None = None
+        self.log: Path | None = None
+        self.protocol: Any = None
         self.first_limit, self.limit = time_limits(game, task.time_scale)
         self.turns = 0
         self.thought: list[float] = []  # seconds per turn
@@ -176,6 +178,7 @@ class _Seat:
             self.first_limit, self.limit = (limits["first_turn"] * task.time_scale / 1000,
                                             limits["turn"] * task.time_scale / 1000)
         log = _log_path(task.logs, task.number, seat, entrant.name) if task.logs else None
+        self.log, self.protocol = log, protocol
         self.program = Program(program_argv(command), log=log)
         self.bot = ProgramBot(game, self.program, protocol, self.limit, self.first_limit,
                               start_up=START_UP * task.time_scale)
@@ -219,6 +222,11 @@ class _Seat:
     def close(self) -> None:
         if self.program is not None:
             self.program.close()
+            # what the live CodinGame referee would have corrected (cg-live:), after the program's own lines
+            corrections = getattr(self.protocol, "corrections", None)
+            if corrections and self.log is not None:
+                with open(self.log, "a", encoding="utf-8") as log:
+                    log.writelines(f"parlour referee: {line}\n" for line in corrections)
 
 
 def forfeit_result(players: int, seat: int, reason: str) -> Result:

@@ -117,6 +117,42 @@ def judge(game: Game[Any], view: Any, seat: int, legal: list[Action], action: Ac
     return Judgement(turn, seat, played, best, before, after, label(before - after, best == played), len(legal))
 
 
+@dataclass(frozen=True)
+class Advice:
+    """The coach's hint (docs/analysis.md): the move the search prefers for ``seat`` from its view,
+    its chance of winning, and the chance of the next best candidate (None: there was none)."""
+
+    best: Action
+    win_chance: float
+    next_chance: float | None
+    choices: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"best": self.best, "win_chance": round(self.win_chance, 4),
+                "next_chance": None if self.next_chance is None else round(self.next_chance, 4),
+                "choices": self.choices}
+
+
+def advise(game: Game[Any], view: Any, seat: int, legal: list[Action], seed: int,
+           budget: Budget = DEFAULT_BUDGET) -> Advice:
+    """The move the analysis would call best for ``seat`` from its ``view`` (``legal``: its moves),
+    weighed as :func:`judge` weighs a move: the same view and seed give the same advice, whatever
+    the seat cannot see.
+
+    >>> advise(game, game.view(state, 0), 0, game.legal_actions(state, 0), seed=7).win_chance  # doctest: +SKIP
+    0.62
+    """
+    if not legal:
+        raise ValueError(f"seat {seat} has no move to advise on")
+    if len(legal) == 1:  # a forced move: still weighed, so the line can say how it stands
+        budget = Budget(budget.rounds, 1)
+    bot = MctsBot(game, seed=seed)
+    bot._result_values = winner_values  # a chance of winning: only first place counts
+    judged = bot.appraise(view, seat, legal, None, budget.rounds, budget.width)
+    best, chance = judged[0]
+    return Advice(game.normalise(best), chance, judged[1][1] if len(judged) > 1 else None, len(legal))
+
+
 def analyse(game: Game[Any], replay: Mapping[str, Any], seat: int | None = None, budget: Budget = DEFAULT_BUDGET,
             progress: Callable[[int, int], None] | None = None, first: int = 1,
             last: int | None = None) -> list[Judgement]:

@@ -20,9 +20,11 @@ COMMANDS = (
     "serve",
     "cluster",
     "db",
+    "admin",
     "arena",
     "replay",
     "analyse",
+    "bot_connect",
 )
 
 

@@ -12,6 +12,7 @@ import importlib
 TARGETS = (
     "abuse",
     "analysis",
+    "bots",
     "engine",
     "hall",
     "referee",

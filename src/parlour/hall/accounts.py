@@ -41,8 +41,8 @@ from .clock import Clock
 from .errors import HallError
 from .quotas import Guard
 from .ratings import BOT_PREFIX  # the bots' accounts are called bot:<bot name>; no person can take such a name
+from .store import BOT_KIND, Store, StoreError
 from .store import Account as Account  # the record is the store's; the hall's modules import it from here
-from .store import Store, StoreError
 from .text import clean_name
 from .text import name_key as name_key  # what makes two names one account (look-alikes too)
 from .throttles import Backoff, HashBudget
@@ -68,6 +68,7 @@ HASH_SECONDS_OVERALL = 2.0
 HASHES_WAITING = 4
 SIGN_UPS_PER_ADDRESS = parse("10/hour")
 WRONG = "wrong name or password"
+SIGN_IN_KINDS = ("human", BOT_KIND)  # a bot account's owner signs in to manage its tokens (hall/botaccounts.py)
 NOT_IN_NAMES = "<>&/\\?#%"
 FAILED = "failed sign-ins"
 
@@ -176,7 +177,7 @@ class Accounts:
         if await self.by_name(name) is not None:
             raise HallError("conflict", f"the name {name!r} is taken (names are the same whatever their case,"
                             " accents and letters that look alike)")
-        self._take(SIGN_UPS_PER_ADDRESS, "sign-ups", address, "accounts made from your address")
+        self.take(SIGN_UPS_PER_ADDRESS, "sign-ups", address, "accounts made from your address")
         hashed = await self._hash(password, address)
         try:
             await self.store.add_account(name, name_key(name), "human", hashed, self.clock.now())
@@ -198,7 +199,7 @@ class Accounts:
         self.budget.take(address)  # before the store is read: a refused loop costs the hall next to nothing
         found = await self.by_name(key) if key else None
         account, stored = found if found is not None else (None, None)
-        if not await self._verify(stored, password, address) or account is None or account.kind != "human":
+        if not await self._verify(stored, password, address) or account is None or account.kind not in SIGN_IN_KINDS:
             self._failed(key, address, now)
             raise HallError("bad_credentials", WRONG)
         self.failed_pair.succeeded((key, address))
@@ -225,14 +226,18 @@ class Accounts:
     async def change_password(self, account: Account, old: Any, new: Any, address: str, keep: str) -> None:
         """A new password once the old one is given; every other session of the account ends."""
         check_password(new)
+        await self.check_password_of(account, old, address)
+        hashed = await self._hash(new, address)
+        await self._save(self.store.change_password(account.id, hashed, token_hash(keep)))
+
+    async def check_password_of(self, account: Account, password: Any, address: str) -> None:
+        """Refuses (counted as a failed sign-in) unless ``password`` is ``account``'s current one."""
         key, now = name_key(account.name), self.clock.now()
         self.failed_pair.check((key, address), now, f"{FAILED} for this name from your address")
         found = await self.by_name(account.name)
-        if found is None or not isinstance(old, str) or not await self._verify(found[1], old, address):
+        if found is None or not isinstance(password, str) or not await self._verify(found[1], password, address):
             self._failed(key, address, now)
             raise HallError("bad_credentials", "the current password is wrong")
-        hashed = await self._hash(new, address)
-        await self._save(self.store.change_password(account.id, hashed, token_hash(keep)))
 
     @staticmethod
     async def _save(write: Awaitable[None]) -> None:
@@ -248,6 +253,7 @@ class Accounts:
             wait = max(1, round((reset - time.time()) / 60))  # the limiter counts in the system's time
             raise HallError("throttled", f"too many {what}: try again in {wait} minute{'s' if wait != 1 else ''}")
 
-    def _take(self, rate: Any, kind: str, key: str, what: str) -> None:
+    def take(self, rate: Any, kind: str, key: str, what: str) -> None:
+        """Counts one ``kind`` for ``key`` against ``rate``; past it, refused with the wait in words."""
         self._allowed(rate, kind, key, what)
         self.limiter.hit(rate, kind, key)

@@ -96,6 +96,11 @@ class Analyses:
             job = self._queue(code, replay, requester)
         return self.pending(job)
 
+    @property
+    def queued(self) -> int:
+        """Analyses asked for and not yet made (the one being made included)."""
+        return len(self._jobs)
+
     def pending(self, job: Job) -> dict[str, Any]:
         ahead = list(self._jobs).index(job.code)
         return {"status": "pending", "done": job.done, "total": job.total, "ahead": ahead}

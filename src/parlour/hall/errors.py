@@ -17,6 +17,7 @@ Refusal = Literal[
     "bad_request", "bad_message", "unknown_room", "unknown_seat", "bad_token", "not_host", "conflict",
     "not_started", "over", "not_a_player", "not_your_turn", "stale", "illegal", "store", "bad_credentials",
     "signed_out", "throttled", "unknown_player", "unknown_game", "retry", "rate_limited",
+    "forbidden", "banned", "muted", "blocked",  # trust (issue 30): moderators only; sanctions; a player's block
 ]
 
 

@@ -237,6 +237,14 @@ class Hall:
         catches up from the store, read on a thread."""
         code, _, chat = key.partition("/")
         room = self.rooms.get(code)
+        if room is None and not code.isupper():  # not a room's: the hall's own (moderation/sanctions)
+            self.broadcast.publish_here(key)
+            return
+        if room is not None and chat and payload is not None and b'"hidden"' in payload:
+            said = loads(payload)  # a moderator hid a line (hall/moderation.py): each process's copy drops it
+            if isinstance(said, dict) and isinstance(said.get("hidden"), int):
+                room.chat.hide_here(said["hidden"])
+                return
         if room is None or room.leading:
             return
         if chat:
@@ -311,7 +319,8 @@ class Hall:
     async def create_room(self, game_id: str, options: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
                           turn_timer: float | None = None, host_name: str | None = None,
                           take_seat: int | None = None, reserved: Mapping[int, dict[str, Any]] | None = None,
-                          account: Account | None = None, pace: str = LIVE) -> tuple[Room, str, int | None, str | None]:
+                          account: Account | None = None, pace: str = LIVE, coach: bool = False
+                          ) -> tuple[Room, str, int | None, str | None]:
         """A new room: (room, host token, the host's seat, its seat token); ``reserved``: open
         seats kept for players of a last game (:attr:`Seat.reserved`); signed in (``account``),
         the host's seat is the account's, under its name; ``pace``: live or turn-based
@@ -322,6 +331,8 @@ class Hall:
             resolved = game.resolve_options(options)
         except ParlourError as error:
             raise HallError("bad_request", str(error)) from None
+        if check_pace(pace, turn_timer) == TURN_BASED and coach:
+            raise HallError("bad_request", "the coach is for live games against bots, not turn-based ones")
         if check_pace(pace, turn_timer) == TURN_BASED:
             pass  # its timer was checked against a turn-based room's range
         elif turn_timer is not None and not 0 < turn_timer <= MAX_TURN_TIMER:
@@ -357,7 +368,7 @@ class Hall:
         record = RoomRecord(code=code, game=game.id, players=len(seats), options=resolved,
                             seed=self.new_seed("room", self._dealt),
                             status="waiting", turn_timer=turn_timer, host_token=token_hash(host_token),
-                            seats=records, created=self.clock.now(), pace=pace)
+                            seats=records, created=self.clock.now(), pace=pace, coach=coach)
         first_line = holder = None
         if take_seat is not None:  # nobody knows the room's code yet: written by whoever made it
             first_line = ChatLine(0, record.created, "system", None, None,

@@ -50,6 +50,9 @@ BOT_THINK_SECONDS = Histogram("parlour_bot_think_seconds", "How long a bot of th
                               " by game", ("game",), buckets=THINK_BUCKETS, registry=REGISTRY)
 FORWARDS = Counter("parlour_cluster_forwards", "Commands sent to the hall process that applies their room, by"
                    " outcome (answered, refused, unreachable)", ("outcome",), registry=REGISTRY)
+NOTIFICATIONS = Counter("parlour_notifications", "Mail and push the outbox handled, by channel (mail, push) and"
+                        " outcome (sent; failed: retried later or given up; gone: the push subscription"
+                        " ended)", ("channel", "outcome"), registry=REGISTRY)
 DRAINS = Counter("parlour_drains", "Times this process stopped applying rooms to stop or restart",
                  registry=REGISTRY)
 
@@ -72,6 +75,11 @@ def acknowledged(room: str, seat: int, turn: int, latency: float) -> None:
     if MOVE_LOG.isEnabledFor(logging.INFO):
         MOVE_LOG.info("move acknowledged", extra={"room": room, "seat": seat, "turn": turn,
                                                   "latency": round(latency, 6)})
+
+
+def notified(channel: str, outcome: str) -> None:
+    """The outbox handled an item of ``channel`` (mail, push): ``outcome`` sent, failed or gone."""
+    NOTIFICATIONS.labels(channel, outcome).inc()
 
 
 def refused(code: str) -> None:

@@ -45,6 +45,8 @@ class Limits:
     replay_frames: str = "1000/10second;6000/minute"  # replay frames made (core/replays.py page_cost)
     flood: int = 100  # messages refused for rate on one connection before it is closed
     games_per_player: int = 50  # unfinished games a signed-in player may be seated in at once
+    bot_games: int = 4  # games one bot account plays at once (hall/challenges.py); a bot may ask for fewer
+    challenges: str = "10/minute;100/hour"  # challenges sent to bot accounts
     exempt: str = ""  # addresses, comma-separated, that no per-address quota counts (a trusted proxy's checks)
     hashing_ms: int = 2000  # milliseconds of password hashing a minute (sign-ins: ~150-200 each; hall/accounts.py)
     hashing_share: int = 25  # percent of the time the whole hall may spend hashing passwords (all addresses)
@@ -55,7 +57,8 @@ class Limits:
         per-connection rate and the outgoing queues stay bounded."""
         return cls(rest="1000000/second", rooms="1000000/second", joins="1000000/second", bot_rooms=1_000_000,
                    sockets=1_000_000, messages="1000000/second", connections=1_000_000, hashing_ms=1_000_000_000,
-                   hashing_share=100, chat_address="1000000/second", replay_frames="1000000/second")
+                   hashing_share=100, chat_address="1000000/second", replay_frames="1000000/second",
+                   challenges="1000000/second")
 
     def with_settings(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; :class:`ValueError` in words."""
@@ -97,7 +100,8 @@ class RateLimited(ParlourError):
 # What each rate counts, in the words of a refusal.
 COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "messages": "messages",
            "connection_messages": "messages on this connection", "chat": "chat lines",
-           "chat_address": "chat lines from your address", "replay_frames": "replay frames"}
+           "chat_address": "chat lines from your address", "replay_frames": "replay frames",
+           "challenges": "challenges"}
 PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
 
 

@@ -37,6 +37,7 @@ EMAIL_MAX = 254
 CONFIRM_DAYS = 2  # a confirmation link works this long
 HOUR, DAY = 3600.0, 86400.0
 TURN_KINDS = ("turn", "late")  # what the player's "turns" setting governs
+INVITE = "invite"  # a friend's invitation to their table: the player's "invites" setting governs it
 SUBJECT_MAX = 200
 TEXT_MAX = 2000
 LINK_MAX = 512
@@ -132,7 +133,7 @@ class Notifier:
         from .push import application_server_key
 
         return {"email": settings.email, "confirmed": settings.confirmed, "turns": settings.turns,
-                "daily": settings.daily, "push": len(await self.store.pushes_of(account)),
+                "daily": settings.daily, "invites": settings.invites, "push": len(await self.store.pushes_of(account)),
                 "mail_available": self.mail, "push_key": application_server_key(self.vapid) if self.vapid else None}
 
     async def update(self, account: int, changes: dict[str, Any]) -> dict[str, Any]:
@@ -142,7 +143,8 @@ class Notifier:
         too many confirmation links."""
         now = self.hall.clock.now()
         old = await self.settings(account)
-        new = replace(old, turns=changes.get("turns", old.turns), daily=changes.get("daily", old.daily))
+        switches = {name: changes[name] for name in ("turns", "daily", "invites") if changes.get(name) is not None}
+        new = replace(old, **switches)  # a switch given as None stays as it was
         send_link: str | None = None
         if "email" in changes:
             if changes["email"] is not None and not self.mail:
@@ -208,8 +210,8 @@ class Notifier:
                 token, self.unsubscribe_token(account, settings.email)):
             raise HallError("bad_token", "this unsubscribe link is not for an address this hall sends to now"
                             " (it may be someone else's, or the address has changed or was unsubscribed)")
-        await self.store.save_notify_settings(NotifySettings(account, None, False, None, None, False, False),
-                                              self.hall.clock.now())
+        await self.store.save_notify_settings(NotifySettings(account, None, False, None, None, False, False,
+                                                             invites=settings.invites), self.hall.clock.now())
         return settings.email
 
     # -- push subscriptions ----------------------------------------------------------------------
@@ -237,7 +239,8 @@ class Notifier:
         mail and push, as their settings allow and within the rates; returns the channels it was
         queued for (none is an answer too: nothing is owed). ``kind``: turn and late follow the
         player's "turns" setting, daily their "daily" one, any other (an invitation) goes to a
-        confirmed address; every kind but daily goes to the browsers the player subscribed.
+        confirmed address; every kind but daily goes to the browsers the player subscribed; an
+        invitation (``invite``) goes nowhere when the player turned their "invites" setting off.
         ``alert``: a room whose "your turn" this is (noted with it)."""
         if not KIND.fullmatch(kind):
             raise HallError("bad_request", "a notification's kind is a short word such as invite")
@@ -249,14 +252,16 @@ class Notifier:
         subject = " ".join((subject or text).split())[:SUBJECT_MAX]  # one line: no header can be slipped in
         url = self.link(link)
         settings = await self.settings(account)
-        wanted = settings.turns if kind in TURN_KINDS else settings.daily if kind == "daily" else True
+        wanted = settings.turns if kind in TURN_KINDS else settings.daily if kind == "daily" else (
+            settings.invites if kind == INVITE else True)
         items: list[Outgoing] = []
         if self.mail and wanted and settings.confirmed and settings.email is not None and (
                 await self._mail_allowed(account, settings.email, now)):
             body = (f"{text}\n\n{url}\n\n--\nParlour. To get no more mail from it:"
                     f" {self.unsubscribe_link(account, settings.email)}\n")
             items.append(Outgoing(account, "mail", settings.email, kind, subject, body, url))
-        if self.vapid and kind != "daily":  # a browser that subscribed wants every alert but the summary
+        # a browser that subscribed wants every alert but the summary (and invitations, if turned off)
+        if self.vapid and kind != "daily" and (kind != INVITE or settings.invites):
             pushes = await self.store.pushes_of(account)
             if pushes and await self.store.sent_since(now - HOUR, account=account, channel="push") + len(pushes) <= (
                     self.limits.push_per_player_hour):

@@ -13,6 +13,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from .. import observe
 from ..clock import Clock
 from ..store import Queued, Store
 
@@ -35,6 +36,7 @@ class Outbox:
         self.clock = clock
         self.sent = 0
         self.failed = 0
+        self.waiting: dict[str, int] = {}  # items not yet sent nor given up, by channel (the metrics' gauge)
 
     async def run(self) -> None:
         while True:
@@ -47,11 +49,12 @@ class Outbox:
             await asyncio.sleep(POLL)
 
     async def send_due(self) -> int:
-        """Sends what is due now; returns how many items it tried."""
+        """Sends what is due now, then counts what still waits; returns how many items it tried."""
         now = self.clock.now()
         items = await self.store.outbox_due(now, BATCH, HOLD)
         for item in items:
             await self.send(item)
+        self.waiting = await self.store.outbox_waiting()
         return len(items)
 
     async def send(self, item: Queued) -> None:
@@ -60,10 +63,12 @@ class Outbox:
                 await self._mail(item)
             else:
                 if not await self._push(item):
+                    observe.notified(item.channel, "gone")
                     await self.store.outbox_done(item.id, self.clock.now(), "the subscription is gone", None)
                     return
         except Exception as error:  # the server refused or was away: retry later, or give up
             self.failed += 1
+            observe.notified(item.channel, "failed")
             retry = RETRIES[item.attempts] if item.attempts < len(RETRIES) else None
             words = f"{type(error).__name__}: {error}"[:ERROR_MAX]
             log.warning("outbox item %s (%s to %s) failed (%s); %s", item.id, item.kind, item.channel, words,
@@ -72,6 +77,7 @@ class Outbox:
             await self.store.outbox_done(item.id, now, words, now + retry if retry is not None else None)
             return
         self.sent += 1
+        observe.notified(item.channel, "sent")
         await self.store.outbox_done(item.id, self.clock.now(), None, None)
 
     async def _mail(self, item: Queued) -> None:

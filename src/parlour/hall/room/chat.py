@@ -11,13 +11,16 @@ bot took over, a rematch): they never name a card or anything else of a game's.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
+from collections.abc import Set as AbstractSet
 from typing import Literal
 
 from ..errors import HallError
 from ..store import ChatLine, Lease, Store, StoreError
 from ..wire import dumps_bytes
+from .commands import Say
 from .context import RoomContext
 from .seats import SeatBook
 
@@ -26,6 +29,16 @@ log = logging.getLogger(__name__)
 CHAT_HISTORY = 100  # the newest lines a connection gets on arrival (the store keeps them all)
 LEFT_GRACE = 10.0  # seconds a player may be gone (a reload) before the chat says they left
 ChatKind = Literal["player", "spectator", "system"]
+
+
+def visible(lines: list[ChatLine], blocked: AbstractSet[int] = frozenset(),
+            muted: AbstractSet[str] = frozenset()) -> list[ChatLine]:
+    """The ``lines`` one person is shown: none written by an account they block (``blocked``) nor
+    under a name they muted in this room (``muted``); the hall's own lines always."""
+    if not blocked and not muted:
+        return lines
+    return [line for line in lines if line.kind == "system" or not (
+        line.account in blocked or line.name in muted)]
 
 
 def chat_key(code: str) -> str:
@@ -50,6 +63,7 @@ class Chat:
         self._lines: list[ChatLine] | None = None
         self._next = 0  # the number of the next line
         self.gone: dict[int, bool] = {}  # seat -> whether the chat said its player left
+        self.hidden: list[int] = []  # the lines a moderator hid since this process kept them, in order
 
     @property
     def store(self) -> Store:
@@ -76,10 +90,14 @@ class Chat:
         """Read the lines from the store again when next needed (another process wrote some)."""
         self._lines = None
 
-    async def add(self, kind: ChatKind, seat: int | None, name: str | None, text: str) -> ChatLine:
-        """A line, numbered in the order lines are said, committed, then shown (at the owner)."""
+    async def add(self, kind: ChatKind, seat: int | None, name: str | None, text: str,
+                  account: int | None = None) -> ChatLine:
+        """A line, numbered in the order lines are said, committed, then shown (at the owner);
+        ``account``: the writer's, signed in (a seat's player's is the seat's)."""
         lines = await self.load()
-        line = ChatLine(self._next, self.context.clock.now(), kind, seat, name, text)
+        if account is None and kind == "player" and seat is not None:
+            account = self.seats[seat].account
+        line = ChatLine(self._next, self.context.clock.now(), kind, seat, name, text, account)
         self._next += 1  # taken now: lines are numbered in the order they were said
         try:
             await self.store.append_chat(self.code, line, lease=self._lease())
@@ -90,8 +108,12 @@ class Chat:
         lines.append(line)
         del lines[:-CHAT_HISTORY]
         broadcast = self.context.broadcast()
-        broadcast.publish(chat_key(self.code), dumps_bytes(line.to_json()) if broadcast.carries_payloads else None)
+        payload = dumps_bytes(dataclasses.asdict(line)) if broadcast.carries_payloads else None
+        broadcast.publish(chat_key(self.code), payload)
         return line
+
+    async def say(self, command: Say) -> ChatLine:
+        return await self.add(command.kind, command.seat, command.name, command.text, command.account)
 
     def take(self, line: ChatLine) -> bool:
         """Takes a line another process committed and published; False when it does not follow
@@ -102,6 +124,27 @@ class Chat:
             self._lines.append(line)
             del self._lines[:-CHAT_HISTORY]
             self._next += 1
+        return True
+
+    def hide(self, n: int) -> None:
+        """A moderator hid line ``n`` (the store has it so): it leaves the lines kept, and the
+        connections are told to take it away, here and in the hall's other processes (which
+        :meth:`hide_here` as they are told)."""
+        broadcast = self.context.broadcast()
+        self._drop(n)
+        broadcast.publish(chat_key(self.code), dumps_bytes({"hidden": n}) if broadcast.carries_payloads else None)
+
+    def hide_here(self, n: int) -> None:
+        """Another process's moderator hid line ``n``: this process's connections take it away."""
+        if self._drop(n):
+            self.context.broadcast().publish_here(chat_key(self.code))
+
+    def _drop(self, n: int) -> bool:
+        if n in self.hidden:
+            return False
+        if self._lines is not None:
+            self._lines[:] = [line for line in self._lines if line.n != n]
+        self.hidden.append(n)
         return True
 
     async def tell(self, text: str) -> None:

@@ -16,6 +16,9 @@ How they left decides whether the others gain from it:
   so taking a seat from someone who reloads never pays.
 - ``abandoned``: nobody played for ``ABANDONED_AFTER`` seconds and no person was connected: the
   hall ends the game, the absent people forfeiting, nobody else's rating moving.
+- ``timed_out``: the turn timer ran out on a seat a bot account holds (docs/bot-api.md): as the
+  arena takes out a program that stalls, crashes or plays illegally, the bot forfeits, rated as
+  played, the forfeit last (a person instead gets one move from the built-in bot: :func:`time_out`).
 
 A game left to bots alone ends at once (every hall game can seat a bot: the game's own, else
 ``random``, so a seat never stays empty). A game that ends before its rules end it ranks every
@@ -36,14 +39,16 @@ from ...core import Game, Result
 from ..errors import HallError
 from ..ratings import settlement
 from ..store import ActionRecord, SeatLeft, SeatRecord, leaving
-from .bots import BotPool
+from .bots import Asked, BotDriver, BotPool
 from .chat import Chat
+from .coach import unrated
 from .commands import GiveToBot, Resign
 from .context import RoomContext
 from .pace import Pace
 from .seats import Seat, SeatBook
+from .timer import TurnTimer
 
-Departure = Literal["resigned", "away", "abandoned"]
+Departure = Literal["resigned", "away", "abandoned", "timed_out"]
 AWAY_GRACE = 120.0  # seconds a player must be gone before the others may take their seat mid-game
 ABANDONED_AFTER = 3600.0  # seconds without a person connected or a move before a game ends by itself
 HOST_AWAY = 60.0  # seconds the host of a waiting room may be gone before any seated player may start it
@@ -73,6 +78,8 @@ class Room(Protocol):
     lock: asyncio.Lock
     leading: bool
     pace: Pace
+    timer: TurnTimer
+    coach: bool  # a coached game is never rated (room/coach.py)
 
     @property
     def votes(self) -> Ballots: ...
@@ -84,6 +91,8 @@ class Room(Protocol):
     def turn_timer(self) -> float | None: ...
 
     def names(self) -> list[str]: ...
+
+    def to_act(self) -> frozenset[int]: ...
 
     async def save(self, **changes: Any) -> None: ...
 
@@ -231,10 +240,14 @@ def final(game: Game[Any], state: Any, players: int, actions: int) -> Result | N
 
 
 def farewell(room: Room, command: Resign | GiveToBot) -> Farewell:
-    """What ``command`` changes (under the room's lock): a player resigns, or the host gives the
-    seat of a player gone ``AWAY_GRACE`` seconds to a bot."""
+    """What ``command`` changes (under the room's lock): a player resigns, a bot account's turn
+    ran out (:func:`time_out`), or the host gives the seat of a player gone ``AWAY_GRACE`` seconds
+    to a bot."""
     if isinstance(command, Resign):
         return departing(room.seats, [command.seat], "resigned", room.status, room.bots.builtin(room.game))
+    if command.forfeit:
+        check_timed_out(room, command.seat)
+        return departing(room.seats, [command.seat], "timed_out", room.status, command.bot)
     now = room.context.clock.now()
     check_absent(room.seats, command.seat, now, room.votes.late(now))
     return departing(room.seats, [command.seat], "away", room.status, command.bot)
@@ -247,8 +260,8 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
     async with room.lock:
         told = plan()
         result = ended_result(told.seats) if told.ends else None
-        settle = None if result is None else settlement(
-            room.code, room.game.id, told.seats, result.ranks, room.context.clock.now())
+        settle = unrated(None if result is None else settlement(
+            room.code, room.game.id, told.seats, result.ranks, room.context.clock.now()), room.coach)
         status = "over" if told.ends else None
         await room.save(seats=told.seats, status=status, left=told.left, settle=settle)
         room.seats.replace(told.seats)
@@ -257,6 +270,35 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
     room.committed({"seats": told.seats, "status": status, "vote": None})
     for line in told.lines:
         await room.chat.tell(line)
+
+
+def bot_accounts(seats: SeatBook, to_act: frozenset[int]) -> frozenset[int]:
+    """The seats of ``to_act`` a bot account holds."""
+    return frozenset(s for s in to_act if seats[s].kind == "human" and seats[s].bot_account)
+
+
+def time_out(room: Room, to_act: frozenset[int], driver: BotDriver, asked: Asked) -> None:
+    """``room``'s turn timer ran out while ``to_act`` must act: each bot account among them
+    forfeits its seat to the game's built-in bot (``timed_out``); each person gets one move from
+    the built-in bot, as before."""
+    stalled = bot_accounts(room.seats, to_act)
+
+    async def forfeit(seat: int) -> None:
+        with contextlib.suppress(HallError):  # it moved at the last moment, or the game ended: nothing done
+            await room.context.execute(room.code, GiveToBot(seat, room.bots.builtin(room.game), forfeit=True))
+
+    for seat in sorted(stalled):
+        room.context.spawn(forfeit(seat))
+    driver.time_out(to_act - stalled, room.seats, asked)
+
+
+def check_timed_out(room: Room, seat: int) -> None:
+    """Refuses the forfeit of ``seat`` unless a bot account holds it, it must act and the turn
+    timer's deadline has passed (judged again under the lock: a move may have come meanwhile)."""
+    deadline = room.timer.deadline
+    if seat not in bot_accounts(room.seats, room.to_act()) or \
+            deadline is not None and deadline > room.context.clock.now():
+        raise HallError("conflict", f"seat {seat} is not a bot account's whose turn ran out")
 
 
 def host_away(status: str, seats: SeatBook, host_seen: float, now: float) -> bool:
@@ -291,6 +333,8 @@ def _said(name: str, how: Departure, bot: str) -> str:
         return f"{name} resigned: a bot ({bot}) plays their seat on"
     if how == "away":
         return f"{name} was away too long: a bot ({bot}) plays their seat on"
+    if how == "timed_out":
+        return f"{name} did not move in time and forfeits: a bot ({bot}) plays their seat on"
     return f"{name} left the game: a bot ({bot}) plays their seat on"
 
 

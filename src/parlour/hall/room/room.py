@@ -33,13 +33,31 @@ from .audience import Audience, Audiences
 from .bots import BotDriver
 from .chat import Chat
 from .checks import prepared
-from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
+from .coach import Coaching, unrated
+from .commands import (
+    Act,
+    Acted,
+    Answer,
+    By,
+    Command,
+    Done,
+    GiveToBot,
+    Join,
+    Joined,
+    Resign,
+    Said,
+    Say,
+    Start,
+    TakeBack,
+    Vote,
+)
 from .context import RoomContext
-from .leaving import ENDED, ended_early, farewell, final, host_away, leave, watch_host
+from .leaving import ENDED, ended_early, farewell, final, host_away, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
 from .replay import replay_of
 from .seats import SeatBook
+from .takeback import holding, moved, rewind, take_back
 from .timer import TurnTimer
 from .votes import Votes, vote
 
@@ -63,6 +81,7 @@ class Room:
         self.host_token = record.host_token
         self.created = record.created
         self.rematch = record.rematch  # the code of the room its players were invited to next
+        self.coach, self.coaching = record.coach, Coaching()  # hints and take-backs (room/coach.py, room/takeback.py)
         self.watchers = 0  # connections, spectators' included
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
@@ -79,7 +98,7 @@ class Room:
         self.forwarding = 0  # players' actions sent to the owner and not yet answered
         self.pace = Pace(record.pace, record.turn_timer, record.deadline, lambda seats: context.asked(self.code, seats))
         self.timer = TurnTimer(None if self.pace.turn_based else record.turn_timer, context.deadlines,
-                               lambda: self.driver.time_out(self.to_act(), self.seats, self._asked))
+                               lambda: time_out(self, self.to_act(), self.driver, self._asked))
         self.audiences = Audiences(game, self.players, self.names, self._status,
                                    lambda: self.timer.deadline or self.pace.deadline, self.ended)
         self.bots = context.bots
@@ -120,6 +139,7 @@ class Room:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
                 "seats": self.seats.to_json(now), "turn_timer": self.turn_timer, "created": self.created,
                 "rematch": self.rematch, "vote": self.votes.to_json(self.seats, now), "host_away": self.host_away(),
+                "coach": self.coach, "coach_hold": self.coaching.hold_json(),
                 **self.pace.status(self.seats.humans(self.to_act()), now)}
 
     def to_act(self) -> frozenset[int]:
@@ -245,8 +265,11 @@ class Room:
         if isinstance(command, Start):
             await self._start()
             return Done()
+        if isinstance(command, TakeBack):  # the coach (room/takeback.py)
+            await take_back(self, command)
+            return Done()
         if isinstance(command, Say):
-            return Said((await self.chat.add(command.kind, command.seat, command.name, command.text)).n)
+            return Said((await self.chat.say(command)).n)
         raise HallError("bad_request", f"a room does not take {type(command).__name__} itself")
 
     async def _say_system(self, text: str) -> None:
@@ -341,8 +364,8 @@ class Room:
             record = ActionRecord(self.turn, seat, action, by, self.context.clock.now())
             result = final(self.game, state, self.players, self.turn + 1)  # its rules', or its cap's
             over = result is not None
-            rated = settlement(self.code, self.game.id, self.seats.records(), result.ranks,
-                               record.at) if result is not None else None
+            rated = unrated(settlement(self.code, self.game.id, self.seats.records(), result.ranks,
+                                       record.at) if result is not None else None, self.coach)
             humans = self.seats.humans(self.game.to_act(state)) if self.pace.turn_based and not over else []
             deadline = self.pace.after(humans, self.play.waiting_since, seat, record.at, over)
             try:
@@ -351,6 +374,7 @@ class Room:
                                                        lease=self.lease, settle=rated, deadline=deadline)
             except StoreError as error:
                 raise self.refusal(error) from None
+            moved(self, record, over)  # the coach may judge it, the bots waiting (room/takeback.py)
             seen_by_all = self._advance(record, state, entries)
             self.pace.committed(deadline, humans, self.leading)
             turn = self.audience(seat).turn
@@ -405,7 +429,7 @@ class Room:
                 self.audiences.show(self.state)
         if self.status == "playing":
             self._arm_timer(bool(action_seen_by_all))
-            if self.leading:
+            if self.leading and not holding(self):  # the coach may hold the bots' answer
                 self.driver.play_bots(self.to_act(), self.seats, self._asked)
         else:
             self.timer.stop()
@@ -496,6 +520,8 @@ class Room:
                 return record.turn < self.turn  # had it already, or missed one
             self._changed(self._take_action(record), here_only=True)
             return True
+        if "taken_back" in change:  # the coach (room/takeback.py)
+            rewind(self, change["taken_back"])
         if "vote" in change:
             self.votes.followed = change["vote"]
         self._take(change.get("seats"), change.get("rematch", self.rematch), change.get("status"))

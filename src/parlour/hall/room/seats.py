@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ..accounts import Account
 from ..errors import HallError
+from ..store import BOT_KIND
 from ..text import distinct_name
 from ..tokens import new_token, same_token, token_hash
 from .commands import GiveToBot, Join
@@ -38,6 +39,7 @@ class Seat:
     profile: str | None = None
     replaced: bool = False
     rated_as: str | None = None
+    bot_account: bool = False  # the account holding it is a bot account's (hall/botaccounts.py)
     # an open seat a rematch keeps for a player of the last game: {name, token (the sha256 of
     # their seat token there), until (epoch seconds)}
     reserved: dict[str, Any] | None = None
@@ -52,13 +54,13 @@ class Seat:
                    account=record.get("account"), profile=record.get("profile"),
                    replaced=record.get("replaced", False), rated_as=record.get("rated_as"),
                    reserved=record.get("reserved"), left=record.get("left"),
-                   host=record.get("host", False))
+                   host=record.get("host", False), bot_account=record.get("bot_account", False))
 
     def record(self) -> dict[str, Any]:
         record = {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
         extra = {"account": self.account, "profile": self.profile, "replaced": self.replaced,
                  "rated_as": self.rated_as, "reserved": self.reserved, "left": self.left,
-                 "host": self.host}
+                 "host": self.host, "bot_account": self.bot_account}
         return {**record, **{key: value for key, value in extra.items() if value}}
 
     def kept_for(self, now: float) -> str | None:
@@ -74,7 +76,10 @@ class Seat:
 
 def holder(account: Account | None) -> dict[str, Any]:
     """What a seat record says of the signed-in player who holds it."""
-    return {} if account is None else {"account": account.id, "profile": account.name}
+    if account is None:
+        return {}
+    mark = {"bot_account": True} if account.kind == BOT_KIND else {}
+    return {"account": account.id, "profile": account.name, **mark}
 
 
 def human(name: str, token: str, account: Account | None) -> dict[str, Any]:
@@ -108,7 +113,8 @@ class SeatBook:
 
     def to_json(self, now: float) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.connected,
-                 "kept_for": s.kept_for(now), "profile": s.profile, "left": s.left}
+                 "kept_for": s.kept_for(now), "profile": s.profile, "left": s.left,
+                 **({"bot_account": True} if s.bot_account else {})}
                 for i, s in enumerate(self.seats)]
 
     def replace(self, records: list[dict[str, Any]]) -> bool:

@@ -9,6 +9,7 @@ and replaced, and the move is reported as failed (the room then plays a random l
 
     thinkers = Thinkers(workers=1, budget=1.0)
     action = thinkers.choose("patchwork", "mcts", seed, view, seat, legal)  # blocking: call it from a thread
+    advice = thinkers.advise("palace", seed, 48, 5, view, seat, legal, deadline=30.0)  # the coach's hint
     thinkers.close()
 """
 
@@ -67,16 +68,37 @@ class Thinkers:
         self._closed = False
 
     def choose(self, game_id: str, bot: str, seed: int, view: View, seat: int, legal: list[Action]) -> Action:
+        action: Action = self._ask(("choose", game_id, bot, seed, self.budget, view, seat, legal), f"the {bot} bot",
+                                   self.deadline)
+        return action
+
+    def advise(self, game_id: str, seed: int, rounds: int, width: int, view: View, seat: int, legal: list[Action],
+               deadline: float) -> dict[str, Any]:
+        """The coach's hint (:func:`parlour.bots.analysis.advise`, its JSON) for ``seat`` from its
+        ``view``, made by a worker; a worker still at it after ``deadline`` seconds is ended."""
+        advice: dict[str, Any] = self._ask(("advise", game_id, seed, rounds, width, view, seat, legal), "the coach",
+                                           deadline)
+        return advice
+
+    def judge(self, game_id: str, seed: int, rounds: int, width: int, view: View, seat: int, legal: list[Action],
+              action: Action, deadline: float) -> dict[str, Any]:
+        """``seat``'s move ``action`` judged from its ``view`` (:func:`parlour.bots.analysis.judge`,
+        its JSON) by a worker, for the coach (room/takeback.py); ended after ``deadline`` seconds."""
+        judged: dict[str, Any] = self._ask(("judge", game_id, seed, rounds, width, view, seat, legal, action),
+                                           "the coach", deadline)
+        return judged
+
+    def _ask(self, job: tuple[Any, ...], who: str, deadline: float) -> Any:
         worker = self._idle.get()
         try:
             if worker is None:
                 worker = self._start()
-            worker.connection.send((game_id, bot, seed, self.budget, view, seat, legal))
-            if not worker.connection.poll(self.deadline):
-                raise ThinkerFailed(f"the {bot} bot overran its {self.budget} s budget by far: its worker was ended")
+            worker.connection.send(job)
+            if not worker.connection.poll(deadline):
+                raise ThinkerFailed(f"{who} overran its budget by far ({deadline:.0f} s): its worker was ended")
             ok, answer = worker.connection.recv()
         except (OSError, EOFError) as problem:
-            raise ThinkerFailed(f"the {bot} bot's worker went away ({problem})") from None
+            raise ThinkerFailed(f"{who}'s worker went away ({problem})") from None
         except ThinkerFailed:
             self._retire(worker)
             worker = None
@@ -88,8 +110,7 @@ class Thinkers:
             self._idle.put(worker)
         if not ok:
             raise ThinkerFailed(answer)
-        action: Action = answer
-        return action
+        return answer
 
     def _start(self) -> _Worker:
         with self._lock:
@@ -117,6 +138,7 @@ class Thinkers:
 def work(connection: Connection) -> None:
     """A worker's life: build each asked-for bot from the registry and answer with its choice."""
     from ... import bots as bot_registry
+    from ...bots.analysis import Budget, advise, judge
     from ...games import all_games
 
     with contextlib.suppress(OSError):
@@ -124,11 +146,23 @@ def work(connection: Connection) -> None:
     games = all_games()
     while True:
         try:
-            game_id, name, seed, budget, view, seat, legal = connection.recv()
+            kind, *job = connection.recv()
         except (EOFError, OSError, KeyboardInterrupt):
             return
+        who = "the coach" if kind in ("advise", "judge") else f"the {job[1]} bot"
         try:
+            if kind == "advise":  # the coach's hint (room/coach.py)
+                game_id, seed, rounds, width, view, seat, legal = job
+                advice = advise(games[game_id], view, seat, legal, seed, Budget(rounds, width))
+                connection.send((True, advice.to_json()))
+                continue
+            if kind == "judge":  # the coach's judgement of a move (room/takeback.py)
+                game_id, seed, rounds, width, view, seat, legal, action = job
+                judged = judge(games[game_id], view, seat, legal, action, seed, budget=Budget(rounds, width))
+                connection.send((True, judged.to_json()))
+                continue
+            game_id, name, seed, budget, view, seat, legal = job
             bot = bot_registry.create(games[game_id], name, seed=seed, time_limit=budget)
             connection.send((True, bot.choose(view, seat, legal)))
         except Exception as error:  # the hall falls back to a random legal action
-            connection.send((False, f"the {name} bot failed: {type(error).__name__}: {error}"))
+            connection.send((False, f"{who} failed: {type(error).__name__}: {error}"))

@@ -22,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from .bots import BOT_KIND, ApiToken, BotRows, Refused
 from .engine import make_engine
 from .leases import LENGTH, Leases
+from .moderation import LogEntry, ModerationRows, Report, Sanction
 from .notifications import Deadline, NotifySettings, NotifyStore, Outgoing, PushSubscription, Queued
 from .records import (
     Account,
@@ -51,6 +53,7 @@ from .schema import (
     accounts_table,
     actions_table,
     analyses_table,
+    api_tokens_table,
     chat_table,
     cluster_settings_table,
     metadata,
@@ -60,9 +63,11 @@ from .schema import (
     rooms_table,
     sessions_table,
 )
+from .social import Invitation, Named, Reputation, SocialRows
 from .sql import SqlStore
 
 __all__ = [
+    "BOT_KIND", "ApiToken", "BotRows", "Refused", "api_tokens_table",
     "LENGTH", "Account", "ActionRecord", "AnalysisRecord", "ChatLine", "Deadline", "FlaggedPair", "GamesPlayed",
     "Leader", "Lease", "LeaseLost", "Leases", "NotifySettings", "NotifyStore", "Outgoing", "PlayedGame",
     "PushSubscription", "Queued", "Rater", "Rating", "RoomRecord", "SeatHolder", "SeatLeft", "SeatRecord",
@@ -70,6 +75,7 @@ __all__ = [
     "chat_table", "cluster_settings_table", "leaving", "make_engine", "metadata", "ratings_table",
     "room_leases_table", "room_players_table",
     "rooms_table", "sessions_table",
+    "Invitation", "LogEntry", "ModerationRows", "Named", "Report", "Reputation", "Sanction", "SocialRows",
 ]
 
 
@@ -112,6 +118,11 @@ class Store(NotifyStore, Protocol):
         """One accepted action, with the room's new ``status``, a turn-based room's new
         ``deadline`` and, for the last one of a game, its places and ratings (``settle``), all in
         one transaction."""
+        ...
+
+    async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:
+        """Takes back action ``turn``, the room's last (a player's, in a coached game against bots:
+        hall/room/takeback.py), as if it had never been made."""
         ...
 
     async def lobby_page(self, status: str, game: str | None, offset: int, limit: int) -> list[str]:
@@ -169,6 +180,9 @@ class Store(NotifyStore, Protocol):
         latest first."""
         ...
 
+    # -- bot accounts and their API tokens (store/bots.py) ---------------------------------------
+    bots: BotRows
+
     # -- analyses ---------------------------------------------------------------------------------
     async def analysis(self, code: str) -> AnalysisRecord | None:
         """The stored analysis of room ``code``'s finished game, or None."""
@@ -177,6 +191,10 @@ class Store(NotifyStore, Protocol):
     async def save_analysis(self, analysis: AnalysisRecord) -> None:
         """Keep a finished game's analysis (one per room: a second is dropped)."""
         ...
+
+    # -- trust (issue 30): friends, blocks, invitations, your data; reports, sanctions, moderators --
+    social: SocialRows
+    moderation: ModerationRows
 
     # -- the cluster ------------------------------------------------------------------------------
     def leases(self, now: Callable[[], float], length: float = LENGTH) -> Leases:

@@ -39,6 +39,7 @@ class NotifySettings:
     turns: bool
     daily: bool
     last_daily: float | None = None
+    invites: bool = True  # a friend's invitations to their table wanted (by mail, and push)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,10 @@ class NotifyStore(Protocol):
         hall then leaves them alone; one not done by then is due again)."""
         ...
 
+    async def outbox_waiting(self) -> dict[str, int]:
+        """How many items wait to be sent (not sent, not given up), by channel."""
+        ...
+
     async def outbox_done(self, id: int, now: float, error: str | None, retry_at: float | None) -> None:
         """An item went (``error`` None), failed and is retried at ``retry_at``, or failed for good."""
         ...
@@ -152,7 +157,7 @@ SET_DEADLINE = rooms_table.update().where(rooms_table.c.code == sa.bindparam("ro
 
 def _settings(row: Any) -> NotifySettings:
     return NotifySettings(row.account, row.email, row.confirmed, row.confirm_token, row.confirm_expires,
-                          row.turns, row.daily, row.last_daily)
+                          row.turns, row.daily, row.last_daily, row.invites)
 
 
 def _push(row: Any) -> PushSubscription:
@@ -183,7 +188,8 @@ class NotifySql:
         t = notify_settings_table
         values = dict(account=settings.account, email=settings.email, confirmed=settings.confirmed,
                       confirm_token=settings.confirm_token, confirm_expires=settings.confirm_expires,
-                      turns=settings.turns, daily=settings.daily, last_daily=settings.last_daily, updated=now)
+                      turns=settings.turns, daily=settings.daily, last_daily=settings.last_daily, updated=now,
+                      invites=settings.invites)
         await self.write([(t.delete().where(t.c.account == sa.bindparam("who")), {"who": settings.account}),
                           (t.insert(), values)])
 
@@ -242,6 +248,11 @@ class NotifySql:
 
         await self.write([claim])
         return claimed
+
+    async def outbox_waiting(self) -> dict[str, int]:
+        t = outbox_table
+        query = sa.select(t.c.channel, sa.func.count()).where(t.c.due.is_not(None)).group_by(t.c.channel)
+        return {channel: int(count) for channel, count in await self._read(lambda c: c.execute(query).all())}
 
     async def outbox_done(self, id: int, now: float, error: str | None, retry_at: float | None) -> None:
         t = outbox_table

@@ -37,6 +37,7 @@ class ChatLine:
     seat: int | None
     name: str | None
     text: str
+    account: int | None = None  # the writer's account, signed in: never sent to a client (blocks filter by it)
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "at": self.at, "kind": self.kind, "seat": self.seat, "name": self.name,
@@ -70,6 +71,7 @@ class RoomRecord:
     rematch: str | None = None  # the code of the room its players were invited to next
     pace: str = "live"  # or turn-based (hall/room/pace.py)
     deadline: float | None = None  # a turn-based room's deadline for the turn, as stored
+    coach: bool = False  # hints and take-backs in an unrated game against bots (hall/room/coach.py)
 
 
 @dataclass(frozen=True)

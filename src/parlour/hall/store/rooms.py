@@ -23,6 +23,8 @@ UPDATE_STATUS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("r
 UPDATE_REMATCH = rooms_table.update().where(rooms_table.c.code == sa.bindparam("room")).values(
     rematch=sa.bindparam("new_rematch"))
 INSERT_ACTION = actions_table.insert()
+DELETE_ACTION = actions_table.delete().where(actions_table.c.code == sa.bindparam("room"),
+                                             actions_table.c.turn == sa.bindparam("at_turn"))
 _PLAYER_AT = (room_players_table.c.code == sa.bindparam("room")) & (room_players_table.c.seat == sa.bindparam("at"))
 INSERT_PLAYER = room_players_table.insert()
 FORFEIT_PLAYER = room_players_table.update().where(_PLAYER_AT).values(forfeit=True)
@@ -39,7 +41,7 @@ def creating(room: RoomRecord) -> Write:
         code=room.code, game=room.game, players=room.players, options=json.dumps(room.options),
         seed=room.seed, status=room.status, turn_timer=room.turn_timer, host_token=room.host_token,
         seats=json.dumps(room.seats), created=room.created, pace=None if room.pace == "live" else room.pace,
-        deadline=room.deadline))
+        deadline=room.deadline, coach=room.coach or None))
 
 
 def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rematch: str | None) -> list[Write]:
@@ -58,6 +60,11 @@ def acting(code: str, action: ActionRecord) -> Write:
                                 by=action.by, at=action.at))
 
 
+def taking_back(code: str, turn: int) -> Write:
+    """The write that takes back action ``turn`` of room ``code`` (its last: hall/room/takeback.py)."""
+    return (DELETE_ACTION, {"room": code, "at_turn": turn})
+
+
 def holding(code: str, taken: SeatHolder) -> Write:
     """The write that notes ``taken.account`` plays at ``taken.seat`` of room ``code``."""
     return (INSERT_PLAYER, dict(code=code, seat=taken.seat, account=taken.account, forfeit=False))
@@ -71,7 +78,7 @@ def releasing(code: str, left: SeatLeft) -> Write:
 def chatting(code: str, line: ChatLine) -> list[Write]:
     """The writes that keep ``line`` of room ``code``'s chat, and forget the line ``CHAT_KEPT`` before it."""
     keep: Write = (INSERT_CHAT, dict(code=code, n=line.n, at=line.at, kind=line.kind, seat=line.seat, name=line.name,
-                                     text=line.text))
+                                     text=line.text, account=line.account, hidden=False))
     return [keep, (FORGET_CHAT, {"room": code, "upto": line.n - CHAT_KEPT})] if line.n >= CHAT_KEPT else [keep]
 
 
@@ -95,7 +102,7 @@ def load(engine: sa.Engine, which: Any = None, *actions: Any) -> list[RoomRecord
             code=row.code, game=row.game, players=row.players, options=json.loads(row.options),
             seed=row.seed, status=row.status, turn_timer=row.turn_timer, host_token=row.host_token,
             seats=json.loads(row.seats), created=row.created, rematch=row.rematch, pace=row.pace or "live",
-            deadline=row.deadline)
+            deadline=row.deadline, coach=bool(row.coach))
             for row in conn.execute(room_rows)}
         for row in conn.execute(action_rows):
             rooms[row.code].actions.append(ActionRecord(row.turn, row.seat, json.loads(row.action), row.by, row.at))
@@ -122,9 +129,10 @@ def exists(conn: sa.Connection, code: str) -> bool:
 
 
 def chat(conn: sa.Connection, code: str, last: int) -> list[ChatLine]:
-    """Room ``code``'s ``last`` newest chat lines, oldest first."""
-    rows = sa.select(chat_table).where(chat_table.c.code == code).order_by(chat_table.c.n.desc()).limit(last)
-    lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text) for row in conn.execute(rows)]
+    """Room ``code``'s ``last`` newest chat lines a moderator did not hide, oldest first."""
+    rows = (sa.select(chat_table).where(chat_table.c.code == code, chat_table.c.hidden == sa.false())
+            .order_by(chat_table.c.n.desc()).limit(last))
+    lines = [ChatLine(row.n, row.at, row.kind, row.seat, row.name, row.text, row.account) for row in conn.execute(rows)]
     return lines[::-1]
 
 

@@ -29,6 +29,7 @@ rooms_table = sa.Table(
     sa.Column("pace", sa.String(16), nullable=True),     # turn-based; None: live
     sa.Column("deadline", sa.Float, nullable=True),      # a turn-based room's: when the turn's time runs out
     sa.Column("overdue", sa.Boolean, nullable=True),     # the deadline passed and the players were told
+    sa.Column("coach", sa.Boolean, nullable=True),       # the coach at the table (hall/room/coach.py); None: off
     sa.Index("rooms_by_deadline", "deadline"),
 )
 
@@ -130,6 +131,93 @@ chat_table = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),        # the writer's seat; None: a spectator, the hall
     sa.Column("name", sa.String(64), nullable=True),     # the writer's name as shown then
     sa.Column("text", sa.Text, nullable=False),
+    sa.Column("account", sa.Integer, nullable=True),     # the writer's account, if signed in (blocks filter by it)
+    sa.Column("hidden", sa.Boolean, nullable=False, server_default=sa.false()),  # by a moderator
+)
+
+# -- trust (store/social.py, moderation.py): friends, blocks, invitations, reports, moderators -------
+follows_table = sa.Table(
+    "follows", metadata,
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),  # who follows
+    sa.Column("friend", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+blocks_table = sa.Table(
+    "blocks", metadata,
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),  # who blocks
+    sa.Column("blocked", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+invitations_table = sa.Table(
+    "invitations", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("sender", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("recipient", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("room", sa.String(16), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("seen", sa.Boolean, nullable=False),
+)
+
+roles_table = sa.Table(
+    "roles", metadata,
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("role", sa.String(16), primary_key=True),   # moderator
+)
+
+reports_table = sa.Table(
+    "reports", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reporter", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("account", sa.Integer, nullable=True, index=True),  # the reported player's account (None: a guest)
+    sa.Column("name", sa.String(64), nullable=False),     # the reported player's name as shown then
+    sa.Column("room", sa.String(16), nullable=True),
+    sa.Column("line", sa.Integer, nullable=True),          # the chat line reported, by its number
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("evidence", sa.Text, nullable=False),       # JSON: a copy of the chat lines around it
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("status", sa.String(8), nullable=False),    # open | closed
+)
+
+sanctions_table = sa.Table(
+    "sanctions", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(8), nullable=False),       # mute | ban | close (a room)
+    sa.Column("account", sa.Integer, nullable=True, index=True),
+    sa.Column("address", sa.String(64), nullable=True, index=True),  # a ban by address (guests)
+    sa.Column("room", sa.String(16), nullable=True),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("starts", sa.Float, nullable=False),
+    sa.Column("ends", sa.Float, nullable=True),            # None: for good
+    sa.Column("lifted", sa.Boolean, nullable=False),
+)
+
+moderation_log_table = sa.Table(
+    "moderation_log", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("moderator", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("action", sa.String(16), nullable=False),    # warn | mute | ban | unban | hide_line | close_room
+    sa.Column("account", sa.Integer, nullable=True),
+    sa.Column("target", sa.String(64), nullable=True),     # the player's name, an address or a room's code
+    sa.Column("room", sa.String(16), nullable=True),
+    sa.Column("line", sa.Integer, nullable=True),
+    sa.Column("days", sa.Float, nullable=True),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("report", sa.Integer, nullable=True),        # the report it answers, if any
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("seen", sa.Boolean, nullable=False),         # a warning: the player has seen it
+)
+
+# -- bot accounts (store/bots.py): the API tokens a bot account's programs sign in with -----------------
+api_tokens_table = sa.Table(
+    "api_tokens", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("token", sa.String(64), nullable=False, unique=True),  # sha256 hex: the token itself is shown once
+    sa.Column("label", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),              # when a program last connected with it
 )
 
 # -- analyses (store/analyses.py): a finished game's moves judged by the search, made once
@@ -153,6 +241,7 @@ notify_settings_table = sa.Table(
     sa.Column("daily", sa.Boolean, nullable=False),               # one summary a day wanted
     sa.Column("last_daily", sa.Float, nullable=True),
     sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("invites", sa.Boolean, nullable=False, server_default=sa.true()),  # a friend's invitations (0014)
 )
 
 push_subscriptions_table = sa.Table(

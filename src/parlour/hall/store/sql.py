@@ -26,9 +26,11 @@ import sqlalchemy as sa
 
 from .. import observe
 from . import accounts, analyses, history, rooms
+from .bots import BotRows
 from .engine import make_engine
 from .leases import LENGTH, Leases, fence
 from .migrations import prepare
+from .moderation import ModerationRows
 from .notifications import Deadline, NotifySql, deadline_write
 from .ratings import flagged, settling
 from .records import (
@@ -49,6 +51,7 @@ from .records import (
     Settlement,
     StoreError,
 )
+from .social import SocialRows
 from .writes import Write, execute
 
 __all__ = ["READERS", "SqlStore", "make_engine"]
@@ -76,7 +79,10 @@ class SqlStore(NotifySql):
         self._writer.start()
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="parlour-store-reader")
         self.batches = 0  # transactions committed
+        self.social = SocialRows(self._read, self.write)  # friends, blocks, invitations, your data
+        self.moderation = ModerationRows(self._read, self.write)  # reports, sanctions, the log
         self.writes = 0
+        self.bots = BotRows(self._read, self.write)  # bot accounts and their API tokens (store/bots.py)
 
     # -- reading: rooms and their chat --------------------------------------------------------
     def load_blocking(self, *, finished: bool = True) -> list[RoomRecord]:
@@ -168,6 +174,9 @@ class SqlStore(NotifySql):
         if lease is not None:
             writes.append(fence(lease))
         await self.write(writes)
+
+    async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:
+        await self.write([rooms.taking_back(code, turn), *([fence(lease)] if lease is not None else [])])
 
     async def append_chat(self, code: str, line: ChatLine, *, lease: Lease | None = None) -> None:
         await self.write([*rooms.chatting(code, line), *([fence(lease)] if lease is not None else [])])

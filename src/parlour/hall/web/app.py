@@ -24,17 +24,26 @@ from starlette.middleware import Middleware
 from ...core import Game
 from ..accounts import Accounts, hash_budget
 from ..analyses import Analyses
+from ..botaccounts import BotAccounts
 from ..broadcast import Broadcast
+from ..challenges import Challenges
 from ..clock import Clock
 from ..hall import Hall, Ownership
+from ..moderation import Moderation
 from ..notify import Notifications, NotifyConfig
 from ..quotas import Guard, Limits
+from ..social import Social
 from ..store import Store
 from . import (
     analysis_api,
+    bots_api,
+    challenges_api,
+    coach_api,
+    friends_api,
     health,
     me_api,
     metrics,
+    moderation_api,
     pace_api,
     pages,
     players_api,
@@ -73,6 +82,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hall.start()
+        await app.state.moderation.load()  # the sanctions in force, before anyone is served
         notifications.start()
         if on_ready is not None:
             on_ready()
@@ -94,10 +104,19 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     app.state.signed_in = SignedInSockets()  # the live sockets of each session, closed when it ends
     app.state.analyses = analyses
     app.state.notifications = notifications
-    app.state.metrics, app.state.metrics_from = metrics.hall_registry(hall, guard), list(metrics_from)
+    app.state.metrics, app.state.metrics_from = metrics.hall_registry(hall, guard, notifications.outbox,
+                                                                            analyses), list(metrics_from)
     app.state.drain = hall.drain
+    app.state.social = Social(hall, app.state.accounts, notifications.notifier)  # invitations by mail, push
+    app.state.moderation = Moderation(hall, app.state.accounts)
+    # a ban ends the player's sessions: their sockets here close at once (other processes' within RECHECK)
+    app.state.moderation.on_banned.append(lambda account: app.state.signed_in.end_account(account, ""))
+    app.state.bot_accounts = BotAccounts(store, clock)
+    app.state.challenges = Challenges(hall, guard.limits.bot_games)
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
-                   pages.router, players_api.router, me_api.router, pace_api.router, metrics.router, health.router):
+                   pages.router, players_api.router, me_api.router, pace_api.router, metrics.router, health.router,
+                   friends_api.router, moderation_api.router, bots_api.router, challenges_api.router,
+                   coach_api.router):
         app.include_router(router)
     if cluster is not None:
         from . import internal  # the cluster's modules need Redis's client, an optional dependency

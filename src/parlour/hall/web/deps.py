@@ -17,7 +17,9 @@ from starlette.requests import HTTPConnection
 from ..accounts import SESSION_COOKIE, Account, Accounts
 from ..errors import HallError
 from ..hall import Hall
+from ..moderation import Moderation
 from ..quotas import Guard
+from ..social import Social
 from .middleware import client_address, cross_site
 
 
@@ -36,13 +38,26 @@ async def the_accounts(connection: HTTPConnection) -> Accounts:
     return accounts
 
 
+async def the_social(connection: HTTPConnection) -> Social:
+    social: Social = connection.app.state.social
+    return social
+
+
+async def the_moderation(connection: HTTPConnection) -> Moderation:
+    moderation: Moderation = connection.app.state.moderation
+    return moderation
+
+
 async def the_address(connection: HTTPConnection) -> str:
     return client_address(connection.scope)
 
 
 async def signed_in(request: Request, accounts: Annotated[Accounts, Depends(the_accounts)]) -> Account | None:
     """The account a request's session cookie signs in; None for a guest."""
-    return await accounts.by_session(request.cookies.get(SESSION_COOKIE))
+    account = await accounts.by_session(request.cookies.get(SESSION_COOKIE))
+    if account is not None and hasattr(request.app.state, "social"):
+        request.app.state.social.saw(account.id)  # online, for their friends' lists
+    return account
 
 
 def me(account: Annotated[Account | None, Depends(signed_in)]) -> Account:
@@ -57,7 +72,10 @@ async def socket_account(websocket: WebSocket, accounts: Annotated[Accounts, Dep
     token = websocket.cookies.get(SESSION_COOKIE)
     if token is None or cross_site(websocket.headers):
         return None
-    return await accounts.by_session(token)
+    account = await accounts.by_session(token)
+    if account is not None and hasattr(websocket.app.state, "social"):
+        websocket.app.state.social.saw(account.id)
+    return account
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -93,3 +111,5 @@ SocketAccount = Annotated[Account | None, Depends(socket_account)]
 HostToken = Annotated[str | None, Depends(host_token)]  # the room's host token, from Authorization
 SeatToken = Annotated[str | None, Depends(seat_token)]  # a seat's token, from Authorization
 KeptSeatToken = Annotated[str | None, Depends(kept_seat_token)]  # the seat token of the game before a rematch
+SocialDep = Annotated[Social, Depends(the_social)]  # friends, blocks, invitations, your data
+ModerationDep = Annotated[Moderation, Depends(the_moderation)]  # reports, sanctions, moderators

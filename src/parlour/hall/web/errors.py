@@ -26,7 +26,7 @@ HTTP_STATUS: dict[Refusal, int] = {
     "not_host": 403, "conflict": 409, "not_started": 409, "over": 409, "not_a_player": 403,
     "not_your_turn": 409, "stale": 409, "illegal": 409, "store": 503,
     "bad_credentials": 401, "signed_out": 401, "throttled": 429, "unknown_player": 404, "unknown_game": 404,
-    "retry": 503,
+    "retry": 503, "forbidden": 403, "banned": 403, "muted": 403, "blocked": 403,
 }
 
 

@@ -38,6 +38,8 @@ class NotifyIn(Wire):
                               " one is sent a confirmation link and gets nothing else until it is followed")
     turns: StrictBool | None = Field(None, description="\"your turn\" (and \"their time ran out\") in turn-based games")
     daily: StrictBool | None = Field(None, description="one mail a day listing the games waiting for you")
+    invites: StrictBool | None = Field(None, description="a friend's invitation to their table, by mail and push"
+                                       " (on unless turned off)")
 
 
 class NotifyOut(BaseModel):
@@ -45,6 +47,7 @@ class NotifyOut(BaseModel):
     confirmed: bool
     turns: bool
     daily: bool
+    invites: bool
     push: int = Field(description="browsers of yours that get push alerts")
     mail_available: bool = Field(description="whether this hall sends e-mail at all")
     push_key: str | None = Field(description="the hall's VAPID public key, for pushManager.subscribe (null: no push)")

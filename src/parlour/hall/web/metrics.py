@@ -8,7 +8,8 @@ the numbers say how busy the hall is and which refusals it sends, which is nobod
 
 What is counted as it happens (moves, acks, commits, refusals, quota hits, bots' thinking,
 forwards) is the process's (:data:`..observe.REGISTRY`); what is read off the hall when asked
-(rooms by game, status and pace; connections; leases held; draining) is built here.
+(rooms by game, status and pace; connections; leases held; the outbox's and the analyses' queues;
+draining) is built here.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from fastapi.responses import PlainTextResponse, Response
 from prometheus_client import CollectorRegistry
 
 from .. import observe
+from ..analyses import Analyses
 from ..hall import Hall
+from ..notify.outbox import Outbox
 from ..quotas import Guard
 from ..room import Room
 
@@ -60,12 +63,12 @@ def may_see(scope: Mapping[str, Any], allowed: list[Network]) -> bool:
 
 
 def pace(room: Room) -> str:
-    """How fast a room is played, for the rooms' gauge: with a turn timer or without."""
-    return "timed" if room.turn_timer else "untimed"
+    """How a room is played, for the rooms' gauge: live, or turn-based (a move a day)."""
+    return "turn-based" if room.pace.turn_based else "live"
 
 
-def hall_registry(hall: Hall, guard: Guard) -> CollectorRegistry:
-    """The gauges of ``hall`` read at each scrape."""
+def hall_registry(hall: Hall, guard: Guard, outbox: Outbox, analyses: Analyses) -> CollectorRegistry:
+    """The gauges of ``hall`` (and of its outbox and analyses) read at each scrape."""
     reading = observe.Reading()
 
     def rooms() -> dict[tuple[str, ...], float]:
@@ -79,6 +82,10 @@ def hall_registry(hall: Hall, guard: Guard) -> CollectorRegistry:
                   lambda: {(): float(sum(guard.sockets.values()))})
     reading.gauge("parlour_room_watchers", "Connections that said hello to a room, spectators' included", (),
                   lambda: {(): float(sum(room.watchers for room in list(hall.rooms.values())))})
+    reading.gauge("parlour_outbox_waiting", "Mail and push waiting to be sent (retries included), by channel",
+                  ("channel",), lambda: {(channel,): float(n) for channel, n in outbox.waiting.items()})
+    reading.gauge("parlour_analyses_queued", "Analyses of finished games asked for and not yet made", (),
+                  lambda: {(): float(analyses.queued)})
     reading.gauge("parlour_draining", "1 while this process drains to stop or restart (SIGTERM)", (),
                   lambda: {(): float(hall.draining)})
     if hall.clustered:

@@ -19,7 +19,7 @@ from ..hall import Hall
 from ..mygames import your_turn_first
 from ..store import PlayedGame
 from ..tokens import token_hash
-from .deps import AccountsDep, ClientAddress, CurrentAccount, HallDep, SignedIn
+from .deps import AccountsDep, ClientAddress, CurrentAccount, HallDep, ModerationDep, SignedIn, SocialDep
 from .errors import responses
 from .schemas import AccountOut, Credentials, LeaderOut, MyGamesOut, NewPassword, ProfileOut, SessionOut
 from .signed_in import SignedInSockets
@@ -38,8 +38,9 @@ def with_session(response: Response, request: Request, token: str) -> None:
 
 @router.post("/api/accounts", response_model=AccountOut, status_code=201, responses=ERRORS, tags=["players"])
 async def sign_up(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
-                  address: ClientAddress) -> dict[str, Any]:
+                  address: ClientAddress, moderation: ModerationDep) -> dict[str, Any]:
     """A new account, signed in at once (the answer sets the session cookie)."""
+    await moderation.check_sign_in(None, address)  # an address a moderator banned makes no account
     account = await accounts.sign_up(body.name, body.password, address)
     with_session(response, request, await accounts.new_session(account))
     return {"name": account.name, "kind": account.kind}
@@ -47,13 +48,19 @@ async def sign_up(body: Credentials, request: Request, response: Response, accou
 
 @router.post("/api/session", response_model=AccountOut, responses=ERRORS, tags=["players"])
 async def sign_in(body: Credentials, request: Request, response: Response, accounts: AccountsDep,
-                  address: ClientAddress) -> dict[str, Any]:
+                  address: ClientAddress, moderation: ModerationDep) -> dict[str, Any]:
     """Sign in: the answer sets the session cookie (HttpOnly). A wrong name and a wrong password
     get the same answer. Past 5 failures in a row for a name from one address, that address waits
     before its next try for that name (1 s, 2 s, 4 s... up to 15 minutes: 429 with Retry-After);
     past 20 from one address, whatever the names, the same; the owner's own address is never held
-    back by others' failures. Each try costs a password hash, within the hall's budget (429)."""
+    back by others' failures. Each try costs a password hash, within the hall's budget (429).
+    A banned player, once the password is right, is refused (403) with the reason and the end."""
     account, token = await accounts.sign_in(body.name, body.password, address)
+    try:
+        await moderation.check_sign_in(account, address)
+    except HallError:
+        await accounts.sign_out(token)  # the session just opened ends with the refusal
+        raise
     with_session(response, request, token)
     return {"name": account.name, "kind": account.kind}
 
@@ -110,15 +117,17 @@ async def my_games(account: SignedIn, hall: HallDep) -> dict[str, Any]:
 
 
 @router.get("/api/players/{name}", response_model=ProfileOut, responses=ERRORS, tags=["players"])
-async def profile(name: str, hall: HallDep, accounts: AccountsDep) -> dict[str, Any]:
+async def profile(name: str, hall: HallDep, accounts: AccountsDep, social: SocialDep) -> dict[str, Any]:
     """A player's profile: ratings per game, games played and won, recent games with replays.
     Built-in bots have profiles too (``bot:greedy``)."""
     found = await accounts.by_name(name)
     if found is None:
         raise HallError("unknown_player", f"there is no player {name[:40]!r}")
     account = found[0]
+    if account.kind == "gone":  # a deleted account: its games keep a name that links to no one
+        raise HallError("unknown_player", f"there is no player {name[:40]!r}")
     store = hall.store
-    return {"name": account.name, "kind": account.kind,
+    return {"name": account.name, "kind": account.kind, "reputation": await social.reputation(account.id),
             "ratings": [asdict(rating) for rating in await store.ratings_of(account.id)],
             "played": [asdict(played) for played in await store.played_by(account.id)],
             "recent": [entry(hall, row) for row in await store.games_of(account.id, finished=True, limit=RECENT)]}

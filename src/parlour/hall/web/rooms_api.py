@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query
 
 from ... import bots as bot_registry
 from .. import lobby as lobby_listing
+from ..botaccounts import refuse_bot_account
 from ..mygames import check_cap
 from ..quotas import Guard
 from ..rematch import joined as rematch_joined
@@ -20,7 +21,17 @@ from ..rematch import offer_rematch, origin
 from ..room import Room
 from ..room import commands as do
 from ..room.leaving import check_standing_host
-from .deps import ClientAddress, CurrentAccount, GuardDep, HallDep, HostToken, KeptSeatToken, SeatToken
+from .deps import (
+    ClientAddress,
+    CurrentAccount,
+    GuardDep,
+    HallDep,
+    HostToken,
+    KeptSeatToken,
+    ModerationDep,
+    SeatToken,
+    SocialDep,
+)
 from .errors import responses
 from .schemas import CreateRoom, GameOut, GiveToBot, Join, Joined, LobbyRoomOut, RoomCreated, RoomOut
 
@@ -58,15 +69,18 @@ def list_games(hall: HallDep) -> list[dict[str, Any]]:
 
 @router.post("/api/rooms", response_model=RoomCreated, status_code=201, responses=ERRORS, tags=["rooms"])
 async def create_room(body: CreateRoom, hall: HallDep, guard: GuardDep, address: ClientAddress,
-                      account: CurrentAccount) -> dict[str, Any]:
+                      account: CurrentAccount, moderation: ModerationDep) -> dict[str, Any]:
     """A new room. The answer's host token manages it; take_seat also seats the creator (signed
     in: under the account's name, and the seat follows the account)."""
+    refuse_bot_account(account, "make rooms")
+    await moderation.check_sign_in(account, address)  # banned (or a guest's address banned): refused in words
     with_bots = any(s.kind == "bot" for s in body.seats)
     await check_cap(hall, account if body.take_seat is not None else None, guard.limits.games_per_player)
     guard.new_room(address, with_bots)
     room, host_token, seat, seat_token = await hall.create_room(
         body.game, body.options, [s.model_dump() for s in body.seats], body.turn_timer,
-        body.host_name, body.take_seat, account=account, pace=body.pace)
+        body.host_name, body.take_seat, account=account, pace=body.pace,
+        coach=body.coach)
     if with_bots:
         count_bot_room(guard, address, room)
     return {"code": room.code, "host_token": host_token, "seat": seat, "seat_token": seat_token}
@@ -94,14 +108,20 @@ async def room_status(code: str, hall: HallDep) -> dict[str, Any]:
 
 @router.post("/api/rooms/{code}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
 async def join(code: str, body: Join, hall: HallDep, guard: GuardDep, address: ClientAddress,
-               token: KeptSeatToken, account: CurrentAccount) -> dict[str, Any]:
+               token: KeptSeatToken, account: CurrentAccount, social: SocialDep, moderation: ModerationDep
+               ) -> dict[str, Any]:
     """Take a seat by name; keep the seat token, it is the only way back into the seat. Signed
     in, the seat is the account's (under its name) and opening the room from any browser
     where the player is signed in puts them back in it. A rematch starts by itself once every
-    seat is taken, and its old room's chat says who joined."""
+    seat is taken, and its old room's chat says who joined. Refused at a table where a player who
+    blocks you sits, in a room a moderator closed, to a banned player or address, and to a bot
+    account (it plays where it is challenged)."""
+    refuse_bot_account(account, "take a seat it was not challenged to")
     guard.take("joins", address)
     await check_cap(hall, account, guard.limits.games_per_player)
     room = await hall.room(code)
+    await moderation.check_join(account, address, room.code)
+    await social.check_join(room, account)
     old = origin(room)
     joined = await hall.run(room, do.Join(body.name, body.seat, token, account))
     assert isinstance(joined, do.Joined)

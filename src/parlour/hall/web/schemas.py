@@ -77,6 +77,8 @@ class CreateRoom(Wire):
                                                 " turn-based: a move when you can, within turn_timer")
     host_name: Name | None = Field(None, description="the creator's name, when taking a seat")
     take_seat: int | None = Field(None, description="an open seat the creator takes at once")
+    coach: bool = Field(False, description="the coach at the table: hints and take-backs for a person playing"
+                        " against bots; the game is then never rated (docs/analysis.md)")
 
 
 class RoomCreated(BaseModel):
@@ -94,8 +96,10 @@ class SeatOut(BaseModel):
     connected: bool
     profile: str | None = Field(None, description="a signed-in player's account name (their profile)")
     kept_for: str | None = Field(None, description="an open seat a rematch keeps for this player a while")
-    left: Literal["resigned", "away", "abandoned"] | None = Field(
+    left: Literal["resigned", "away", "abandoned", "timed_out"] | None = Field(
         None, description="mid-game, how this seat's person left the game (a forfeit): a bot plays it on")
+    # and "bot_account": true on a seat a bot account holds (docs/bot-api.md); absent on every other seat
+    model_config = ConfigDict(extra="allow")
 
 
 class BallotOut(BaseModel):
@@ -125,6 +129,9 @@ class RoomOut(BaseModel):
     deadline: float | None = Field(None, description="turn-based: when the time of those to act runs out (epoch s)")
     late: list[int] = Field(default_factory=list, description="turn-based: the seats whose time ran out; the others"
                             " may hand one to a bot or end the game with its player last")
+    coach: bool = Field(False, description="the coach is at the table: hints and take-backs (docs/analysis.md)")
+    coach_hold: dict[str, Any] | None = Field(None, description="the coach: the move the bots wait on, {seat, turn,"
+                                              " label (null while it is judged), until}")
 
 
 class LobbyRoomOut(BaseModel):
@@ -199,7 +206,8 @@ class NewPassword(Wire):
 
 class AccountOut(BaseModel):
     name: str
-    kind: str = Field(description="human, or bot for a built-in bot's account")
+    kind: str = Field(description="human, bot for a built-in bot's account, or botacct for a bot account"
+                                  " (docs/bot-api.md)")
 
 
 class SessionOut(BaseModel):
@@ -244,6 +252,9 @@ class ProfileOut(BaseModel):
     ratings: list[RatingOut]
     played: list[PlayedOut]
     recent: list[GameEntry] = Field(description="finished games, newest first, with their replays")
+    reputation: dict[str, Any] | None = Field(None, description="finished, left, and share: of the games they"
+                                              " ended or left, the share they played to the end; resigned,"
+                                              " away, abandoned: how they left")
 
 
 class MyGamesOut(BaseModel):

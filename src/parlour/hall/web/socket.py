@@ -19,17 +19,20 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import observe
 from ..accounts import SESSION_COOKIE, Account, Accounts
+from ..botaccounts import refuse_bot_account
 from ..errors import HallError
 from ..hall import Hall
+from ..moderation import Moderation
 from ..quotas import Guard, RateLimited
 from ..room import Room
 from ..room.audience import LOG_SENT
-from ..room.chat import chat_key
+from ..room.chat import chat_key, visible
 from ..room.commands import Act, Say
+from ..social import Social
 from ..text import clip, reason
 from ..tokens import token_hash
 from ..wire import BadJson, dumps, read_json
-from .deps import AccountsDep, GuardDep, HallDep, SocketAccount
+from .deps import AccountsDep, GuardDep, HallDep, ModerationDep, SocialDep, SocketAccount
 from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX, client_address
 from .signed_in import RECHECK, SignedInSockets
 
@@ -39,6 +42,7 @@ CLOSE_UNKNOWN_ROOM = 4404  # no such room
 CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
 CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
 CLOSE_TOO_MANY_SOCKETS = 4430  # too many connections from one address
+MUTED_MAX = 50  # names one connection may mute in its room
 CLOSE_SIGNED_OUT = 4401  # the session the connection was opened with ended (signed out)
 SIGNED_OUT = "your session ended (signed out): this connection is closed and holds no seat"
 
@@ -98,6 +102,11 @@ class Connection:
         self.log_skipped = 0  # the room's lines before this connection's log (LOG_SENT at most are sent)
         self.chat_queued = False
         self.chat_next = 0  # the number of the next chat line to send
+        self.social: Social | None = None
+        self.moderation: Moderation | None = None
+        self.blocked: set[int] = set()  # the accounts the signed-in player blocks (kept current by Social)
+        self.muted: set[str] = set()  # the names this connection muted in this room
+        self.hidden_sent = 0  # how many of the room's hidden lines this connection was told of
         self.session: str | None = None  # the session cookie it was opened with, when signed in
         self.accounts: Accounts | None = None
         self.session_checked = 0.0  # when the session was last found alive (time.monotonic())
@@ -143,11 +152,19 @@ class Connection:
         """The chat lines this connection has not had yet, as one message; None if none."""
         assert self.room is not None
         self.chat_queued = False
-        lines = self.room.chat.since(self.chat_next)
-        if not lines:
+        chat = self.room.chat
+        lines = chat.since(self.chat_next)
+        hidden = chat.hidden[self.hidden_sent:]
+        if not lines and not hidden:
             return None
-        self.chat_next = lines[-1].n + 1
-        return dumps({"type": "chat", "lines": [line.to_json() for line in lines]})
+        if lines:
+            self.chat_next = lines[-1].n + 1
+        self.hidden_sent = len(chat.hidden)
+        shown = visible(lines, self.blocked, self.muted)
+        message: dict[str, Any] = {"type": "chat", "lines": [line.to_json() for line in shown]}
+        if hidden:
+            message["hidden"] = hidden  # lines a moderator hid: the client takes them away
+        return dumps(message)
 
     async def send_loop(self) -> None:
         while True:
@@ -257,9 +274,11 @@ class Connection:
                 await self.chat(message)
             elif kind == "ping":
                 self.push({"type": "pong"})
+            elif kind == "mute":
+                self.mute(message)
             else:
                 self.push(error("bad_message", f"unknown message type {clip(kind)!r}: the types are hello,"
-                                " act, chat and ping", message_id))
+                                " act, chat, mute and ping", message_id))
         except HallError as refused:
             self.push(error(refused.code, str(refused), message_id))
 
@@ -274,6 +293,9 @@ class Connection:
         seat = self.room.seat_for_token(token) if token else self.room.seat_of(self.account)
         self.legal = message.get("legal", True) is not False
         self.greeted, self.seat, self.token = True, seat, token
+        self.hidden_sent = len(self.room.chat.hidden)  # what the store gives it is without them
+        if self.account is not None and self.social is not None:
+            self.blocked = await self.social.blocked_set(self.account.id)
         self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
         assert self.hall is not None
         self.hall.broadcast.subscribe(self.room.code, self.changed)
@@ -289,6 +311,7 @@ class Connection:
         assert self.room is not None
         if not self.greeted:
             raise HallError("not_a_player", "say hello first")
+        refuse_bot_account(self.account, "chat")
         name = message.get("name")
         if name is not None and not isinstance(name, str):
             raise HallError("bad_message", '"name" must be text')
@@ -299,7 +322,24 @@ class Connection:
             raise HallError("rate_limited", f"{refused}; nothing was said") from None
         kind: Literal["player", "spectator"] = "player" if self.seat is not None else "spectator"
         assert self.hall is not None
-        await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name))
+        if self.moderation is not None:  # muted, banned, or a room a moderator closed: refused in words
+            await self.moderation.check_chat(self.account, self.address, self.room.code)
+        account = self.account.id if self.account is not None else None
+        await self.hall.run(self.room, Say(kind, message.get("text"), self.seat, name, account))
+
+    def mute(self, message: dict[str, Any]) -> None:
+        """Mutes (``"on": false``: unmutes) one name's chat in this room, for this connection only."""
+        name, on = message.get("name"), message.get("on", True)
+        if not isinstance(name, str) or not 0 < len(name) <= 64 or not isinstance(on, bool):
+            raise HallError("bad_message", 'a mute needs "name" (the name shown, at most 64 characters)'
+                            ' and "on" (true or false)')
+        if not on:
+            self.muted.discard(name)
+        elif name not in self.muted:
+            if len(self.muted) >= MUTED_MAX:
+                raise HallError("bad_message", f"at most {MUTED_MAX} names muted in one room: nothing was muted")
+            self.muted.add(name)
+        self.push({"type": "muted", "names": sorted(self.muted)})
 
     def speaker(self) -> str:
         """Who a chat line is counted against: the signed-in player, else the room's seat, else
@@ -318,6 +358,8 @@ class Connection:
             raise HallError("not_a_player", "spectators watch; only a seat's player can act")
         if "action" not in message:
             raise HallError("bad_message", 'an act needs an "action"')
+        if self.moderation is not None:  # banned since the connection opened: refused in words
+            await self.moderation.check_play(self.account, self.address)
         assert self.hall is not None
         arrived, room, seat = time.perf_counter(), self.room, self.seat
 
@@ -333,28 +375,41 @@ router = APIRouter()
 
 @router.websocket("/ws/rooms/{code}")
 async def live(websocket: WebSocket, code: str, hall: HallDep, guard: GuardDep, account: SocketAccount,
-               accounts: AccountsDep) -> None:
+               accounts: AccountsDep, social: SocialDep, moderation: ModerationDep) -> None:
     session = websocket.cookies.get(SESSION_COOKIE) if account is not None else None
-    await room_socket(websocket, hall, guard, code, account, session, accounts)
+    await room_socket(websocket, hall, guard, code, account, session, accounts, social, moderation)
 
 
-async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None,
-                      session: str | None = None, accounts: Accounts | None = None) -> None:
-    """``account``: the player the connection's session cookie (``session``) signs in, if any; the
-    connection closes when that session ends."""
+async def admitted(websocket: WebSocket, hall: Hall, guard: Guard) -> str | None:
+    """Accepts ``websocket`` and returns its client's address, or closes it, saying why, and returns
+    None: the hall is restarting (the client reconnects, through the proxy to another hall), or its
+    address holds as many sockets as it may."""
     await websocket.accept()
-    if hall.draining:  # stopping: the client reconnects, through the proxy to another hall
+    if hall.draining:
         await websocket.close(CLOSE_RESTARTING, "the hall is restarting: reconnect")
-        return
+        return None
     address = client_address(websocket.scope)
     if not guard.open_socket(address):
         words = f"at most {guard.limits.sockets} connections from one address at once"
         await websocket.send_text(dumps(error("rate_limited", words)))
         await websocket.close(CLOSE_TOO_MANY_SOCKETS, words)
+        return None
+    return address
+
+
+async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None,
+                      session: str | None = None, accounts: Accounts | None = None, social: Social | None = None,
+                      moderation: Moderation | None = None) -> None:
+    """``account``: the player the connection's session cookie (``session``) signs in, if any; the
+    connection closes when that session ends. ``social``, ``moderation``: what filters its chat
+    (blocks) and refuses it (sanctions)."""
+    address = await admitted(websocket, hall, guard)
+    if address is None:
         return
     sockets: SignedInSockets = websocket.app.state.signed_in
     connection = Connection(websocket, guard, address)
     connection.account, connection.accounts = account, accounts
+    connection.social, connection.moderation = social, moderation
     connection.session, connection.session_checked = session, time.monotonic()
     if session is not None and account is not None:
         sockets.add(token_hash(session), account.id, connection.signed_out)

@@ -5,6 +5,7 @@
 //   header(..., accountCorner());
 
 import { el, replace, api } from "/static/ui.js";
+import { showNotices } from "/static/trust.js";
 
 let me = null;
 /** The signed-in player ({name, kind}), or null for a guest; asked once per page. */
@@ -28,6 +29,9 @@ export function accountCorner() {
       replace(corner, el("a", { class: "topbar-link", href: `/signin?next=${back}`, id: "sign-in-link" }, "Sign in"));
       return;
     }
+    const holder = el("div", { class: "notices-holder" });  // a friend's invitation, a moderator's warning
+    corner.closest("header")?.after(holder);
+    showNotices(holder, player);
     replace(corner,
       el("a", { class: "topbar-link account-name", href: `/players/${encodeURIComponent(player.name)}`,
         title: "Your profile" }, player.name),

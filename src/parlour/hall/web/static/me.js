@@ -25,6 +25,7 @@ function mailCard(settings, refresh, note) {
     value: settings.email || "", placeholder: "you@example.org", disabled: !settings.mail_available });
   const turns = el("input", { id: "turns", type: "checkbox", checked: settings.turns });
   const daily = el("input", { id: "daily", type: "checkbox", checked: settings.daily });
+  const invites = el("input", { id: "invites", type: "checkbox", checked: settings.invites });
   const state = el("p", { class: "settings-state muted small", id: "email-state" }, addressState(settings));
   const message = el("p", { class: "muted small", role: "status", id: "settings-message" }, note || "");
   const form = el("form", { class: "card settings-form", id: "mail-form", novalidate: true },
@@ -35,6 +36,8 @@ function mailCard(settings, refresh, note) {
     el("label", { class: "field field-check" }, turns, el("span", {}, "Your turn in a turn-based game"),
       el("small", {}, "At most one per game until you have looked.")),
     el("label", { class: "field field-check" }, daily, el("span", {}, "A daily summary of the games waiting for you")),
+    el("label", { class: "field field-check" }, invites, el("span", {}, "A friend invites you to their table"),
+      el("small", {}, "Only from players you follow too; by mail and push.")),
     el("div", { class: "page-head-links" },
       el("button", { type: "submit", class: "btn btn-primary", id: "save-settings" }, "Save"),
       el("button", { type: "button", class: "btn", id: "test-alert", onclick: async () => {
@@ -48,7 +51,7 @@ function mailCard(settings, refresh, note) {
     message);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const body = { turns: turns.checked, daily: daily.checked };
+    const body = { turns: turns.checked, daily: daily.checked, invites: invites.checked };
     if (settings.mail_available) body.email = email.value.trim() || null;
     try {
       refresh(await api("PUT", "/api/me/notifications", body), "Saved.");

@@ -3,7 +3,10 @@
 
 import { el, replace, api, games, header, ago } from "/static/ui.js";
 import { accountCorner, signedIn } from "/static/account.js";
+import { blocksCard, dataCard, friendsCard, profileTrust } from "/static/trust.js";
 import { deadlineText, passed } from "/static/pace.js";
+import { RATING_START, PROVISIONAL, shownRating, shownChange } from "/static/rating.js";
+import { challengeCard } from "/static/challenges.js";
 
 const app = document.getElementById("app");
 const main = el("main", { class: "players-page" });
@@ -37,14 +40,7 @@ async function route() {
 const gameName = (id) => gameNames[id] || id;
 const profileLink = (name) => el("a", { href: `/players/${encodeURIComponent(name)}` }, name);
 
-// Ratings as players know them (issue 28.6): OpenSkill's ordinal, mu - 3 sigma (0 for a new player),
-// shown as 1500 + 20 x ordinal, as openskill's ordinal(alpha=20, target=1500) would, so a new player
-// starts at 1500 as on Lichess, and marked provisional ("?") for their first PROVISIONAL rated games.
-const RATING_START = 1500;
-const RATING_SCALE = 20;
-const PROVISIONAL = 5;
-const shownRating = (ordinal) => Math.round(RATING_START + RATING_SCALE * ordinal);
-const shownChange = (change) => Math.round(RATING_SCALE * change);
+// Ratings as players know them: static/rating.js.
 const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "±0");
 
 /** A rating as a cell: "1464?" while provisional, with its meaning on hover and for screen readers. */
@@ -191,7 +187,8 @@ async function myGamesPage() {
       gameList(mine.playing, false, "No game in progress. Start one from the lobby.")),
     el("section", { class: "card", id: "finished" }, el("h2", { class: "card-title" }, "Finished"),
       gameList(mine.finished, true, "No finished game yet.")),
-    passwordForm());
+    await friendsCard(), await blocksCard(),
+    passwordForm(), dataCard());
 }
 
 // --- a profile --------------------------------------------------------------------------------------
@@ -206,10 +203,13 @@ async function profilePage(name) {
   document.title = `Parlour — ${name}`;
   const profile = await api("GET", `/api/players/${encodeURIComponent(name)}`);
   const played = Object.fromEntries(profile.played.map((p) => [p.game, p]));
+  const challenge = await challengeCard(profile);
   replace(main,
     el("div", { class: "page-head" },
       el("h1", { id: "profile-name" }, profile.name),
-      profile.kind === "bot" ? el("span", { class: "badge badge-bot" }, "built-in bot") : null),
+      profile.kind === "bot" ? el("span", { class: "badge badge-bot" }, "built-in bot")
+        : profile.kind === "botacct" ? el("span", { class: "badge badge-bot" }, "bot account") : null),
+    profileTrust(profile, await signedIn()),
     el("section", { class: "card" }, el("h2", { class: "card-title" }, "Ratings"),
       table("ratings", ["Game", "Rating", "Rated games", "Played", "Won"], profile.ratings.map((r) => [
         el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, gameName(r.game)),
@@ -220,7 +220,8 @@ async function profilePage(name) {
           .filter((p) => !profile.ratings.some((r) => r.game === p.game))
           .map((p) => [gameName(p.game), String(p.played), String(p.won)]), "") : null),
     el("section", { class: "card" }, el("h2", { class: "card-title" }, "Recent games"),
-      gameList(profile.recent, true, "No finished game yet.")));
+      gameList(profile.recent, true, "No finished game yet.")),
+    challenge);
 }
 
 // --- leaderboards -----------------------------------------------------------------------------------
@@ -231,19 +232,26 @@ async function leaderboardPage(game, catalogue) {
     catalogue.map((g) => el("option", { value: g.id, selected: g.id === game }, g.name)));
   picker.addEventListener("change", () => { location.href = `/leaderboard/${encodeURIComponent(picker.value)}`; });
   const rows = await api("GET", `/api/games/${encodeURIComponent(game)}/leaderboard`);
+  const bots = await api("GET", `/api/games/${encodeURIComponent(game)}/leaderboard/bots`);
   replace(main,
     el("div", { class: "page-head" }, el("h1", {}, `${gameName(game)} leaderboard`), picker),
     el("section", { class: "card" },
       table("leaderboard", ["#", "Player", "Rating", "Rated games"], rows.map((r) => [
         String(r.place),
-        el("span", { class: "leader-name" }, profileLink(r.name), r.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null),
+        el("span", { class: "leader-name" }, profileLink(r.name), r.kind === "bot" || r.kind === "botacct" ? el("span", { class: "badge badge-bot" }, "bot") : null),
         ratingCell(r.rating, r.games), String(r.games)]),
       "Nobody is rated in this game yet: play a game signed in, against friends or bots."),
       el("p", { class: "muted small", id: "ratings-help" }, `Everyone starts at ${RATING_START}. A rating rises with wins `
         + "and, as the games you play show more surely how strong you are, with certainty; it falls with losses. "
         + `A “?” marks a provisional rating: fewer than ${PROVISIONAL} rated games. `
         + "The built-in bots are rated the same way and their ratings move like anyone's: each shows how strong "
-        + "that bot has played so far.")));
+        + "that bot has played so far.")),
+    el("section", { class: "card" }, el("h2", { class: "card-title" }, "Bot accounts"),
+      table("bot-leaderboard", ["#", "Bot", "Rating", "Rated games"], bots.map((r) => [
+        String(r.place), el("span", { class: "leader-name" }, profileLink(r.name)), ratingCell(r.rating, r.games), String(r.games)]),
+      "No bot account has a rated game here yet: the lobby lists the bots online to challenge."),
+      el("p", { class: "muted small" }, "Bot accounts are programs their authors connect to the hall; "
+        + "people challenge them from the lobby.")));
 }
 
 route();

@@ -7,6 +7,9 @@ import {
 } from "/static/ui.js";
 import { chime, muteSwitch, notify, notifyButton } from "/static/alerts.js";
 import { signedIn } from "/static/account.js";
+import {
+  chatActions, dropLines, inviteBox, reportBox, reputationBadge, sendMutes, showNotices,
+} from "/static/trust.js";
 import { deadlineText, moveTime, passed } from "/static/pace.js";
 import { tableControls, leaveSeatButton } from "/static/table.js";
 
@@ -23,7 +26,14 @@ const banner = el("div", { class: "offline-banner", id: "offline-banner", role: 
   el("strong", {}, "Connection lost."), " Reconnecting… Nothing can be played until the hall answers again.");
 const bar = header(headerTitle, roleBadge, rulesLink, muteSwitch(), connection);
 bar.append(banner);
-app.append(bar, main);
+const notices = el("div", { class: "notices-holder" });
+app.append(bar, notices, main);
+let me = null;  // the signed-in player, if any (blocks and reports need one)
+signedIn().then((player) => {
+  me = player;
+  showNotices(notices, player);
+  if (waiting && last && last.room.status === "waiting") showWaiting(last.room);  // the signed-in parts
+});
 // a tap on a name cut short shows all of it (a mouse has its title)
 main.addEventListener("click", (event) => {
   const name = event.target.closest(".seat-name");
@@ -64,6 +74,7 @@ function onWelcome(msg) {
     frame = null;
   }
   mySeat = msg.seat;
+  sendMutes(socket, code);
   roleBadge.hidden = false;
   roleBadge.textContent = mySeat === null ? "watching" : `seat ${mySeat + 1}`;
 }
@@ -149,6 +160,7 @@ function buildWaiting() {
     joinBox: el("div", { class: "join-box" }),
     startBox: el("div", { class: "start-box" }),
     options: el("dl", { class: "options-list" }),
+    friend: inviteBox(code),  // signed in and seated: a friend invited by name
   };
   parts.joinBox.append(el("label", { for: "join-name" }, "Join as"), parts.name);
   signedIn().then((player) => {  // signed in, the seat takes the account's name: none to type
@@ -162,6 +174,7 @@ function buildWaiting() {
       el("p", { class: "pitch" }, game.pitch),
       el("div", { class: "invite" }, el("span", { class: "invite-label" }, "Invite friends with this link"),
         el("div", { class: "invite-row" }, linkInput, copy)),
+      parts.friend,
       parts.options,
       el("h2", {}, "Seats"), parts.joinBox, parts.error, parts.seats, parts.startBox),
     chat.card));
@@ -187,9 +200,10 @@ function showWaiting(room) {
       seatDot(seat.seat),
       ...seatLabel(seat),
       mine ? el("span", { class: "badge" }, "you") : null,
-      seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot") : null,
+      seat.kind === "bot" || seat.bot_account ? el("span", { class: "badge badge-bot" }, "bot") : null,
       seat.kind === "human" ? el("span", { class: ["presence", seat.connected ? "on" : "off"] },
         seat.connected ? "here" : "away") : null,
+      ...seatTrust(seat),
       seat.kept_for ? el("span", { class: "presence kept", title: "a rematch keeps this seat a while" },
         `kept for ${seat.kept_for}`) : null,
       el("span", { class: "seat-actions" },
@@ -198,6 +212,7 @@ function showWaiting(room) {
         seat.kind === "open" && host && game.bots.length ? botPicker(seat.seat) : null));
   }));
   waiting.joinBox.hidden = seated || !room.seats.some((s) => s.kind === "open");
+  waiting.friend.hidden = !(me && seated);
   const open = room.seats.filter((s) => s.kind === "open").length;
   replace(waiting.startBox, host
     ? [el("button", { type: "button", class: "btn btn-primary btn-wide", id: "start", disabled: open > 0,
@@ -351,7 +366,8 @@ function updateSidebar(msg) {
   seatDot(seat.seat),
   ...seatLabel(seat),
   seat.seat === mySeat ? el("span", { class: "badge" }, "you") : null,
-  seat.kind === "bot" ? el("span", { class: "badge badge-bot" }, "bot")
+  ...seatTrust(seat),
+  seat.kind === "bot" || seat.bot_account ? el("span", { class: "badge badge-bot" }, "bot")
     : el("span", { class: ["presence", seat.connected ? "on" : "off"], title: seat.connected ? "connected" : "not connected" },
       seat.connected ? "●" : "○"),
   // a host who plays has the players' controls (table.js); a host who watches may give the seat of
@@ -458,12 +474,25 @@ function seatLabel(seat) {
 
 // The "watching" mark stands apart from the name: no name, however long or blank, can push it out of sight
 function chatLine(line) {
-  if (line.kind === "system") return el("li", { class: "chat-system" }, line.text);
-  return el("li", { class: ["chat-said", line.seat === mySeat && line.kind === "player" && "mine"] },
+  if (line.kind === "system") return el("li", { class: "chat-system", dataset: { n: line.n } }, line.text);
+  const mine = line.seat === mySeat && line.kind === "player";
+  const profile = line.kind === "player" && last ? last.room.seats[line.seat]?.profile : null;
+  return el("li", { class: ["chat-said", mine && "mine"], dataset: { n: line.n, who: line.name } },
     line.seat !== null ? seatDot(line.seat) : null,
     el("b", { class: "chat-who", title: line.name }, line.name),
     line.kind === "spectator" ? el("span", { class: "badge chat-watching" }, "watching") : null,
-    " ", el("span", { class: "chat-text" }, line.text));
+    " ", el("span", { class: "chat-text" }, line.text),
+    mine || (me && profile === me.name) ? null
+      : chatActions(line, { code, profile, socket, signedIn: !!me, box: chat.lines }));
+}
+
+/** Beside a person's seat: how often they finish their games, and (signed in) a way to report them. */
+function seatTrust(seat) {
+  if (seat.kind !== "human" || seat.seat === mySeat) return [];
+  return [seat.profile ? reputationBadge(seat.profile) : null,
+    me ? el("button", { type: "button", class: "btn btn-small btn-ghost seat-report", title: `Report ${seatName(seat)}`,
+      onclick: (event) => reportBox(event.target.closest("li"), { player: seat.profile || seat.name, room: code }) },
+    "Report") : null];
 }
 
 function onChat(lines) {
@@ -543,7 +572,8 @@ async function start() {
   rulesLink.href = rulesPage(game);
   rulesLink.hidden = false;
   document.title = `${game.name} · ${code} — Parlour`;
-  socket = new RoomSocket(code, loadRoom(code).seat_token, { onWelcome, onState, onError, onStatus, onChat });
+  socket = new RoomSocket(code, loadRoom(code).seat_token, { onWelcome, onState, onError, onStatus, onChat,
+    onChatHidden: (numbers) => dropLines(chat.lines, { numbers }) });
 }
 
 start();

@@ -266,6 +266,7 @@ export class RoomSocket {
       const fresh = msg.lines.filter((line) => line.n > this.chatSeen);
       if (fresh.length) this.chatSeen = fresh[fresh.length - 1].n;
       if (fresh.length && h.onChat) h.onChat(fresh);
+      if (msg.hidden && h.onChatHidden) h.onChatHidden(msg.hidden);  // lines a moderator hid
     } else if (msg.type === "ack") {
       this.settle(msg.id, { ok: true, turn: msg.turn });
     } else if (msg.type === "error") {
