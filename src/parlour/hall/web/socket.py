@@ -178,6 +178,9 @@ class Connection:
                 return
             elif item is _STATE:
                 self.state_queued = False
+                welcome = self.unseated()  # told it watches before it is shown anything as a spectator
+                if welcome is not None:
+                    await self.websocket.send_text(dumps(welcome))
                 item = self.newest_state()
                 if item is None:
                     continue
@@ -202,13 +205,19 @@ class Connection:
         """A seat that is no longer this connection's player's (they resigned: a bot plays it; or
         left it before the start) is not theirs to see or play: the connection watches from then
         on, and is told so (a ``welcome`` with no seat)."""
+        welcome = self.unseated()
+        if welcome is not None:
+            self.push(welcome)
+
+    def unseated(self) -> dict[str, Any] | None:
+        """The ``welcome`` with no seat of :meth:`still_seated`, to send, if the seat went now."""
         assert self.room is not None
         if self.seat is None or self.room.seats.holds(self.seat, self.token, self.account):
-            return
+            return None
         left, self.seat = self.seat, None
         self.room.disconnect(left)
         self.room.connect(None)
-        self.push({"type": "welcome", "seat": None, "room": self.room.status_json(None)})
+        return {"type": "welcome", "seat": None, "room": self.room.status_json(None)}
 
     async def receive_loop(self) -> tuple[int, str] | None:
         """Read until the client goes; returns the close code and reason when the hall ends it."""

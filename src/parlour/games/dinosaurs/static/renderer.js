@@ -8,7 +8,7 @@
 // Spray, 1-9 pick the hand's cards and Enter discards them.
 
 import { el, replace, keys, button, plural, seatDot, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames, explain, touchOr } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain, touchOr, gameOver } from "/static/board.js";
 
 const DATA = await (await fetch(new URL("cards.json", import.meta.url))).json();
 const CARDS = DATA.cards;
@@ -178,7 +178,7 @@ export function mount(root, ctx) {
     const mine = !!(legal && legal.length) && ctx.send;
     const text = question(view, mine);
     keyMap = {};
-    if (view.phase === "over") return null;
+    if (gameOver(snapshot)) return null;  // over, by its rules or before them: nobody is asked anything
     const panel = el("section", { class: ["hld-prompt", mine && "hld-prompt-mine"], id: "hld-prompt", dataset: { controls: "" } },
       el("div", { class: "hld-question" }, text));
     if (!mine) {
@@ -287,7 +287,7 @@ export function mount(root, ctx) {
     track(p, seat, view.goal),
     el("div", { class: "hld-area" }, el("span", { class: "small" }, `Disasters (${p.area.length}):`),
       p.area.length ? p.area.map(typeChip) : el("span", { class: "muted small" }, "none")),
-    !p.eliminated && view.phase !== "over" && p.deadly.length > 0 && el("div", { class: ["hld-risk", deadlyNow && "hld-risk-now"] },
+    !p.eliminated && !gameOver(snapshot) && p.deadly.length > 0 && el("div", { class: ["hld-risk", deadlyNow && "hld-risk-now"] },
       deadlyNow ? "This Disaster would eliminate!" : `Eliminated by one more: ${p.deadly.map((t) => TYPES[t]).join(", ")}`),
     el("div", { class: "small muted" }, `${plural(p.hand_size, "card")} in hand`),
     el("div", { class: "hld-table" }, table, score),
@@ -330,9 +330,10 @@ export function mount(root, ctx) {
   }
 
   function resultPanel(view) {
-    if (!view.result) return null;
-    const winners = view.result.winners.map(who).join(" and ");
-    return el("section", { class: "hld-result", id: "hld-result", dataset: { verdict: "" } }, `${winners} won: ${withNames(view.result.reason, names())}`);
+    const result = view.result || snapshot.result;  // the hall's for a game ended before its rules ended it
+    if (!result) return null;
+    const winners = result.winners.map(who).join(" and ");
+    return el("section", { class: "hld-result", id: "hld-result", dataset: { verdict: "" } }, `${winners} won: ${withNames(result.reason, names())}`);
   }
 
   function draw() {

@@ -14,7 +14,7 @@
 // Answering a claim: P pass, C challenge, G guess the picked role. Enter/Space work on any button.
 
 import { el, replace, button, keys, plural, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames, explain, touchScreen } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain, touchScreen, gameOver } from "/static/board.js";
 
 stylesheet(new URL("renderer.css", import.meta.url));
 
@@ -161,7 +161,7 @@ export function mount(root, ctx) {
   function playerZone(seat) {
     const view = snapshot.view;
     const mine = seat === me;
-    const active = view.active === seat && !view.over;
+    const active = view.active === seat && !gameOver(snapshot);  // nobody's turn once over, however it ended
     const isOpponent = me !== null && !mine;
     let cards;
     if (mine) {
@@ -301,7 +301,7 @@ export function mount(root, ctx) {
 
   function actions() {
     const view = snapshot.view;
-    if (view.over) return resultPanel();
+    if (gameOver(snapshot)) return resultPanel();
     if (me === null) return el("section", { class: "em-actions" }, el("p", { class: "muted" }, waitingText()));
     const mine = (snapshot.to_act || []).includes(me) && legal().length > 0;
     if (!mine) return el("section", { class: "em-actions em-waiting" }, el("p", {}, waitingText()));
@@ -482,7 +482,7 @@ export function mount(root, ctx) {
     revealPick = revealPick.filter((i) => view.revelatory[i] && view.revelatory[i].present);
     const note = notebook();
     const mine = me !== null && (snapshot.to_act || []).includes(me) && legal().length > 0;
-    const stepName = view.over ? "over" : mine ? view.step : "waiting";
+    const stepName = gameOver(snapshot) ? "over" : mine ? view.step : "waiting";
     const bar = actions();
     bar.dataset.controls = "";  // the frame brings it on screen when my turn starts
     replace(root, el("div", { class: "em-board", dataset: { step: stepName, main: view.main_done ? "done" : "open" } },

@@ -11,7 +11,7 @@
 // pile, F turns over a face-down, Esc clears the selection; in a swap 1-6 pick a player, N stops.
 
 import { el, replace, button, keys, plural, seatDot } from "/static/ui.js";
-import { renderer, stylesheet, explain, touchOr } from "/static/board.js";
+import { renderer, stylesheet, explain, touchOr, gameOver, withNames } from "/static/board.js";
 
 stylesheet(new URL("renderer.css", import.meta.url));
 
@@ -214,7 +214,7 @@ export function mount(root, ctx) {
   // --- drawing --------------------------------------------------------------------------------------
   function announce(v) {
     const last = v.last || {};
-    if (last.seat === undefined) return `${who(v.first)} ${v.first === me ? "take" : "takes"} the first turn.`;
+    if (last.seat === undefined) return gameOver(snapshot) ? "" : `${who(v.first)} ${v.first === me ? "take" : "takes"} the first turn.`;
     const p = who(last.seat);
     const s = last.seat === me ? "" : "s";
     const parts = [];
@@ -250,7 +250,7 @@ export function mount(root, ctx) {
     return el("section", { class: ["pa-player", acting && "pa-acting", p.place && "pa-out"], dataset: { seat } },
       el("header", { class: "pa-player-head" },
         seatDot(seat), el("b", { class: "pa-name", title: who(seat) }, who(seat)),
-        v.first === seat && !v.last.seat && v.last.seat !== 0 ? el("span", { class: "pa-badge" }, "starts") : null,
+        v.first === seat && !v.last.seat && v.last.seat !== 0 && !gameOver(snapshot) ? el("span", { class: "pa-badge" }, "starts") : null,
         p.place ? el("span", { class: "pa-badge" }, placeName(p.place, v.players.length))
           : el("span", { class: "pa-left" }, plural(p.cards_left, "card"), " left"),
         acting ? el("span", { class: "pa-badge pa-badge-turn" }, "to play") : null),
@@ -309,9 +309,9 @@ export function mount(root, ctx) {
       el("p", { class: "pa-direction", id: "pa-direction" },
         el("span", { class: "pa-arrow", "aria-hidden": "true" }, arrow),
         v.direction === 1 ? " Play goes up the seats" : " Play goes down the seats (reversed)",
-        v.current !== null ? ` · ${who(v.current)} ${v.current === me ? "play" : "plays"}` : "",
-        v.detour !== null && v.current !== null ? ` · then back to after ${who(v.detour)}` : ""),
-      el("p", { class: "pa-news", id: "pa-news", role: "status" }, announce(v)));
+        v.current !== null && !gameOver(snapshot) ? ` · ${who(v.current)} ${v.current === me ? "play" : "plays"}` : "",
+        v.detour !== null && v.current !== null && !gameOver(snapshot) ? ` · then back to after ${who(v.detour)}` : ""),
+      el("p", { class: "pa-news", id: "pa-news", role: "status", hidden: !announce(v) }, announce(v)));
   }
 
   function myArea(v) {
@@ -385,6 +385,14 @@ export function mount(root, ctx) {
     return bar;
   }
 
+  /** A game ended before its rules ended it (a resignation, a vote, its cap on actions): the hall's verdict. */
+  function endedEarly() {
+    const result = snapshot.result;
+    return el("section", { class: "pa-final", id: "pa-final", dataset: { verdict: "" } },
+      el("h3", {}, "The game is over"),
+      el("p", { class: "pa-ended" }, withNames(result.reason, names())));
+  }
+
   function finalOrder(v) {
     return el("section", { class: "pa-final", id: "pa-final", dataset: { verdict: "" } },
       el("h3", {}, "Finishing order"),
@@ -409,7 +417,7 @@ export function mount(root, ctx) {
     const start = me === null ? 0 : me + 1;
     const others = Array.from({ length: n }, (_, k) => (start + k) % n).filter((s) => s !== me);
     replace(root, el("div", { class: "pa-board" },
-      v.over ? finalOrder(v) : null,
+      v.over ? finalOrder(v) : gameOver(snapshot) ? endedEarly() : null,
       el("div", { class: "pa-opponents" }, others.map((s) => playerPanel(v, s))),
       centre(v),
       me === null ? null : myArea(v)));

@@ -8,7 +8,7 @@
 // Enter sews it, Esc puts it back, S skips.
 
 import { el, svg, replace, keys, plural, seatDot } from "/static/ui.js";
-import { renderer, stylesheet, withNames, explain, touchOr, touchScreen } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain, touchOr, touchScreen, gameOver } from "/static/board.js";
 
 const DATA = await (await fetch(new URL("patchwork.json", import.meta.url))).json();
 const SIZE = DATA.board.width;
@@ -220,7 +220,9 @@ export function mount(root, ctx) {
 
   // -- reading the snapshot ------------------------------------------------------------------------
   const view = () => snap.view;
-  const myTurn = () => playing && !!snap && !view().over && (snap.to_act || []).includes(me);
+  const myTurn = () => playing && !!snap && !gameOver(snap) && (snap.to_act || []).includes(me);
+  // who the hall asks to move now: nobody once the game is over, by its rules or before them
+  const acting = (seat) => !gameOver(snap) && (snap.to_act || []).includes(seat);
   const mine = () => view().players[me];
   const pendingSpecial = () => (myTurn() && mine().special_patches.length ? mine().special_patches[0] : null);
 
@@ -450,7 +452,7 @@ export function mount(root, ctx) {
     const head = el("div", { class: "pw-side-head" },
       seatDot(seat), el("span", { class: "pw-name" }, names[seat]),
       seat === me && playing ? el("span", { class: "badge" }, "you") : null,
-      (v.to_act || []).includes(seat) && !v.over ? el("span", { class: "pw-to-move" }, "to move") : null);
+      acting(seat) ? el("span", { class: "pw-to-move" }, "to move") : null);
     const facts = el("div", { class: "pw-facts" },
       explain(el("span", { class: "pw-fact", dataset: { fact: "buttons" } }, icon("button"), el("b", {}, String(p.buttons)), " buttons"),
         "Buttons to spend on patches; each one left at the end is a point."),
@@ -463,7 +465,7 @@ export function mount(root, ctx) {
       p.bonus ? explain(el("span", { class: "pw-fact pw-bonus" }, "7×7 bonus +7"), "The first to cover a whole 7×7 square earns 7 points.") : null);
     replace(quilt[seat], head, grid, facts);
     quilt[seat].className = ["pw-side", seat === me && playing ? "pw-side-me" : "pw-side-other",
-      (v.to_act || []).includes(seat) && !v.over && "pw-side-acting"].filter(Boolean).join(" ");
+      acting(seat) && "pw-side-acting"].filter(Boolean).join(" ");
     if (live) quilt[seat].ghostLayer = ghostLayer;
   }
 
@@ -519,7 +521,7 @@ export function mount(root, ctx) {
 
   function drawCentre() {
     const v = view();
-    if (v.over) {
+    if (gameOver(snap)) {  // its result: the rules' own, or the hall's for a game ended early
       drawFinal();
       return;
     }
@@ -613,7 +615,7 @@ export function mount(root, ctx) {
     drawCircle();
     drawPick();
     board.classList.toggle("pw-my-turn", myTurn());
-    board.classList.toggle("pw-over", !!v.over);
+    board.classList.toggle("pw-over", gameOver(snap));
   }
 
   return renderer(root, (snapshot) => {

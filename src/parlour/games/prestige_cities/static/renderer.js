@@ -11,7 +11,7 @@
 // or ends a bonus card's extra blocks (the blocks chosen so far are built, then no more).
 
 import { el, svg, replace, button, keys, plural, seatDot, matching } from "/static/ui.js";
-import { renderer, stylesheet, withNames, explain, touchOr } from "/static/board.js";
+import { renderer, stylesheet, withNames, explain, touchOr, gameOver } from "/static/board.js";
 
 stylesheet(new URL("renderer.css", import.meta.url));
 
@@ -388,7 +388,7 @@ export function mount(root, ctx) {
     const t = task();
     if (!t) {
       const v = snap.view;
-      if (v.over) return "The game is over.";
+      if (gameOver(snap)) return "The game is over.";
       if (ctx.send && v.phase === "choose" && !(snap.to_act || []).includes(ctx.seat)) return "Your choice is made: waiting for the others.";
       return "";
     }
@@ -509,12 +509,15 @@ export function mount(root, ctx) {
   }
 
   function finalScores() {
-    const result = snap.view.result;
+    const early = !snap.view.result;  // ended before its rules ended it: the hall's places, no final count
+    const result = snap.view.result || snap.result;
     if (!result) return null;
     const order = result.ranks.map((rank, seat) => [rank, seat]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    return el("section", { class: "pc-final", id: "pc-final", dataset: { verdict: "" } }, el("h3", {}, "Final scores"),
+    return el("section", { class: "pc-final", id: "pc-final", dataset: { verdict: "" } },
+      el("h3", {}, early ? "The game is over" : "Final scores"),
       el("ol", {}, order.map(([rank, seat]) => el("li", {}, seatDot(seat), `${ctx.names[seat]}: `,
-        el("b", { class: "pc-final-score" }, String(result.scores[seat])), ` (rank ${rank})`))),
+        early ? el("b", {}, `rank ${rank}`) : el("b", { class: "pc-final-score" }, String(result.scores[seat])),
+        early ? "" : ` (rank ${rank})`))),
       el("p", { class: "muted" }, withNames(result.reason, ctx.names)));
   }
 
@@ -529,7 +532,7 @@ export function mount(root, ctx) {
     const mainTitle = removing ? `${ctx.names[mainSeat]}'s city - your catastrophe target`
       : ctx.seat !== null ? "Your city" : `${ctx.names[mainSeat]}'s city`;
     const other = shown !== null && shown !== mainSeat ? shown : null;
-    replace(root, el("div", { class: ["pc", v.over && "pc-over"] },
+    replace(root, el("div", { class: ["pc", gameOver(snap) && "pc-over"] },
       el("div", { class: "pc-left" }, eraCard(),
         el("section", { class: "pc-board", dataset: { controls: "" } },
           el("h3", { class: "pc-board-title" }, mainTitle),

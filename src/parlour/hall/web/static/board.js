@@ -33,6 +33,16 @@ export function renderer(root, draw, unbind = null) {
 }
 
 /**
+ * Whether the game shown is over, however it ended: by its rules (the view says so), or before them
+ * (a resignation, a forfeit, a vote to end it, abandonment, its cap on actions), which only the
+ * hall's `result` says while the game's view still has somebody to act (docs/protocol.md). Once
+ * over, a board draws nobody "to move" (the hall's `to_act` is then empty): gameOver(snapshot).
+ */
+export function gameOver(snapshot) {
+  return !!(snapshot && (snapshot.result || (snapshot.view && snapshot.view.over)));
+}
+
+/**
  * The game's text with {p0}, {p1}... replaced by the seats' names, as the hall does for the log:
  * withNames("{p1} accused the Thief rightly", ["Ana", "Ben"]) is "Ben accused the Thief rightly".
  * A view's result.reason comes this way, since a view knows no names.

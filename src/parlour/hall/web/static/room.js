@@ -69,6 +69,11 @@ function onWelcome(msg) {
     forgetSeat(code);  // the hall no longer knows this token: watch instead
     toast("Your seat in this room is no longer yours; you are watching.", "error");
   }
+  if (frame && msg.seat !== mySeat) {  // the seat went (resigned in another tab): the board is drawn anew for the new seat
+    if (frame.renderer) frame.renderer.destroy();
+    clearInterval(frame.timerTick);
+    frame = null;
+  }
   mySeat = msg.seat;
   sendMutes(socket, code);
   roleBadge.hidden = false;
