@@ -3,20 +3,12 @@ started on a free 127.0.0.1 port for the session. Screenshots go to test-output/
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+from hallserver import served_hall
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).parents[2]
@@ -27,52 +19,12 @@ sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
 if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _die_with_parent() -> None:
-    """The server ends when the test process does, however it ends (Linux)."""
-    with contextlib.suppress(OSError):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
 
 @pytest.fixture(scope="session")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real hall on a fresh SQLite file."""
-    port = free_port()
-    db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas",  # every test comes from this machine
-         # one hall for every browser test, which sign up dozens of people in a few minutes on a shared
-         # machine: password hashing may take all of the hall's time (the budget's own tests are in
-         # tests/hall/test_accounts_security.py)
-         "--limit", "hashing_share=100",
-         "--seed", "2026"],  # the same deals every run
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent if os.name == "posix" else None)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None:
-                raise RuntimeError(f"the hall did not start: {server.stdout.read().decode()}")
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("the hall did not answer within 10 seconds")
+    with served_hall(tmp_path_factory.mktemp("hall") / "hall.sqlite3") as base:
         yield base
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 @pytest.fixture(scope="session")
