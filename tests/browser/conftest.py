@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from hallserver import serving
+from hallserver import served_hall
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).parents[2]
@@ -26,7 +26,7 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # one hall for every browser test, which sign up dozens of people in a few minutes on a shared
     # machine: password hashing may take all of the hall's time (the budget's own tests are in
     # tests/hall/test_accounts_security.py)
-    with serving(tmp_path_factory.mktemp("hall") / "hall.sqlite3", "--limit", "hashing_share=100") as base:
+    with served_hall(tmp_path_factory.mktemp("hall") / "hall.sqlite3", "--limit", "hashing_share=100") as base:
         yield base
 
 

@@ -1,8 +1,8 @@
-"""A real hall (`parlour serve`) for the browser tests, on a free 127.0.0.1 port and a fresh SQLite
-file, ended when the test process ends however it ends::
+"""A real hall for the browser tests: `parlour serve` on a fresh SQLite file, on a free 127.0.0.1
+port, started and waited for once (the session's hall in conftest.py, and halls of a module's own).
 
-    with serving(tmp_path / "hall.sqlite3") as base:   # "http://127.0.0.1:PORT"
-        ...
+    with served_hall(tmp / "hall.sqlite3", "--smtp", "smtp://...", "--public-url", "{base}") as base:
+        ...  # "{base}" in an option is the hall's own URL
 """
 
 from __future__ import annotations
@@ -34,15 +34,16 @@ def die_with_parent() -> None:
 
 
 @contextlib.contextmanager
-def serving(db: Path, *extra: str) -> Iterator[str]:
-    """The base URL of a hall on ``db`` (``extra``: more arguments of ``parlour serve``); the same
-    deals every run (``--seed 2026``), no per-client quotas (every test comes from this machine)."""
+def served_hall(db: Path, *options: str) -> Iterator[str]:
+    """The base URL of a hall serving ``db`` (the same deals every run: seed 2026; no client quotas,
+    since every test comes from this machine), with ``options`` besides; stopped afterwards."""
     port = free_port()
+    base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas", "--seed", "2026", *extra],
+         "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas", "--seed", "2026",
+         *(option.format(base=base) for option in options)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=die_with_parent if os.name == "posix" else None)
-    base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
             try:

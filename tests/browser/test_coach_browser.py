@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from hallserver import serving
+from hallserver import served_hall
 from playwright.sync_api import expect
 
 from parlour.bots.analysis import judge, move_seed
@@ -29,7 +29,7 @@ INCOME = {"type": "income"}
 def coach_hall(tmp_path) -> Iterator[str]:
     """A hall of its own, so that its rooms' deals are known: room k is dealt by
     derive(2026, "room", k) (hall.py's new_seed with ``--seed 2026``)."""
-    with serving(tmp_path / "hall.sqlite3") as base:
+    with served_hall(tmp_path / "hall.sqlite3") as base:
         yield base
 
 

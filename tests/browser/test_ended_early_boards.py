@@ -13,7 +13,7 @@ import re
 import httpx
 import pytest
 from playwright.sync_api import expect
-from test_leaving_browser import SIZES, fits, seat_me
+from tablekit import SIZES, auth, fits, two_people
 from test_page_layouts import seated_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -25,26 +25,6 @@ GAMES = {"patchwork": ("greedy", 0), "palace": ("shark", 1), "prestige_cities": 
 ACTING = ".pw-to-move, .pw-side-acting, .pa-badge-turn, .pa-acting, .em-active, .hld-to-act, .hld-acting, .pc-choosing"
 TURN_WORDS = re.compile(r"to move|is choosing|Your move|Waiting for|taking a turn|being chosen|answering a claim|"
                         r"· \S[^·]* plays|takes the first turn|waiting for the others|Choose your|choose a die", re.I)
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def two_people(hall: str, page, game: str) -> tuple[str, dict, dict]:
-    """A started room of ``game``: Ana (this page) in seat 0, Bo in seat 1, bots in the rest."""
-    bot, more = GAMES[game]
-    seats = [{"kind": "open"}, {"kind": "open"}] + [{"kind": "bot", "bot": bot}] * more
-    ana = httpx.post(f"{hall}/api/rooms",
-                     json={"game": game, "seats": seats, "host_name": "Ana", "take_seat": 0}).json()
-    code = ana["code"]
-    bo = httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Bo", "seat": 1}).json()
-    page.goto("/")
-    seat_me(page, code, ana, "Ana")
-    httpx.post(f"{hall}/api/rooms/{code}/start", headers=auth(ana["host_token"])).raise_for_status()
-    page.goto(f"/r/{code}")
-    expect(page.locator("#board > *").first).to_be_visible()
-    return code, ana, bo
 
 
 def nobody_to_move(page, name: str, screenshot) -> None:
@@ -82,7 +62,8 @@ def test_a_board_draws_nobody_to_move_after_the_players_voted_to_end_the_game(op
                                                                                game, size):
     page = open_page("/")
     page.set_viewport_size(SIZES[size])
-    code, ana, bo = two_people(hall, page, game)
+    bot, more = GAMES[game]
+    code, ana, bo = two_people(hall, page, game, [bot] * more)
     for token in (ana["seat_token"], bo["seat_token"]):
         httpx.post(f"{hall}/api/rooms/{code}/vote", json={"motion": "end"}, headers=auth(token)).raise_for_status()
     assert httpx.get(f"{hall}/api/rooms/{code}").json()["status"] == "over"

@@ -6,30 +6,15 @@ leave-resign-confirm-*, leave-resigned-*, leave-my-games-*, leave-vote-*, leave-
 
 from __future__ import annotations
 
-import json
 import re
 
 import httpx
 import pytest
 from playwright.sync_api import expect
+from tablekit import SIZES, fits, seat_me, two_people
 from test_page_layouts import seated_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
-
-SIZES = {"desk": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-
-
-def fits(page) -> None:
-    """Nothing is wider than the screen."""
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= page.viewport_size["width"] + 1
-
-
-def seat_me(page, code: str, answer: dict, name: str) -> None:
-    """Keeps the seat token of ``answer`` (a join or a new room) in the page's browser."""
-    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
-                  [f"parlour.room.{code}", json.dumps({"seat": answer["seat"], "seat_token": answer["seat_token"],
-                                                       "host_token": answer.get("host_token"), "name": name})])
-
 
 @pytest.mark.parametrize("size", SIZES)
 def test_resigning_against_bots_asks_first_then_ends_the_game_and_watches(open_page, hall, screenshot, size):
@@ -79,15 +64,9 @@ def test_my_games_on_the_lobby_lists_this_devices_games_and_resigns_one(open_pag
 
 @pytest.mark.parametrize("size", SIZES)
 def test_two_players_vote_to_end_then_play_again_in_one_click_each(open_page, hall, screenshot, size):
-    room = httpx.post(f"{hall}/api/rooms", json={"game": "patchwork", "host_name": "Ana", "take_seat": 0,
-                                                 "seats": [{"kind": "open"}, {"kind": "open"}]}).json()
-    code = room["code"]
-    bo_answer = httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Bo"}).json()
-    httpx.post(f"{hall}/api/rooms/{code}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
     ana = open_page("/")
     ana.set_viewport_size(SIZES[size])
-    seat_me(ana, code, room, "Ana")
-    ana.goto(f"/r/{code}")
+    code, room, bo_answer = two_people(hall, ana)
     bo = open_page("/")
     bo.set_viewport_size(SIZES[size])
     seat_me(bo, code, bo_answer, "Bo")
@@ -121,15 +100,9 @@ def test_two_players_vote_to_end_then_play_again_in_one_click_each(open_page, ha
 @pytest.mark.parametrize("size", SIZES)
 def test_an_opponent_who_resigned_leaves_a_bot_and_the_one_who_stayed_ends_the_game(open_page, hall, screenshot,
                                                                                       size):
-    room = httpx.post(f"{hall}/api/rooms", json={"game": "patchwork", "host_name": "Ana", "take_seat": 0,
-                                                 "seats": [{"kind": "open"}, {"kind": "open"}]}).json()
-    code = room["code"]
-    bo = httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Bo"}).json()
-    httpx.post(f"{hall}/api/rooms/{code}/start", headers={"Authorization": f"Bearer {room['host_token']}"})
     ana = open_page("/")
     ana.set_viewport_size(SIZES[size])
-    seat_me(ana, code, room, "Ana")
-    ana.goto(f"/r/{code}")
+    code, room, bo = two_people(hall, ana)
     expect(ana.locator("#end-game")).to_have_text("Propose to end the game")
     resigned = httpx.post(f"{hall}/api/rooms/{code}/resign", headers={"Authorization": f"Bearer {bo['seat_token']}"})
     assert resigned.status_code == 200

@@ -10,20 +10,17 @@ a local push service in tests/hall/test_push.py. Screenshots: pace-*-desktop, pa
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "hall"))
-from notifykit import SmtpServer, body_of, die_with_parent, free_port, wait_for  # noqa: E402
+from hallserver import served_hall  # noqa: E402
+from notifykit import SmtpServer, body_of, wait_for  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -42,28 +39,9 @@ def smtp() -> Iterator[SmtpServer]:
 @pytest.fixture(scope="module")
 def mail_hall(tmp_path_factory: pytest.TempPathFactory, smtp: SmtpServer) -> Iterator[str]:
     """A hall of its own that mails through ``smtp`` (the session's hall sends no mail)."""
-    port = free_port()
-    db = tmp_path_factory.mktemp("mailhall") / "hall.sqlite3"
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{db}", "--quiet", "--no-client-quotas", "--seed", "2026",
-         "--smtp", f"smtp://127.0.0.1:{smtp.port}", "--mail-from", "hall@parlour.test", "--public-url", base],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=die_with_parent if os.name == "posix" else None)
-    try:
-        for _ in range(200):
-            try:
-                if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None:
-                raise RuntimeError(f"the hall did not start: {server.stdout.read().decode()}")  # type: ignore[union-attr]
-            time.sleep(0.05)
+    with served_hall(tmp_path_factory.mktemp("mailhall") / "hall.sqlite3", "--smtp", f"smtp://127.0.0.1:{smtp.port}",
+                     "--mail-from", "hall@parlour.test", "--public-url", "{base}") as base:
         yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @pytest.fixture(params=list(SIZES))

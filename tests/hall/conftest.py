@@ -29,6 +29,7 @@ from secret_game import SECRETS  # noqa: E402
 
 from parlour.games import all_games  # noqa: E402
 from parlour.hall import create_app  # noqa: E402
+from parlour.hall.notify import NotifyConfig  # noqa: E402
 from parlour.hall.quotas import Limits  # noqa: E402
 from parlour.hall.store import SqlStore  # noqa: E402
 
@@ -86,7 +87,7 @@ def make_client(db_url: str, games: dict[str, Any], clock: FakeClock, hall_redis
     other: they listen on no port)."""
     opened: list[tuple[TestClient, SqlStore]] = []
 
-    def make(limits: Limits | None = None) -> TestClient:
+    def make(limits: Limits | None = None, notify: NotifyConfig | None = None) -> TestClient:
         cluster = None
         store = SqlStore(db_url)
         if hall_redis is not None:
@@ -98,7 +99,7 @@ def make_client(db_url: str, games: dict[str, Any], clock: FakeClock, hall_redis
                 its_store.close()
             cluster = Node(store, hall_redis, "testserver:80", secret=CLUSTER_SECRET)
         client = TestClient(create_app(store, games, clock, limits=limits, password_hasher=CHEAP_ARGON2ID,
-                                       seed=HALL_SEED, cluster=cluster))
+                                       seed=HALL_SEED, cluster=cluster, notify=notify))
         client.__enter__()
         opened.append((client, store))
         return client

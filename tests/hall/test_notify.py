@@ -13,14 +13,12 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from fastapi.testclient import TestClient
 from hallkit import OPEN, host, join, new_room
-from notifykit import CHEAP_ARGON2ID, HALL_SEED, SmtpServer, body_of, wait_for
+from notifykit import SmtpServer, body_of, wait_for
 from test_metrics import sample, scrape
 from test_players import as_guest, seat_socket, sign_in, sign_up
 
-from parlour.hall import create_app
 from parlour.hall.errors import HallError
 from parlour.hall.notify import NotifyConfig, NotifyLimits, SmtpConfig
-from parlour.hall.store import SqlStore
 
 DAY = 86400
 ANA = "ana@example.org"
@@ -33,26 +31,16 @@ def smtp() -> Iterator[SmtpServer]:
 
 
 @pytest.fixture
-def make_hall(db_url: str, games: dict[str, Any], clock: Any, smtp: SmtpServer
-              ) -> Iterator[Callable[..., TestClient]]:
+def make_hall(make_client: Callable[..., TestClient], smtp: SmtpServer) -> Callable[..., TestClient]:
     """A hall that mails through ``smtp`` (each call: a fresh app on the same store, a restart)."""
-    opened: list[tuple[TestClient, SqlStore]] = []
 
     def make(limits: NotifyLimits | None = None, url: str | None = None) -> TestClient:
-        store = SqlStore(db_url)
         config = NotifyConfig("http://hall.test", SmtpConfig.parse(url or f"smtp://127.0.0.1:{smtp.port}",
                                                                    "hall@parlour.test"),
                               push_allow_local=True, limits=limits or NotifyLimits())
-        client = TestClient(create_app(store, games, clock, password_hasher=CHEAP_ARGON2ID, seed=HALL_SEED,
-                                       notify=config))
-        client.__enter__()
-        opened.append((client, store))
-        return client
+        return make_client(notify=config)
 
-    yield make
-    for client, store in reversed(opened):
-        client.__exit__(None, None, None)
-        store.close()
+    return make
 
 
 @pytest.fixture

@@ -4,19 +4,17 @@ encrypted to the subscription's keys (decrypted here with them, as the browser w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from notifykit import CHEAP_ARGON2ID, HALL_SEED, Browser, PushService, wait_for
+from notifykit import Browser, PushService, wait_for
 from test_notify import bo_moves, notifications, settle, turn_based_with_bo
 from test_players import sign_up
 
-from parlour.hall import create_app
 from parlour.hall.notify import NotifyConfig
 from parlour.hall.notify.push import unb64url
-from parlour.hall.store import SqlStore
 
 
 @pytest.fixture
@@ -26,21 +24,13 @@ def push_service() -> Iterator[PushService]:
 
 
 @pytest.fixture
-def make_hall(db_url: str, games: dict[str, Any], clock: Any) -> Iterator[Any]:
-    opened: list[tuple[TestClient, SqlStore]] = []
+def make_hall(make_client: Callable[..., TestClient]) -> Callable[..., TestClient]:
+    """A hall with Web Push (each call: a fresh app on the same store, a restart)."""
 
     def make(allow_local: bool = True) -> TestClient:
-        store = SqlStore(db_url)
-        client = TestClient(create_app(store, games, clock, password_hasher=CHEAP_ARGON2ID, seed=HALL_SEED,
-                                       notify=NotifyConfig("http://hall.test", push_allow_local=allow_local)))
-        client.__enter__()
-        opened.append((client, store))
-        return client
+        return make_client(notify=NotifyConfig("http://hall.test", push_allow_local=allow_local))
 
-    yield make
-    for client, store in reversed(opened):
-        client.__exit__(None, None, None)
-        store.close()
+    return make
 
 
 def subscription(browser: Browser, endpoint: str) -> dict[str, Any]:
