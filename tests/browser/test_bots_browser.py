@@ -63,6 +63,8 @@ def test_a_person_challenges_a_bot_online_from_the_lobby(open_page, browser, hal
         expect(bot_seat.locator(".badge-bot")).to_be_visible()
         expect(ana.locator(".seat-row.mine .seat-name")).to_have_text("Cleo")
         screenshot(ana, "bots-room")
+        ana.goto("/")  # the game being played, in the lobby: the bot account's seat looks like a bot's
+        expect(ana.locator(".room-row .seat-chip.seat-bot", has_text="Robo")).to_be_visible(timeout=15_000)
         ana.goto("/leaderboard/patchwork")  # the bots' own leaderboard, beside everyone's
         expect(ana.locator(".card", has_text="Bot accounts")).to_contain_text("No bot account has a rated game")
         ana.goto("/players/Robo")

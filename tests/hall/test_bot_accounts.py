@@ -201,7 +201,7 @@ def test_challenges_refused_in_words(client):
     assert offline.status_code == 409 and "offline" in offline.json()["detail"]
     assert challenge(client, "Nobody").status_code == 404
     person = challenge(client, "Ana")
-    assert person.status_code == 409 and "not a bot account" in person.json()["detail"]
+    assert person.status_code == 409 and "that is you" in person.json()["detail"]
     program = BotProgram(client, token)
     program.ready(["secrets"], 1)
     other_game = challenge(client, game="patchwork")

@@ -5,15 +5,27 @@ Every refusal says why and changes nothing; a seat's hints are bounded."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hallkit import OPEN, Socket, bot, host, new_room
 from test_players import seat_socket, sign_up
 
-from parlour.bots.analysis import advise, move_seed
+from parlour.bots.analysis import advise, judge, move_seed
 from parlour.games import all_games
 from parlour.hall.errors import HallError
 from parlour.hall.quotas import Limits
-from parlour.hall.room.coach import AT_ONCE, PER_GAME, PER_MINUTE, Coaching, line
+from parlour.hall.room import takeback
+from parlour.hall.room.coach import (
+    AT_ONCE,
+    PER_GAME,
+    PER_MINUTE,
+    TAKE_BACKS_PER_GAME,
+    TAKE_BACKS_PER_MINUTE,
+    Coaching,
+    line,
+)
+from parlour.hall.room.takeback import WRONG
 
 
 def coached(client, game: str = "patchwork", opponent: str = "easy", coach: bool = True,
@@ -186,3 +198,157 @@ def test_a_hint_does_not_change_when_what_the_seat_cannot_see_is_resampled(game_
             checked += 1
         state = game.apply(state, seat, bots[seat].choose(game.view(state, seat), seat, legal))
     assert checked >= 3 and differed >= 1  # the hidden cards really were other ones
+
+
+# -- taking a move back -------------------------------------------------------------------------
+def judged_move(client, code: str, wrong: bool) -> dict | None:
+    """A legal move of seat 0 now that the coach will find wrong-looking (a mistake or a blunder),
+    or not (None: there is none): judged here as the coach judges it, from the seat's view with
+    the same seed. A move that ends the game is left out: nothing is left for the bots to answer."""
+    room = client.app.state.hall.rooms[code]
+    game, state = room.game, room.state
+    legal = game.legal_actions(state, 0)
+    for action in legal:
+        if game.is_over(game.apply(state, 0, action)):
+            continue
+        judged = judge(game, game.view(state, 0), 0, legal, action, move_seed(room.seed, room.turn + 1))
+        if (judged.label in WRONG) == wrong:
+            return action
+    return None
+
+
+def wrong_move(client, code: str, socket: Socket) -> tuple[dict, dict]:
+    """The state on a turn of seat 0 that has a wrong-looking move, and that move (good moves are
+    played until such a turn comes)."""
+    for _ in range(20):
+        state = my_turn(socket)
+        wrong = judged_move(client, code, wrong=True)
+        if wrong is not None:
+            return state, wrong
+        assert socket.act(judged_move(client, code, wrong=False))["type"] == "ack"
+        seen = state["turn"]
+        socket.until(lambda s, seen=seen: s["turn"] > seen)
+    raise AssertionError("no wrong-looking move in 20 turns")
+
+
+def coach_says(client, code: str, token: str, judged: bool = True) -> dict:
+    """The coach's hold of the seat's move, once it has been judged (``judged``)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        answer = client.get(f"/api/rooms/{code}/coach", headers=host(token))
+        assert answer.status_code == 200, answer.text
+        hold = answer.json()["hold"]
+        if not judged or hold is None or hold["judged"] is not None:
+            return hold
+        time.sleep(0.05)
+    raise AssertionError("the coach did not judge the move in a minute")
+
+
+def answered(client, code: str, turn: int) -> None:
+    """Waits until the move of the room's ``turn`` stands and whoever is next has moved, or it is
+    seat 0's turn again (a game where a seat may move twice)."""
+    room = client.app.state.hall.rooms[code]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if room.coaching.hold is None and room.turn > turn and (room.turn > turn + 1 or 0 in room.to_act()):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the move of turn {turn} was still held, or nobody answered it, after a minute")
+
+
+def take_back(client, code: str, token: str | None, keep: bool = False):
+    return client.post(f"/api/rooms/{code}/takeback", json={"keep": keep}, headers=host(token) if token else {})
+
+
+def test_a_wrong_looking_move_is_held_and_taken_back_as_if_never_made(make_client):
+    client = make_client()
+    code, token = coached(client, "empire")
+    room = client.app.state.hall.rooms[code]
+    with seat_socket(client, code, token) as ana:
+        start, wrong = wrong_move(client, code, ana)
+        turn = room.turn
+        assert ana.act(wrong)["type"] == "ack"
+        hold = coach_says(client, code, token)
+        assert hold["seat"] == 0 and hold["turn"] == turn and hold["label"] in WRONG and hold["until"] > 0
+        assert hold["judged"]["action"] == wrong and hold["judged"]["label"] == hold["label"]
+        assert hold["judged"]["win_chance_after"] < hold["judged"]["win_chance_before"]
+        assert f"That looks like a {hold['label']}" in hold["judged"]["line"]
+        time.sleep(1.5)  # the easy bot answers in a moment when it may: here it waits
+        assert room.turn == turn + 1  # the bot has not answered
+        assert client.get(f"/api/rooms/{code}").json()["coach_hold"]["label"] == hold["label"]
+        answer = take_back(client, code, token)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["coach_hold"] is None
+        after = ana.sync()
+        assert after["turn"] == start["turn"] and after["legal"] == start["legal"] and after["view"] == start["view"]
+        assert room.turn == turn and len(room.records) == turn
+        # nothing is held now: a second take-back is refused in words and changes nothing
+        again = take_back(client, code, token)
+        assert again.status_code == 409 and "no move of yours to take back" in again.json()["detail"]
+        assert room.turn == turn
+        # a good move stands at once and the bot answers
+        good = judged_move(client, code, wrong=False)
+        assert ana.act(good)["type"] == "ack"
+        answered(client, code, turn)
+    # the store no longer has the move taken back: a restart replays the game as played
+    restarted = make_client()
+    assert restarted.get(f"/api/rooms/{code}").json()["turn"] >= turn + 1
+    assert restarted.app.state.hall.rooms[code].records[turn].action == good
+
+
+def test_a_held_move_may_be_kept_and_the_bots_answer(client):
+    code, token = coached(client, "empire")
+    with seat_socket(client, code, token) as ana:
+        _, wrong = wrong_move(client, code, ana)
+        turn = client.app.state.hall.rooms[code].turn
+        assert ana.act(wrong)["type"] == "ack"
+        assert coach_says(client, code, token)["label"] in WRONG
+        answer = take_back(client, code, token, keep=True)
+        assert answer.status_code == 200, answer.text
+        answered(client, code, turn)
+    assert coach_says(client, code, token, judged=False) is None
+    refused = take_back(client, code, token)
+    assert refused.status_code == 409 and "no move of yours to take back" in refused.json()["detail"]
+
+
+def test_a_held_move_stands_after_a_while(client, monkeypatch):
+    monkeypatch.setattr(takeback, "HOLD", 0.3)
+    code, token = coached(client, "empire")
+    with seat_socket(client, code, token) as ana:
+        _, wrong = wrong_move(client, code, ana)
+        turn = client.app.state.hall.rooms[code].turn
+        assert ana.act(wrong)["type"] == "ack"
+        answered(client, code, turn)  # held 0.3 s, then it stood
+    refused = take_back(client, code, token)
+    assert refused.status_code == 409
+
+
+def test_take_backs_are_refused_in_words_where_the_coach_does_not_help(client):
+    plain, plain_token = coached(client, "empire", coach=False)
+    with seat_socket(client, plain, plain_token) as ana:
+        _, wrong = wrong_move(client, plain, ana)
+        turn = client.app.state.hall.rooms[plain].turn
+        assert ana.act(wrong)["type"] == "ack"
+        answered(client, plain, turn)  # not held
+    answer = take_back(client, plain, plain_token)
+    assert answer.status_code == 409 and "this room has no coach" in answer.json()["detail"]
+    assert client.app.state.hall.rooms[plain].turn > turn
+    code, token = coached(client, "empire")
+    for who, status in ((None, 403), ("not-a-token", 403)):
+        assert take_back(client, code, who).status_code == status
+    bad = client.post(f"/api/rooms/{code}/takeback", json={"keep": "sometimes"}, headers=host(token))
+    assert bad.status_code == 422
+    turn_based = client.post("/api/rooms", json={"game": "empire", "seats": [OPEN, bot("easy")], "coach": True,
+                                                 "pace": "turn-based", "turn_timer": 86400})
+    assert turn_based.status_code == 422 and "the coach is for live games" in turn_based.json()["detail"]
+
+
+def test_a_seat_s_take_backs_are_bounded():
+    coaching = Coaching()
+    for i in range(TAKE_BACKS_PER_MINUTE):
+        coaching.count_take_back(0, float(i))
+    with pytest.raises(HallError, match=f"at most {TAKE_BACKS_PER_MINUTE} take-backs a minute"):
+        coaching.count_take_back(0, 30.0)
+    coaching.taken_back[0] = TAKE_BACKS_PER_GAME
+    with pytest.raises(HallError, match=f"at most {TAKE_BACKS_PER_GAME} take-backs a game"):
+        coaching.count_take_back(0, 1000.0)

@@ -211,7 +211,7 @@ def test_nginx_is_kept_to_the_halls_that_say_they_are_ready(folder):
             assert cluster.poll() is None and time.monotonic() < deadline, out.read_text()
             time.sleep(0.2)
         halls = [int(p) for p in re.findall(r"server 127\.0\.0\.1:(\d+) max_fails", conf.read_text())]
-        assert len(halls) == 2 and " down;" not in conf.read_text()
+        assert len(halls) == 2 and "fail_timeout=2s down;" not in conf.read_text()
         first = next(pid for pid in descendants(cluster.pid)
                      if f"--port\0{halls[0]}\0" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
                      and "serve" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"))
@@ -246,7 +246,7 @@ def test_nginx_is_kept_to_the_halls_that_say_they_are_ready(folder):
         finally:
             os.kill(first, signal.SIGCONT)
         deadline = time.monotonic() + 60
-        while " down;" in conf.read_text():  # ready again: back in nginx
+        while "fail_timeout=2s down;" in conf.read_text():  # ready again: back in nginx
             assert time.monotonic() < deadline, conf.read_text()
             time.sleep(0.2)
         assert "halls not ready, sent nothing" in out.read_text()

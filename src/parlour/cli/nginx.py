@@ -55,11 +55,15 @@ http {{
     limit_conn_status 429;
     limit_conn_log_level warn;
 
-    # A room's REST calls and its live socket go to one hall, chosen by a consistent hash of the
-    # room's code (a hall added or gone moves only its share of the rooms); any other URL by the
-    # client's address, so that the rooms one address creates count against one hall's quota.
+    # A room's REST calls and its live sockets (a bot account's too) go to one hall, chosen by a
+    # consistent hash of the room's code (a hall added or gone moves only its share of the rooms);
+    # the bots online and the challenges (held in one hall's memory: docs/bot-api.md) to one hall
+    # for all (the next one when that hall fails); any other URL by the client's address, so that the
+    # rooms one address creates count against one hall's quota.
     map $uri $parlour_route {{
         ~^/(?:api|ws)/rooms/(?<room>[^/]+) $room;
+        ~^/ws/bot/rooms/(?<bot_room>[^/]+) $bot_room;
+        ~^/(?:ws/bot$|api/bots$|api/challenges) challenges;
         default $remote_addr;
     }}
     map $http_upgrade $connection_upgrade {{
@@ -95,6 +99,10 @@ http {{
         }}
         location / {{
             proxy_pass http://halls;
+        }}
+        location /api/challenges {{
+            proxy_pass http://halls;
+            proxy_read_timeout 90s;  # a challenge waits up to a minute for a person's answer
         }}
         location /ws/ {{
             proxy_pass http://halls;

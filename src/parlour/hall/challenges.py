@@ -9,8 +9,13 @@ bot, and answers the challenger with the room, their seat and its token. The bot
 the room's own WebSocket protocol, its seat found by its account; the room's turn timer is its clock,
 and a bot whose time runs out loses its seat to a built-in bot and forfeits (room/leaving.py: time_out).
 
-This process knows the bots connected to it: in a cluster, bots and challengers must reach the same
-hall process (docs/scaling.md).
+A person may be challenged too, while they watch their challenges (the lobby asks every few
+seconds, :meth:`Challenges.incoming_for`): the challenge waits up to a minute for them to accept
+(:meth:`Challenges.answer_person`, which makes the room and seats them both) or decline. Whom a
+person may challenge (friends, blocks) is decided above, where those are known (web/challenges_api.py).
+
+This process knows the bots connected to it and the people watching their challenges: in a
+cluster, they and their challengers must reach the same hall process (docs/scaling.md).
 
     challenges = Challenges(hall, limits)
     online = challenges.connect(account, offer, send)     # a bot's program said "ready"
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +44,10 @@ TURN_TIMER = 60.0  # seconds per turn in a challenge's room unless the challenge
 TURN_TIMER_MIN, TURN_TIMER_MAX = 5.0, 3600.0
 GAMES_OFFERED_MAX = 20  # games one bot may say it accepts
 VALUES_MAX = 50  # accepted values of one option
-PENDING_MAX = 8  # challenges waiting for one bot's answer at once
+PENDING_MAX = 8  # challenges waiting for one bot's (or person's) answer at once
+PERSON_ANSWER_SECONDS = 60.0  # how long a challenge waits for a person's answer
+WATCHING_SECONDS = 15.0  # a person who looked at their challenges this recently is online for them
+WATCHERS_KEPT = 10_000  # people's last looks kept before the old ones are forgotten
 
 
 @dataclass
@@ -80,16 +88,40 @@ def read_offer(games: Any, known: Mapping[str, Any]) -> dict[str, dict[str, list
     return offer
 
 
+@dataclass
+class PersonChallenge:
+    """A challenge waiting for a person's answer; ``seated``: the challenger's seat once accepted
+    (None: declined, ``why``); ``taken``: being accepted (the room is being made)."""
+
+    id: str
+    challenger: Account
+    game: str
+    options: dict[str, Any]
+    turn_timer: float
+    until: float
+    seated: asyncio.Future[dict[str, Any] | None]
+    why: str = "no reason given"
+    taken: bool = False
+
+
 class Challenges:
-    """The bots online in this process, and the challenges put to them."""
+    """The bots online in this process, the people watching their challenges, and the challenges
+    put to them."""
 
     def __init__(self, hall: Hall, bot_games: int, answer_seconds: float = ANSWER_SECONDS,
-                 turn_timer: float = TURN_TIMER) -> None:
+                 turn_timer: float = TURN_TIMER,
+                 may_challenge: Callable[[Account, Account], Awaitable[None]] | None = None) -> None:
         self.hall = hall
+        # may_challenge(challenger, opponent): HallError in words when the opponent does not take
+        # challenges from the challenger (a block, not a friend: decided where those are known)
+        self.may_challenge = may_challenge
         self.bot_games = bot_games  # the most games a bot plays at once (Limits.bot_games)
         self.answer_seconds = answer_seconds
         self.turn_timer = turn_timer
         self.online: dict[int, OnlineBot] = {}  # by account id
+        self.person_seconds = PERSON_ANSWER_SECONDS
+        self.watching: dict[int, float] = {}  # a person's account -> when it last looked at its challenges
+        self.incoming: dict[int, dict[str, PersonChallenge]] = {}  # a person's account -> challenges waiting
 
     # -- bots coming and going ---------------------------------------------------------------------
     def connect(self, account: Account, games: Any, max_games: Any, send: Callable[[dict[str, Any]], None]
@@ -146,9 +178,13 @@ class Challenges:
         if found is None:
             raise HallError("unknown_player", f"there is no player {clip(opponent)}")
         account = found[0]
+        if self.may_challenge is not None:
+            await self.may_challenge(challenger, account)
+        if account.kind == "human":
+            return await self._challenge_person(challenger, account, game_id, options, turn_timer)
         if not is_bot_account(account):
-            raise HallError("conflict", f"{account.name} is not a bot account: challenges go to the bot accounts"
-                            " the lobby lists online (GET /api/bots)")
+            raise HallError("conflict", f"{account.name} is a built-in bot: challenge the bot accounts the lobby"
+                            " lists online (GET /api/bots), or play the built-in bots in a room of your own")
         bot = self.online.get(account.id)
         if bot is None:
             raise HallError("conflict", f"{account.name} is offline: its program is not connected to the hall"
@@ -221,3 +257,87 @@ class Challenges:
         bot.send({"type": "game", "code": room.code, "seat": theirs, "game": game_id, "options": options,
                   "turn_timer": timer, "opponent": challenger.name})
         return {"code": room.code, "seat": seat, "seat_token": seat_token, "url": f"/r/{room.code}"}
+
+    # -- a person's challenges ----------------------------------------------------------------------
+    def incoming_for(self, person: Account) -> list[dict[str, Any]]:
+        """The challenges waiting for ``person``'s answer; asking makes them online for challenges
+        ``WATCHING_SECONDS``."""
+        refuse_bot_account(person, "take challenges here: they come over /ws/bot")
+        now = self.hall.clock.now()
+        if len(self.watching) >= WATCHERS_KEPT:  # only the recent looks matter: forget the others
+            self.watching = {who: when for who, when in self.watching.items() if now - when < WATCHING_SECONDS}
+        self.watching[person.id] = now
+        return [{"id": c.id, "from": c.challenger.name, "game": c.game, "options": c.options,
+                 "turn_timer": c.turn_timer, "until": c.until}
+                for c in self.incoming.get(person.id, {}).values() if not c.taken]
+
+    async def _challenge_person(self, challenger: Account, person: Account, game_id: str, options: Any,
+                                turn_timer: Any) -> dict[str, Any]:
+        if person.id == challenger.id:
+            raise HallError("conflict", "that is you: challenge someone else")
+        game = self.hall.game(game_id)
+        if not game.min_players <= 2 <= game.max_players:
+            raise HallError("conflict", f"{game.name} is not played by two: a challenge is one against one")
+        resolved = self._options(game, options, {}, person.name)
+        timer = self._timer(turn_timer)
+        now = self.hall.clock.now()
+        if now - self.watching.get(person.id, -WATCHING_SECONDS) >= WATCHING_SECONDS:
+            raise HallError("conflict", f"{person.name} is not in the lobby now, so they cannot see a challenge:"
+                            " try again when they are, or invite them to a room of yours")
+        waiting = self.incoming.setdefault(person.id, {})
+        if len(waiting) >= PENDING_MAX:
+            raise HallError("conflict", f"{person.name} has {PENDING_MAX} challenges waiting for an answer already:"
+                            " try again in a minute")
+        pending = PersonChallenge(secrets.token_urlsafe(9), challenger, game_id, resolved, timer,
+                                  now + self.person_seconds, asyncio.get_running_loop().create_future())
+        waiting[pending.id] = pending
+        try:
+            seated = await asyncio.wait_for(asyncio.shield(pending.seated), self.person_seconds)
+        except TimeoutError:
+            if not pending.taken:
+                raise HallError("conflict", f"{person.name} did not answer within {self.person_seconds:g}"
+                                " seconds") from None
+            seated = await pending.seated  # accepted at the last moment: the room is being made
+        finally:
+            if not pending.taken:
+                self._drop(person.id, pending.id)
+        if seated is None:
+            raise HallError("conflict", f"{person.name} declined the challenge: {pending.why}")
+        return seated
+
+    async def answer_person(self, person: Account, challenge: Any, accept: bool, why: Any = None
+                            ) -> dict[str, Any] | None:
+        """``person``'s answer to challenge ``challenge``: accepted, the room (the game started, the
+        seats drawn by lot) with ``person``'s seat and seat token; declined, None."""
+        pending = self.incoming.get(person.id, {}).get(challenge) if isinstance(challenge, str) else None
+        if pending is None or pending.taken or pending.seated.done():
+            raise HallError("conflict", f"there is no challenge {clip(challenge)} waiting for your answer"
+                            " (it may have waited too long, or its challenger gave up)")
+        if not accept:
+            pending.why = clip(why, 100) if isinstance(why, str) and why.strip() else "no reason given"
+            pending.seated.set_result(None)
+            return None
+        pending.taken = True
+        self._drop(person.id, pending.id)
+        try:
+            mine = secrets.randbelow(2)
+            room, _, seat, seat_token = await self.hall.create_room(
+                pending.game, pending.options, [{"kind": "open"}, {"kind": "open"}], pending.turn_timer,
+                take_seat=mine, account=pending.challenger)
+            joined = await self.hall.execute(room.code, do.Join(person.name, 1 - mine, None, person))
+            assert isinstance(joined, do.Joined)
+            await self.hall.execute(room.code, do.Start())
+        except BaseException as error:
+            pending.seated.set_exception(error if isinstance(error, HallError) else HallError(
+                "conflict", "the room could not be made: challenge again"))
+            raise
+        url = f"/r/{room.code}"
+        pending.seated.set_result({"code": room.code, "seat": seat, "seat_token": seat_token, "url": url})
+        return {"code": room.code, "seat": joined.seat, "seat_token": joined.token, "url": url}
+
+    def _drop(self, person: int, challenge: str) -> None:
+        waiting = self.incoming.get(person)
+        if waiting is not None:
+            waiting.pop(challenge, None)
+            if not waiting:
+                del self.incoming[person]

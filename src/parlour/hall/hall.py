@@ -331,6 +331,8 @@ class Hall:
             resolved = game.resolve_options(options)
         except ParlourError as error:
             raise HallError("bad_request", str(error)) from None
+        if check_pace(pace, turn_timer) == TURN_BASED and coach:
+            raise HallError("bad_request", "the coach is for live games against bots, not turn-based ones")
         if check_pace(pace, turn_timer) == TURN_BASED:
             pass  # its timer was checked against a turn-based room's range
         elif turn_timer is not None and not 0 < turn_timer <= MAX_TURN_TIMER:

@@ -121,6 +121,7 @@ class Audiences:
         self._status = status
         self._deadline = deadline
         self._audiences: dict[int | None, Audience] | None = None  # built when first needed
+        self._forgotten: dict[int | None, tuple[int, int]] = {}  # epochs and revisions of audiences let go
         self._names: list[str] = []
         self._shared: tuple[bytes, float | None] | None = None  # the status and deadline as shown
         self.shared_revision = 0  # goes up when the status or the deadline changes
@@ -140,6 +141,17 @@ class Audiences:
         self.show(start)
         for state, entries, actor, room_turn in steps:
             self.show(state, entries, actor, room_turn)
+        for seat, (epoch, revision) in self._forgotten.items():  # a connection must take each log anew
+            self._audiences[seat].epoch = epoch + 1
+            self._audiences[seat].revision = max(revision, self._audiences[seat].revision) + 1
+        self._forgotten = {}
+
+    def forget(self) -> None:
+        """Every audience is built again when next needed (a move was taken back: room/takeback.py),
+        and each connection is then sent its seat's whole state and log anew."""
+        if self._audiences is not None:
+            self._forgotten = {seat: (a.epoch, a.revision) for seat, a in self._audiences.items()}
+        self._audiences = None
 
     def show(self, state: Any, entries: list[LogEntry] | None = None, actor: int | None = None,
              room_turn: int | None = None) -> bool:

@@ -32,6 +32,8 @@ from .thinkers import ThinkerFailed
 PER_MINUTE: Final = 6  # hints made for one seat in a minute (asking again for the same turn is free)
 PER_GAME: Final = 300  # hints made for one seat in a game
 AT_ONCE: Final = 4  # hints being made in the whole hall at one time
+TAKE_BACKS_PER_MINUTE: Final = 6  # moves one seat may take back in a minute (room/takeback.py)
+TAKE_BACKS_PER_GAME: Final = 100  # ... and in a game
 SECONDS: Final = 30.0  # a hint's worker still at it after this long is ended (its budget is rounds, not time)
 
 
@@ -59,15 +61,47 @@ class Room(Protocol):
     def audience(self, seat: int | None) -> Audience: ...
 
 
-class Coaching:
-    """One room's coach: the hints made this turn, and what each seat has used."""
+@dataclasses.dataclass
+class Hold:
+    """The bots wait: ``seat``'s move of the room's turn ``turn`` is being judged, or was judged
+    wrong-looking (``judged``) and may be taken back until ``until`` (room/takeback.py)."""
 
-    making: int = 0  # hints being made in this process (every room's): at most AT_ONCE
+    seat: int
+    turn: int
+    before: Any  # the state before the move
+    waiting: list[int | None]  # who had been asked to act since when, before it
+    judged: dict[str, Any] | None = None
+    until: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """What everyone's status shows (the judgement itself is the seat's: GET .../coach)."""
+        return {"seat": self.seat, "turn": self.turn, "label": self.judged and self.judged["label"],
+                "until": self.until}
+
+
+class Coaching:
+    """One room's coach: the hints made this turn, what each seat has used, and the move the bots
+    wait on (``hold``)."""
+
+    making: int = 0  # hints and judgements being made in this process (every room's): at most AT_ONCE
 
     def __init__(self) -> None:
         self.hints: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}  # (seat, room turn) -> its hint
         self.made: dict[int, deque[float]] = {}  # seat -> when its hints were made (the last PER_MINUTE)
         self.used: dict[int, int] = {}  # seat -> hints made this game
+        self.hold: Hold | None = None
+        self.taken: dict[int, deque[float]] = {}  # seat -> when it took moves back (the last PER_MINUTE)
+        self.taken_back: dict[int, int] = {}  # seat -> moves taken back this game
+
+    def hold_json(self) -> dict[str, Any] | None:
+        return None if self.hold is None else self.hold.to_json()
+
+    def helps(self, room: Room, seat: int) -> bool:
+        try:
+            self.check(room, seat)
+        except HallError:
+            return False
+        return True
 
     def check(self, room: Room, seat: int) -> None:
         """:class:`HallError` in words where the coach may not help ``seat`` now."""
@@ -93,15 +127,26 @@ class Coaching:
         if Coaching.making >= AT_ONCE:
             raise HallError("throttled", "the coach is busy with other tables: ask again in a moment"
                             " (nothing was counted)")
-        if self.used.get(seat, 0) >= PER_GAME:
-            raise HallError("throttled", f"the coach gives at most {PER_GAME} hints a game, and this seat"
-                            " has had them all")
-        made = self.made.setdefault(seat, deque(maxlen=PER_MINUTE))
-        if len(made) == PER_MINUTE and now - made[0] < 60:
-            raise HallError("throttled", f"the coach gives at most {PER_MINUTE} hints a minute: ask again in"
-                            f" {max(1, round(60 - (now - made[0])))} s")
-        made.append(now)
-        self.used[seat] = self.used.get(seat, 0) + 1
+        _rate(self.made, self.used, seat, now, PER_MINUTE, PER_GAME, "hints")
+
+    def count_take_back(self, seat: int, now: float) -> None:
+        """Counts one move ``seat`` takes back, or refuses in words past its rates."""
+        _rate(self.taken, self.taken_back, seat, now, TAKE_BACKS_PER_MINUTE, TAKE_BACKS_PER_GAME, "take-backs")
+
+
+def _rate(times: dict[int, deque[float]], totals: dict[int, int], seat: int, now: float, per_minute: int,
+          per_game: int, what: str) -> None:
+    """Counts one of ``what`` for ``seat`` at ``now``; :class:`HallError` past ``per_minute`` or
+    ``per_game`` (and nothing is counted)."""
+    if totals.get(seat, 0) >= per_game:
+        raise HallError("throttled", f"the coach gives at most {per_game} {what} a game, and this seat"
+                        " has had them all")
+    made = times.setdefault(seat, deque(maxlen=per_minute))
+    if len(made) == per_minute and now - made[0] < 60:
+        raise HallError("throttled", f"the coach gives at most {per_minute} {what} a minute: ask again in"
+                        f" {max(1, round(60 - (now - made[0])))} s")
+    made.append(now)
+    totals[seat] = totals.get(seat, 0) + 1
 
 
 async def hint(room: Room, seat: int) -> dict[str, Any]:

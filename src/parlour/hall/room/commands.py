@@ -92,7 +92,16 @@ class Vote:
     agree: bool = True
 
 
-Command = Act | Join | GiveToBot | Start | Say | OfferRematch | Resign | Vote
+@dataclass(frozen=True)
+class TakeBack:
+    """``seat``'s player takes back its move the bots wait on (room/takeback.py), or lets it
+    stand (``keep``)."""
+
+    seat: int
+    keep: bool = False
+
+
+Command = Act | Join | GiveToBot | Start | Say | OfferRematch | Resign | Vote | TakeBack
 
 
 @dataclass(frozen=True)
@@ -128,11 +137,11 @@ Answer = Acted | Joined | Done | Said | Rematched
 
 COMMANDS: dict[str, type[Command]] = {
     "act": Act, "join": Join, "give_to_bot": GiveToBot, "start": Start, "say": Say, "rematch": OfferRematch,
-    "resign": Resign, "vote": Vote}
+    "resign": Resign, "vote": Vote, "take_back": TakeBack}
 NAMES = {kind: name for name, kind in COMMANDS.items()}
 ANSWERS: dict[type[Command], type[Answer]] = {
     Act: Acted, Join: Joined, GiveToBot: Done, Start: Done, Say: Said, OfferRematch: Rematched,
-    Resign: Done, Vote: Done}
+    Resign: Done, Vote: Done, TakeBack: Done}
 
 
 def command_name(command: Command) -> str:

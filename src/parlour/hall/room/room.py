@@ -34,13 +34,30 @@ from .bots import BotDriver
 from .chat import Chat
 from .checks import prepared
 from .coach import Coaching, unrated
-from .commands import Act, Acted, Answer, By, Command, Done, GiveToBot, Join, Joined, Resign, Said, Say, Start, Vote
+from .commands import (
+    Act,
+    Acted,
+    Answer,
+    By,
+    Command,
+    Done,
+    GiveToBot,
+    Join,
+    Joined,
+    Resign,
+    Said,
+    Say,
+    Start,
+    TakeBack,
+    Vote,
+)
 from .context import RoomContext
 from .leaving import ENDED, ended_early, farewell, final, host_away, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
 from .replay import replay_of
 from .seats import SeatBook
+from .takeback import holding, moved, rewind, take_back
 from .timer import TurnTimer
 from .votes import Votes, vote
 
@@ -64,7 +81,7 @@ class Room:
         self.host_token = record.host_token
         self.created = record.created
         self.rematch = record.rematch  # the code of the room its players were invited to next
-        self.coach, self.coaching = record.coach, Coaching()  # hints (room/coach.py)
+        self.coach, self.coaching = record.coach, Coaching()  # hints and take-backs (room/coach.py, room/takeback.py)
         self.watchers = 0  # connections, spectators' included
         self.touched = context.clock.now()  # when it last changed (or was read back from the store)
         self.seats = SeatBook(record.seats)
@@ -122,7 +139,8 @@ class Room:
         return {"code": self.code, "game": self.game.id, "options": self.options, "status": self.status,
                 "seats": self.seats.to_json(now), "turn_timer": self.turn_timer, "created": self.created,
                 "rematch": self.rematch, "vote": self.votes.to_json(self.seats, now), "host_away": self.host_away(),
-                "coach": self.coach, **self.pace.status(self.seats.humans(self.to_act()), now)}
+                "coach": self.coach, "coach_hold": self.coaching.hold_json(),
+                **self.pace.status(self.seats.humans(self.to_act()), now)}
 
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.status == "over" else self.play.to_act()
@@ -247,6 +265,9 @@ class Room:
         if isinstance(command, Start):
             await self._start()
             return Done()
+        if isinstance(command, TakeBack):  # the coach (room/takeback.py)
+            await take_back(self, command)
+            return Done()
         if isinstance(command, Say):
             return Said((await self.chat.say(command)).n)
         raise HallError("bad_request", f"a room does not take {type(command).__name__} itself")
@@ -353,6 +374,7 @@ class Room:
                                                        lease=self.lease, settle=rated, deadline=deadline)
             except StoreError as error:
                 raise self.refusal(error) from None
+            moved(self, record, over)  # the coach may judge it, the bots waiting (room/takeback.py)
             seen_by_all = self._advance(record, state, entries)
             self.pace.committed(deadline, humans, self.leading)
             turn = self.audience(seat).turn
@@ -407,7 +429,7 @@ class Room:
                 self.audiences.show(self.state)
         if self.status == "playing":
             self._arm_timer(bool(action_seen_by_all))
-            if self.leading:
+            if self.leading and not holding(self):  # the coach may hold the bots' answer
                 self.driver.play_bots(self.to_act(), self.seats, self._asked)
         else:
             self.timer.stop()
@@ -498,6 +520,8 @@ class Room:
                 return record.turn < self.turn  # had it already, or missed one
             self._changed(self._take_action(record), here_only=True)
             return True
+        if "taken_back" in change:  # the coach (room/takeback.py)
+            rewind(self, change["taken_back"])
         if "vote" in change:
             self.votes.followed = change["vote"]
         self._take(change.get("seats"), change.get("rematch", self.rematch), change.get("status"))

@@ -80,6 +80,14 @@ class Thinkers:
                                            deadline)
         return advice
 
+    def judge(self, game_id: str, seed: int, rounds: int, width: int, view: View, seat: int, legal: list[Action],
+              action: Action, deadline: float) -> dict[str, Any]:
+        """``seat``'s move ``action`` judged from its ``view`` (:func:`parlour.bots.analysis.judge`,
+        its JSON) by a worker, for the coach (room/takeback.py); ended after ``deadline`` seconds."""
+        judged: dict[str, Any] = self._ask(("judge", game_id, seed, rounds, width, view, seat, legal, action),
+                                           "the coach", deadline)
+        return judged
+
     def _ask(self, job: tuple[Any, ...], who: str, deadline: float) -> Any:
         worker = self._idle.get()
         try:
@@ -130,7 +138,7 @@ class Thinkers:
 def work(connection: Connection) -> None:
     """A worker's life: build each asked-for bot from the registry and answer with its choice."""
     from ... import bots as bot_registry
-    from ...bots.analysis import Budget, advise
+    from ...bots.analysis import Budget, advise, judge
     from ...games import all_games
 
     with contextlib.suppress(OSError):
@@ -141,12 +149,17 @@ def work(connection: Connection) -> None:
             kind, *job = connection.recv()
         except (EOFError, OSError, KeyboardInterrupt):
             return
-        who = "the coach" if kind == "advise" else f"the {job[1]} bot"
+        who = "the coach" if kind in ("advise", "judge") else f"the {job[1]} bot"
         try:
             if kind == "advise":  # the coach's hint (room/coach.py)
                 game_id, seed, rounds, width, view, seat, legal = job
                 advice = advise(games[game_id], view, seat, legal, seed, Budget(rounds, width))
                 connection.send((True, advice.to_json()))
+                continue
+            if kind == "judge":  # the coach's judgement of a move (room/takeback.py)
+                game_id, seed, rounds, width, view, seat, legal, action = job
+                judged = judge(games[game_id], view, seat, legal, action, seed, budget=Budget(rounds, width))
+                connection.send((True, judged.to_json()))
                 continue
             game_id, name, seed, budget, view, seat, legal = job
             bot = bot_registry.create(games[game_id], name, seed=seed, time_limit=budget)

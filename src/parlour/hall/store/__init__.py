@@ -120,6 +120,11 @@ class Store(NotifyStore, Protocol):
         one transaction."""
         ...
 
+    async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:
+        """Takes back action ``turn``, the room's last (a player's, in a coached game against bots:
+        hall/room/takeback.py), as if it had never been made."""
+        ...
+
     async def lobby_page(self, status: str, game: str | None, offset: int, limit: int) -> list[str]:
         """The codes of the rooms with ``status`` (of ``game``), newest first, ``limit`` from ``offset``."""
         ...

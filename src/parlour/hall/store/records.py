@@ -71,7 +71,7 @@ class RoomRecord:
     rematch: str | None = None  # the code of the room its players were invited to next
     pace: str = "live"  # or turn-based (hall/room/pace.py)
     deadline: float | None = None  # a turn-based room's deadline for the turn, as stored
-    coach: bool = False  # hints in an unrated game against bots (hall/room/coach.py)
+    coach: bool = False  # hints and take-backs in an unrated game against bots (hall/room/coach.py)
 
 
 @dataclass(frozen=True)

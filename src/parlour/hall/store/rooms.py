@@ -23,6 +23,8 @@ UPDATE_STATUS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("r
 UPDATE_REMATCH = rooms_table.update().where(rooms_table.c.code == sa.bindparam("room")).values(
     rematch=sa.bindparam("new_rematch"))
 INSERT_ACTION = actions_table.insert()
+DELETE_ACTION = actions_table.delete().where(actions_table.c.code == sa.bindparam("room"),
+                                             actions_table.c.turn == sa.bindparam("at_turn"))
 _PLAYER_AT = (room_players_table.c.code == sa.bindparam("room")) & (room_players_table.c.seat == sa.bindparam("at"))
 INSERT_PLAYER = room_players_table.insert()
 FORFEIT_PLAYER = room_players_table.update().where(_PLAYER_AT).values(forfeit=True)
@@ -56,6 +58,11 @@ def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rema
 def acting(code: str, action: ActionRecord) -> Write:
     return (INSERT_ACTION, dict(code=code, turn=action.turn, seat=action.seat, action=dumps(action.action),
                                 by=action.by, at=action.at))
+
+
+def taking_back(code: str, turn: int) -> Write:
+    """The write that takes back action ``turn`` of room ``code`` (its last: hall/room/takeback.py)."""
+    return (DELETE_ACTION, {"room": code, "at_turn": turn})
 
 
 def holding(code: str, taken: SeatHolder) -> Write:

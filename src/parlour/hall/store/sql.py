@@ -175,6 +175,9 @@ class SqlStore(NotifySql):
             writes.append(fence(lease))
         await self.write(writes)
 
+    async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:
+        await self.write([rooms.taking_back(code, turn), *([fence(lease)] if lease is not None else [])])
+
     async def append_chat(self, code: str, line: ChatLine, *, lease: Lease | None = None) -> None:
         await self.write([*rooms.chatting(code, line), *([fence(lease)] if lease is not None else [])])
 

@@ -27,9 +27,9 @@ from ..text import clip
 from ..wire import BadJson, dumps, read_json
 from .deps import GuardDep, HallDep, SignedIn, bearer
 from .errors import responses
-from .middleware import MAX_MESSAGE, OUTBOX_MAX, client_address
+from .middleware import MAX_MESSAGE, OUTBOX_MAX
 from .schemas import LeaderOut, Wire
-from .socket import CLOSE_FLOOD, CLOSE_RESTARTING, CLOSE_TOO_MANY_SOCKETS, error, room_socket
+from .socket import CLOSE_FLOOD, admitted, error, room_socket
 
 CLOSE_SIGNED_OUT = 4401  # no such token, or it was revoked: the connection ends at once
 ERRORS = responses(401, 403, 404, 409, 422, 429)
@@ -184,15 +184,8 @@ async def bot_stream(websocket: WebSocket, hall: HallDep, guard: GuardDep) -> No
     if signed is None:
         return
     account, token = signed
-    await websocket.accept()
-    if hall.draining:  # stopping: its program reconnects, through the proxy to another hall
-        await websocket.close(CLOSE_RESTARTING, "the hall is restarting: reconnect")
-        return
-    address = client_address(websocket.scope)
-    if not guard.open_socket(address):
-        words = f"at most {guard.limits.sockets} connections from one address at once"
-        await websocket.send_text(dumps(error("rate_limited", words)))
-        await websocket.close(CLOSE_TOO_MANY_SOCKETS, words)
+    address = await admitted(websocket, hall, guard)
+    if address is None:
         return
     stream = BotStream(websocket, guard, address, the_challenges(websocket), account)
     try:

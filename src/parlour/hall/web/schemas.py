@@ -77,7 +77,7 @@ class CreateRoom(Wire):
                                                 " turn-based: a move when you can, within turn_timer")
     host_name: Name | None = Field(None, description="the creator's name, when taking a seat")
     take_seat: int | None = Field(None, description="an open seat the creator takes at once")
-    coach: bool = Field(False, description="the coach at the table: hints for a person playing"
+    coach: bool = Field(False, description="the coach at the table: hints and take-backs for a person playing"
                         " against bots; the game is then never rated (docs/analysis.md)")
 
 
@@ -129,7 +129,9 @@ class RoomOut(BaseModel):
     deadline: float | None = Field(None, description="turn-based: when the time of those to act runs out (epoch s)")
     late: list[int] = Field(default_factory=list, description="turn-based: the seats whose time ran out; the others"
                             " may hand one to a bot or end the game with its player last")
-    coach: bool = Field(False, description="the coach is at the table: hints (docs/analysis.md)")
+    coach: bool = Field(False, description="the coach is at the table: hints and take-backs (docs/analysis.md)")
+    coach_hold: dict[str, Any] | None = Field(None, description="the coach: the move the bots wait on, {seat, turn,"
+                                              " label (null while it is judged), until}")
 
 
 class LobbyRoomOut(BaseModel):

@@ -371,21 +371,31 @@ async def live(websocket: WebSocket, code: str, hall: HallDep, guard: GuardDep, 
     await room_socket(websocket, hall, guard, code, account, session, accounts, social, moderation)
 
 
+async def admitted(websocket: WebSocket, hall: Hall, guard: Guard) -> str | None:
+    """Accepts ``websocket`` and returns its client's address, or closes it, saying why, and returns
+    None: the hall is restarting (the client reconnects, through the proxy to another hall), or its
+    address holds as many sockets as it may."""
+    await websocket.accept()
+    if hall.draining:
+        await websocket.close(CLOSE_RESTARTING, "the hall is restarting: reconnect")
+        return None
+    address = client_address(websocket.scope)
+    if not guard.open_socket(address):
+        words = f"at most {guard.limits.sockets} connections from one address at once"
+        await websocket.send_text(dumps(error("rate_limited", words)))
+        await websocket.close(CLOSE_TOO_MANY_SOCKETS, words)
+        return None
+    return address
+
+
 async def room_socket(websocket: WebSocket, hall: Hall, guard: Guard, code: str, account: Account | None = None,
                       session: str | None = None, accounts: Accounts | None = None, social: Social | None = None,
                       moderation: Moderation | None = None) -> None:
     """``account``: the player the connection's session cookie (``session``) signs in, if any; the
     connection closes when that session ends. ``social``, ``moderation``: what filters its chat
     (blocks) and refuses it (sanctions)."""
-    await websocket.accept()
-    if hall.draining:  # stopping: the client reconnects, through the proxy to another hall
-        await websocket.close(CLOSE_RESTARTING, "the hall is restarting: reconnect")
-        return
-    address = client_address(websocket.scope)
-    if not guard.open_socket(address):
-        words = f"at most {guard.limits.sockets} connections from one address at once"
-        await websocket.send_text(dumps(error("rate_limited", words)))
-        await websocket.close(CLOSE_TOO_MANY_SOCKETS, words)
+    address = await admitted(websocket, hall, guard)
+    if address is None:
         return
     sockets: SignedInSockets = websocket.app.state.signed_in
     connection = Connection(websocket, guard, address)

@@ -5,6 +5,7 @@ import { el, replace, api, games, header, saveRoom, lastName, rememberName, seat
 import { accountCorner, signedIn } from "/static/account.js";
 import { MOVE_TIMES, DEFAULT_MOVE_TIME, moveTime } from "/static/pace.js";
 import { botsCard, refreshBots } from "/static/bots.js";
+import { incomingCard, refreshIncoming } from "/static/challenges.js";
 
 const TIMERS = [[null, "No turn timer"], [30, "30 seconds a turn"], [60, "1 minute a turn"],
   [120, "2 minutes a turn"], [300, "5 minutes a turn"]];
@@ -31,6 +32,7 @@ app.append(
     el("div", { class: "lobby-grid" },
       el("div", { class: "lobby-games" }, el("h2", {}, "Games"), gameList),
       el("div", { class: "lobby-side" },
+        incomingCard(),
         formCard,
         el("section", { class: "card live-card" },
           el("div", { class: "live-head" }, el("h2", { class: "card-title" }, "Open rooms"), gameFilter), roomsList,
@@ -224,8 +226,10 @@ function roomRow(room, names) {
       : room.pace === "turn-based" ? moveTime(room.turn_timer) : ago(room.created)),
     el("div", { class: "room-row-seats" },
       room.seats.map((s) => el("span", {  // who is at the table now (presence), who is away
-        class: ["seat-chip", `seat-${s.kind}`, s.kind === "human" && (s.connected ? "seat-here" : "seat-away")],
-        title: s.kind === "human" ? `${seatName(s)}: ${s.connected ? "here" : "away"}` : seatName(s) }, seatName(s))),
+        class: ["seat-chip", s.bot_account ? "seat-bot" : `seat-${s.kind}`,  // a bot account's seat looks like a bot's
+          s.kind === "human" && (s.connected ? "seat-here" : "seat-away")],
+        title: s.kind === "human" ? `${seatName(s)}${s.bot_account ? " (bot account)" : ""}: ${s.connected ? "here" : "away"}`
+          : seatName(s) }, seatName(s))),
       !playing && room.host_here === false ? el("span", { class: "muted small host-away" },
         "the host is away: any player may start") : null),
     el("span", { class: "room-row-join", title: open ? `${plural(open, "seat")} open` : "" },
@@ -252,6 +256,7 @@ function refreshRooms() {
   listRooms(slowList, "waiting", "No turn-based room is waiting for players.", "turn-based");
   listRooms(playingList, "playing", "No game is being played right now.");
   refreshBots(catalogue);
+  refreshIncoming();
 }
 
 async function start() {

@@ -6,6 +6,7 @@ import { accountCorner, signedIn } from "/static/account.js";
 import { blocksCard, dataCard, friendsCard, profileTrust } from "/static/trust.js";
 import { deadlineText, passed } from "/static/pace.js";
 import { RATING_START, PROVISIONAL, shownRating, shownChange } from "/static/rating.js";
+import { challengeCard } from "/static/challenges.js";
 
 const app = document.getElementById("app");
 const main = el("main", { class: "players-page" });
@@ -202,6 +203,7 @@ async function profilePage(name) {
   document.title = `Parlour — ${name}`;
   const profile = await api("GET", `/api/players/${encodeURIComponent(name)}`);
   const played = Object.fromEntries(profile.played.map((p) => [p.game, p]));
+  const challenge = await challengeCard(profile);
   replace(main,
     el("div", { class: "page-head" },
       el("h1", { id: "profile-name" }, profile.name),
@@ -218,7 +220,8 @@ async function profilePage(name) {
           .filter((p) => !profile.ratings.some((r) => r.game === p.game))
           .map((p) => [gameName(p.game), String(p.played), String(p.won)]), "") : null),
     el("section", { class: "card" }, el("h2", { class: "card-title" }, "Recent games"),
-      gameList(profile.recent, true, "No finished game yet.")));
+      gameList(profile.recent, true, "No finished game yet.")),
+    challenge);
 }
 
 // --- leaderboards -----------------------------------------------------------------------------------

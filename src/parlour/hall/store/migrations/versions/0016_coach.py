@@ -1,4 +1,4 @@
-"""coach: whether a room has the coach at the table (docs/analysis.md): hints, in an
+"""coach: whether a room has the coach at the table (docs/analysis.md): hints and take-backs, in an
 unrated game against bots
 
 Revision ID: 0016
