@@ -166,6 +166,12 @@ class Social:
         if await self.rows.blockers(me.id, seated):
             raise HallError("blocked", "a player at this table does not play with you: pick another table")
 
+    async def may_challenge(self, me: Account, opponent: Account) -> None:
+        """Refuses a challenge from ``me`` to a player who blocks them (hall/challenges.py asks
+        before the opponent is), in words that do not say "block"."""
+        if await self.rows.blockers(me.id, [opponent.id]):
+            raise HallError("blocked", f"{opponent.name} does not take challenges from you")
+
     # -- invitations ------------------------------------------------------------------------------
     async def invite(self, me: Account, name: Any, code: Any) -> Account:
         """Invites the friend ``name`` to room ``code``, where ``me`` sits and a seat is open. They
