@@ -15,7 +15,8 @@ from hallkit import OPEN, Socket, host, new_room
 from limits import parse
 from starlette.websockets import WebSocketDisconnect
 from test_accounts_security import first
-from test_bot_accounts import BotProgram, accepted_challenge, auth, make_bot
+from test_bot_accounts import BotProgram, accepted_challenge, auth, in_background, make_bot
+from test_person_challenges import challenge, incoming, session_of, wait_for_challenges
 from test_players import PASSWORD, play_secrets, seat_socket, sign_up
 from test_table import chat_lines
 
@@ -225,6 +226,20 @@ def test_a_blocked_player_cannot_join_the_blockers_table_nor_invite_them(client)
     assert invite.status_code == 403 and "does not take invitations from you" in invite.json()["detail"]
     assert ana.get("/api/me/notices").json()["invitations"] == []
     assert client.post(f"/api/rooms/{code}/join", json={"name": "a guest"}).status_code == 200  # guests as today
+
+
+def test_a_blocked_player_cannot_challenge_the_blocker_and_nobody_is_asked(client):
+    ana, cy, bo = session_of(client, "Ana"), session_of(client, "Cy"), session_of(client, "Bo")
+    for who in (ana, bo):
+        incoming(client, who)  # both look at their challenges: they may be challenged
+    assert client.put("/api/me/blocks/Cy", headers=ana).status_code == 200
+    refused = challenge(client, cy, "Ana")
+    assert refused.status_code == 403 and refused.json()["detail"] == "Ana does not take challenges from you"
+    assert incoming(client, ana) == [] and client.get("/api/me/games", headers=cy).json()["playing"] == []
+    with in_background(lambda: challenge(client, cy, "Bo")):  # anyone else he may: Bo is asked
+        assert [c["from"] for c in wait_for_challenges(client, bo)] == ["Cy"]
+        declined = client.post(f"/api/challenges/{incoming(client, bo)[0]['id']}/decline", json={}, headers=bo)
+        assert declined.status_code == 204, declined.text
 
 
 def test_anyone_mutes_one_name_in_one_room_for_themselves(client):

@@ -166,6 +166,16 @@ class Social:
         if await self.rows.blockers(me.id, seated):
             raise HallError("blocked", "a player at this table does not play with you: pick another table")
 
+    async def may_challenge(self, me: Account, opponent: Account) -> None:
+        """Refuses a challenge from ``me`` to a player who blocks them (a bot account's owner may
+        block too), in words that do not say "block", and to a person ``me`` does not follow, as for
+        an invitation to a table (hall/challenges.py asks before the opponent is)."""
+        if await self.rows.blockers(me.id, [opponent.id]):
+            raise HallError("blocked", f"{opponent.name} does not take challenges from you")
+        if opponent.kind == "human" and opponent.id != me.id and opponent.id not in {
+                friend.id for friend in await self.rows.follows(me.id)}:
+            raise HallError("conflict", f"challenge your friends: follow {opponent.name} first (on their profile)")
+
     # -- invitations ------------------------------------------------------------------------------
     async def invite(self, me: Account, name: Any, code: Any) -> Account:
         """Invites the friend ``name`` to room ``code``, where ``me`` sits and a seat is open. They

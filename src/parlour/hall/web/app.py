@@ -112,8 +112,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     # a ban ends the player's sessions: their sockets here close at once (other processes' within RECHECK)
     app.state.moderation.on_banned.append(lambda account: app.state.signed_in.end_account(account, ""))
     app.state.bot_accounts = BotAccounts(store, clock)
-    app.state.challenges = Challenges(hall, guard.limits.bot_games,
-                                      may_challenge=challenges_api.friends_and_blocks(app.state.social))
+    # whom a person may challenge: a friend, nobody who blocks them (hall/social.py)
+    app.state.challenges = Challenges(hall, guard.limits.bot_games, may_challenge=app.state.social.may_challenge)
     for router in (table_api.router, rooms_api.router, replays_api.router, analysis_api.router, socket.router,
                    pages.router, players_api.router, me_api.router, pace_api.router, metrics.router, health.router,
                    friends_api.router, moderation_api.router, bots_api.router, challenges_api.router,

@@ -8,38 +8,18 @@ seconds) and accepts or declines each.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import BaseModel, Field
 
-from ..errors import HallError
 from ..mygames import check_cap
-from ..social import Social
-from ..store import Account
 from .bots_api import the_challenges
 from .deps import ClientAddress, GuardDep, HallDep, SignedIn
 from .errors import responses
 from .schemas import Name, Wire, Word
 
 ERRORS = responses(401, 403, 404, 409, 422, 429)
-
-
-def friends_and_blocks(social: Social) -> Callable[[Account, Account], Awaitable[None]]:
-    """Whom a person may challenge (Challenges.may_challenge), by trust's friends and blocks
-    (hall/social.py): nobody who blocks them (a bot account's owner may block too), and a person
-    only once they follow them, as for an invitation to a table."""
-
-    async def may_challenge(challenger: Account, opponent: Account) -> None:
-        if await social.rows.blockers(challenger.id, [opponent.id]):
-            raise HallError("blocked", f"{opponent.name} does not take challenges from you")
-        if opponent.kind == "human" and opponent.id != challenger.id and opponent.id not in {
-                friend.id for friend in await social.rows.follows(challenger.id)}:
-            raise HallError("conflict", f"challenge your friends: follow {opponent.name} first (on their profile)")
-
-    return may_challenge
-
 router = APIRouter()
 
 
