@@ -236,6 +236,7 @@ def test_a_blocked_player_cannot_challenge_the_blocker_and_nobody_is_asked(clien
     refused = challenge(client, cy, "Ana")
     assert refused.status_code == 403 and refused.json()["detail"] == "Ana does not take challenges from you"
     assert incoming(client, ana) == [] and client.get("/api/me/games", headers=cy).json()["playing"] == []
+    assert client.put("/api/me/friends/Bo", headers=cy).status_code == 200  # a person is challenged by friends
     with in_background(lambda: challenge(client, cy, "Bo")):  # anyone else he may: Bo is asked
         assert [c["from"] for c in wait_for_challenges(client, bo)] == ["Cy"]
         declined = client.post(f"/api/challenges/{incoming(client, bo)[0]['id']}/decline", json={}, headers=bo)
