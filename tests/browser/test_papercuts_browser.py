@@ -8,6 +8,7 @@ import re
 
 import httpx
 import pytest
+from hallserver import served_hall
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -15,6 +16,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 SIZES = [pytest.param(LAPTOP, id="1280"), pytest.param(PHONE, id="390")]
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory):
+    """A hall of this module's own: its tests pick seats and suspects in the games its rooms deal
+    (--seed 2026: a room's deal follows from how many rooms the hall made before it), so they must
+    not depend on how many rooms the other modules' tests made in the session's hall."""
+    with served_hall(tmp_path_factory.mktemp("papercuts") / "hall.sqlite3", "--limit", "hashing_share=100") as base:
+        yield base
 
 
 @pytest.fixture

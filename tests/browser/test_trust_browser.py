@@ -5,19 +5,15 @@ trust-*-phone (test-output/screenshots/)."""
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import re
-import signal
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 
-import httpx
 import pytest
 import sqlalchemy as sa
+from hallserver import served_hall
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -26,41 +22,13 @@ PASSWORD = "a long enough secret"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _die_with_parent() -> None:
-    with contextlib.suppress(OSError):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
-
-
 @pytest.fixture(scope="module")
 def trust_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """A hall of this module's own, whose store's URL the test knows (to grant a moderator)."""
-    port = _free_port()
-    db = f"sqlite:///{tmp_path_factory.mktemp('trust') / 'hall.sqlite3'}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
-         "--quiet", "--no-client-quotas", "--seed", "2026"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(400):
-            try:
-                if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None:
-                raise RuntimeError(f"the hall did not start: {server.stdout.read().decode()}")
-            time.sleep(0.05)
-        yield base, db
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    """A hall of this module's own, whose store's URL the test knows (to grant a moderator); it may
+    spend all its time hashing passwords, as the session's hall does (conftest.py)."""
+    db = tmp_path_factory.mktemp("trust") / "hall.sqlite3"
+    with served_hall(db, "--limit", "hashing_share=100") as base:
+        yield base, f"sqlite:///{db}"
 
 
 def flag_pair(db: str, first: str, second: str, code: str) -> None:
