@@ -35,6 +35,11 @@ from .bench_alongside import finished_games
 from .cluster import MAX_SERVERS, Cluster
 from .processes import cpu_seconds, free_port, resident_bytes, start_server
 
+# The hall under test: no quota per address (every room comes from this machine) and no rate per
+# connection either: with few rooms, a client of a bot with no thinking time moves more than 30
+# times a second (a person's bound), and a refusal would end the measurement, not slow it.
+SERVE_OPTIONS = ("--no-client-quotas", "--limit", "connection_messages=1000000/second")
+
 
 def register(targets: argparse._SubParsersAction) -> None:
     parser = targets.add_parser("hall", help="moves/s and ack latency of the hall under WebSocket load",
@@ -332,7 +337,7 @@ def cluster_runs(console: Any, args: argparse.Namespace, game: Any) -> list[tupl
     with tempfile.TemporaryDirectory(prefix="parlour-bench-cluster-") as folder:
         os.chmod(folder, 0o755)  # PostgreSQL runs as its own user when this runs as root
         for number, servers in enumerate(args.servers, 1):
-            with Cluster(Path(folder), servers, free_port(), hall_options=("--quiet", "--no-client-quotas"),
+            with Cluster(Path(folder), servers, free_port(), hall_options=("--quiet", *SERVE_OPTIONS),
                          say=lambda line: console.print(line, style="dim"), database=f"bench_{number}") as cluster:
                 pids = cluster.pids()
                 parts = {"halls": [pids[f"hall {n}"] for n in range(1, servers + 1)],
@@ -460,7 +465,7 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
             db_url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
             port = free_port()
-            server = start_server(db_url, port)
+            server = start_server(db_url, port, SERVE_OPTIONS)
             try:
                 console.print(f"server on 127.0.0.1:{port}, store {db_url}; creating {args.rooms} rooms...")
                 codes = finished_games(f"http://127.0.0.1:{port}", game.id, game.min_players, args.analyses)
