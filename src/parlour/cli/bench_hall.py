@@ -362,7 +362,7 @@ def cluster_runs(console: Any, args: argparse.Namespace, game: Any) -> list[tupl
     with tempfile.TemporaryDirectory(prefix="parlour-bench-cluster-") as folder:
         os.chmod(folder, 0o755)  # PostgreSQL runs as its own user when this runs as root
         for number, servers in enumerate(args.servers, 1):
-            with Cluster(Path(folder), servers, free_port(), hall_options=("--quiet", *SERVE_OPTIONS),
+            with Cluster(Path(folder), servers, free_port(), hall_options=("--quiet", *SERVE_OPTIONS), per_address=None,
                          say=lambda line: console.print(line, style="dim"), database=f"bench_{number}") as cluster:
                 pids = cluster.pids()
                 parts = {"halls": [pids[f"hall {n}"] for n in range(1, servers + 1)],
