@@ -104,7 +104,8 @@ class Room:
                                    lambda: self.timer.deadline or self.pace.deadline, self.ended)
         self.bots = context.bots
         self.driver = BotDriver(self.code, game, context.bots, self._seed, context.spawn, self._bot_act)
-        self.chat = Chat(self.code, context, self.seats, lambda: self.lease, self.refusal, self._say_system)
+        self.chat = Chat(self.code, context, self.seats, lambda: self.lease, self.refusal,
+                         lambda text: context.execute(self.code, Say("system", text)))  # said at the owner
         self.votes = Votes(self)
         if self.status != "waiting":
             self.play.begin()
@@ -152,10 +153,6 @@ class Room:
     def audience(self, seat: int | None) -> Audience:
         """What ``seat`` (None: the spectators) has been shown, with its own count of the turns."""
         return showing.audience(self, seat)
-
-    @property
-    def shared_revision(self) -> int:
-        return self.audiences.shared_revision
 
     def state_text(self, seat: int | None, legal: bool = True, log_start: int = 0, skipped: int = 0) -> str:
         """The ``state`` message for ``seat`` (None: a spectator): room/showing.py."""
@@ -238,9 +235,6 @@ class Room:
         if isinstance(command, Say):
             return Said((await self.chat.say(command)).n)
         raise HallError("bad_request", f"a room does not take {type(command).__name__} itself")
-
-    async def _say_system(self, text: str) -> None:
-        await self.context.execute(self.code, Say("system", text))
 
     def committed(self, change: dict[str, Any]) -> None:
         """A collaborator committed ``change`` (seats, status: room/leaving.py): shown to the
@@ -366,9 +360,9 @@ class Room:
         caught up from the store (whatever its last owner committed is there, fencing saw to it),
         then its bots and timer run here."""
         async with self.lock:
-            record = await self._read_committed()
+            record = await following.read_committed(self)
             if record is not None:
-                self.apply_committed(record, quiet=True)
+                following.apply_committed(self, record, quiet=True)
             self.leading, self.lease = True, lease
             self.chat.forget()
             self.timer.stop()  # the turn timer starts again, here
@@ -389,34 +383,20 @@ class Room:
             self._arm_timer(False)
 
     def refresh(self) -> None:
-        """A replica catches up with what its owner committed, in the background (not while an
-        action of its own is being forwarded: that action's ack goes out first)."""
-        if not self.leading and not self.forwarding:
-            self.context.spawn(self.sync_from_store())
+        """A replica catches up with what its owner committed, in the background: room/following.py."""
+        following.refresh(self)
 
     async def sync_from_store(self) -> bool:
-        """Brings this replica up to what the store has committed (read on a thread); returns
-        whether anything changed."""
-        record = await self._read_committed()
-        async with self.lock:
-            if record is None or self.leading:
-                return False
-            return self.apply_committed(record)
-
-    async def _read_committed(self) -> RoomRecord | None:
-        return await self.context.store.room(self.code, self.turn)
+        """Brings this replica up to what the store has committed; whether anything changed."""
+        return await following.sync_from_store(self)
 
     def apply_change(self, change: dict[str, Any]) -> bool:
         """Takes one change the room's owner committed and published (:meth:`_changed`), without
         reading the store; False when it does not follow on: room/following.py."""
-        return following.apply_change(self, change, self._shown_here)
+        return following.apply_change(self, change)
 
-    def apply_committed(self, record: RoomRecord, quiet: bool = False) -> bool:
-        """Takes what the store has committed (its watchers here told unless ``quiet``); returns
-        whether anything changed: room/following.py."""
-        return following.apply_committed(self, record, None if quiet else self._shown_here)
-
-    def _shown_here(self, action_seen_by_all: bool | None) -> None:
+    def shown_here(self, action_seen_by_all: bool | None) -> None:
+        """A change another process made (a replica's) is shown to the watchers here."""
         self._changed(action_seen_by_all, here_only=True)
 
     def rewind(self, turn: int) -> None:

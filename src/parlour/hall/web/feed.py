@@ -140,7 +140,7 @@ class Feed:
     def newest_state(self, room: Room, seat: int | None, legal: bool) -> str | None:
         """``seat``'s newest state with the log lines this connection lacks; None if it has it."""
         audience = room.audience(seat)
-        shown = (room.shared_revision, audience.revision)
+        shown = (room.audiences.shared_revision, audience.revision)
         if shown == self.shown:
             return None
         start = self.log_lines if self.log_epoch == audience.epoch else 0
