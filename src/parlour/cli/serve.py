@@ -70,6 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    young_objects()  # a mistyped PARLOUR_GC stops the hall before it starts, in words
 
     from ..games import all_games
     from ..hall import create_app
@@ -152,6 +153,22 @@ def notify_config(args: argparse.Namespace) -> NotifyConfig:
     return NotifyConfig(public, smtp)
 
 
+YOUNG_OBJECTS = 50_000  # new objects between two passes of the collector over the young ones
+
+
+def young_objects() -> int | None:
+    """What PARLOUR_GC asks for: None for Python's own settings, else the young generation's size;
+    :class:`SystemExit` in words for anything else."""
+    setting = os.environ.get("PARLOUR_GC", "").strip()
+    if setting == "default":
+        return None
+    if not setting:
+        return YOUNG_OBJECTS
+    if not setting.isdigit() or int(setting) < 1:
+        raise SystemExit(f"PARLOUR_GC is 'default' or a whole number of new objects (e.g. 50000), not {setting!r}")
+    return int(setting)
+
+
 def settle_collector() -> None:
     """Tune Python's garbage collector for a long-running server, once the rooms are back.
 
@@ -159,14 +176,17 @@ def settle_collector() -> None:
     as long as the process) is moved out of the collector's sight, and young objects are looked
     at after 50,000 new ones rather than 700: almost everything a move makes is freed by reference
     counting, and without this the collector's full passes over the whole heap stalled every room
-    for up to a second under load (docs/benchmarks.md). PARLOUR_GC=default keeps Python's own."""
+    for up to a second under load (docs/benchmarks.md). PARLOUR_GC=default keeps Python's own;
+    PARLOUR_GC=N, a whole number, looks at young objects after N new ones instead of 50,000 (a
+    young pass takes time in proportion: parlour_gc_pause_seconds in /metrics)."""
     import gc
 
-    if os.environ.get("PARLOUR_GC") == "default":
+    young = young_objects()
+    if young is None:
         return
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    gc.set_threshold(young, 20, 100)
 
 
 def reachable(host: str, port: int) -> str:
