@@ -301,8 +301,7 @@ class Room:
             self.status = "over"
         if not self.audiences.built:  # rebuilding on start: the audiences come later, from the records
             return True
-        entries = with_timer_line(record, entries, self.bots.builtin(self.game))
-        return self.audiences.show(state, entries, record.seat, self.turn)
+        return self.audiences.show(state, with_timer_line(record, entries, self.game), record.seat, self.turn)
 
     # -- after every change: watchers, bots, timer ---------------------------------------------
     def resume(self) -> None:

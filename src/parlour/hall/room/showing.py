@@ -96,18 +96,18 @@ def track(room: Room) -> None:
     if room.status == "waiting":
         room.audiences.track(None, ())
         return
-    bot = room.bots.builtin(room.game)
     room.audiences.track(room.play.start_state(), (
-        (state, with_timer_line(record, entries, bot), record.seat, record.turn + 1)
+        (state, with_timer_line(record, entries, room.game), record.seat, record.turn + 1)
         for state, record, entries in room.play.steps()))
 
 
-def with_timer_line(record: ActionRecord, entries: list[LogEntry], bot: str) -> list[LogEntry]:
-    """``record``'s log ``entries``, after a line saying so when the turn timer made it (``bot``
-    moved for the seat)."""
+def with_timer_line(record: ActionRecord, entries: list[LogEntry], game: Game[Any]) -> list[LogEntry]:
+    """``record``'s log ``entries``, after a line saying so when the turn timer made it (the
+    game's built-in bot moved for the seat)."""
     if record.by != "timer":
         return entries
-    return [LogEntry(f"the turn timer ran out: the {bot} bot moved for {{p{record.seat}}}"), *entries]
+    return [LogEntry(f"the turn timer ran out: the {BotPool.builtin(game)} bot moved"
+                     f" for {{p{record.seat}}}"), *entries]
 
 
 def replay(room: Room, seat: int | None = None, start: int = 0, count: int | None = None) -> dict[str, Any]:
