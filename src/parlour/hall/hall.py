@@ -31,6 +31,7 @@ from .room.leaving import abandoned, end_if_abandoned
 from .room.pace import LIVE, TURN_BASED, check_pace
 from .room.seats import human
 from .room.timer import MAX_TURN_TIMER, Deadlines
+from .room.votes import resume_vote
 from .store import ChatLine, RoomRecord, SeatHolder, Store, StoreError
 from .text import clean_name, distinct_name
 from .tokens import CODE_LENGTH, new_code, new_token, token_hash
@@ -139,6 +140,7 @@ class Hall:
                 room = self._restore(record)
                 if room is not None and room.status == "playing":
                     room.resume()
+                    resume_vote(room, room.votes, record)  # the vote under way, as the store keeps it
         self.spawn(self._tick())
         self.started = True
 

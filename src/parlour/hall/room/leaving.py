@@ -263,7 +263,7 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
         settle = unrated(None if result is None else settlement(
             room.code, room.game.id, told.seats, result.ranks, room.context.clock.now()), room.coach)
         status = "over" if told.ends else None
-        await room.save(seats=told.seats, status=status, left=told.left, settle=settle)
+        await room.save(seats=told.seats, status=status, left=told.left, settle=settle, vote={})  # a vote ends too
         room.seats.replace(told.seats)
         room.status = status or room.status
         room.votes.ballot = None

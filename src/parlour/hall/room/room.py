@@ -59,7 +59,7 @@ from .replay import replay_of
 from .seats import SeatBook
 from .takeback import holding, moved, rewind, take_back
 from .timer import TurnTimer
-from .votes import Votes, vote
+from .votes import Votes, resume_vote, vote
 
 log = logging.getLogger(__name__)
 
@@ -471,6 +471,7 @@ class Room:
             if record is not None:
                 self.apply_committed(record, quiet=True)
             self.leading, self.lease = True, lease
+            resume_vote(self, self.votes, record)  # the vote under way, as the store keeps it (room/votes.py)
             self.chat.forget()
             self.timer.stop()  # the turn timer starts again, here
             self.driver.forget()  # whatever this process's bots began choosing before is moot
