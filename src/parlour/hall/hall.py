@@ -27,7 +27,7 @@ from .errors import HallError
 from .room import Room, RoomContext
 from .room.bots import BotPool
 from .room.commands import Acted, Answer, Command
-from .room.leaving import abandoned, end_if_abandoned
+from .room.leaving import ABANDONED_AFTER, abandoned, end_if_abandoned
 from .room.pace import LIVE, TURN_BASED, check_pace
 from .room.seats import human
 from .room.timer import MAX_TURN_TIMER, Deadlines
@@ -72,6 +72,14 @@ class Ownership(Protocol):
     async def trouble(self) -> str | None:
         """What keeps this process from its whole part, in words (GET /readyz), or None."""
 
+    async def look(self, rooms: Sequence[Room]) -> None:
+        """Brings what this process knows of who is connected to ``rooms`` at the other processes
+        up to date (the lobby is about to judge them)."""
+
+    def knows_presence(self, room: Room) -> bool:
+        """Whether this process knows who is connected to ``room`` anywhere, so that the lobby may
+        leave it out and an abandoned game may end (alone: always; in a cluster, read lately)."""
+
 
 class LocalOwnership:
     """A single process: it applies every room."""
@@ -97,18 +105,27 @@ class LocalOwnership:
     async def trouble(self) -> str | None:
         return None
 
+    async def look(self, rooms: Sequence[Room]) -> None:
+        pass
+
+    def knows_presence(self, room: Room) -> bool:
+        return True
+
 
 class Hall:
     """Every room, with what they share: the store, the broadcast, the clock, the bots."""
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                  broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
-                 bot_workers: int = 1, seed: int | None = None, ownership: Ownership | None = None) -> None:
+                 bot_workers: int = 1, seed: int | None = None, ownership: Ownership | None = None,
+                 abandoned_after: float = ABANDONED_AFTER) -> None:
         """``ownership``: which process applies each room when several share them (hall/cluster/);
-        by default this one applies them all."""
+        by default this one applies them all. ``abandoned_after``: the seconds after which a game
+        nobody plays any more ends (room/leaving.py; an hour, shorter in tests)."""
         self.store = store
         self.ownership: Ownership = ownership or LocalOwnership()
         self.clustered = ownership is not None
+        self.abandoned_after = abandoned_after
         self.seed = seed  # None: every deal and bot seed is fresh; else all follow from it (new_seed)
         self._dealt = 0  # the rooms created since this hall started, for new_seed
         self.games = dict(games)
@@ -117,7 +134,6 @@ class Hall:
         self.bots = BotPool(bot_time_limit, bot_threads, bot_workers)
         self.deadlines = Deadlines()
         self.rooms: dict[str, Room] = {}
-        self.abandoned: set[str] = set()  # waiting rooms let go of as abandoned (the store keeps them)
         # told where a room is applied when people of a turn-based room are asked anew (hall/notify/)
         self.on_asked: list[Callable[[Room, list[int]], None]] = []
         self.on_looked: list[Callable[[Room, int], None]] = []  # a seat's player opened its room
@@ -204,6 +220,8 @@ class Hall:
 
     async def _tick(self) -> None:
         next_sweep = self.clock.now() + SWEEP_EVERY
+        every = min(SWEEP_EVERY, self.abandoned_after / 4)  # a look at abandoned games
+        next_look = self.clock.now() + every
         while True:
             await asyncio.sleep(TIMER_TICK)
             now = self.clock.now()
@@ -211,7 +229,10 @@ class Hall:
                 timer.fire()
             if now >= next_sweep:
                 self.sweep(now)
-                next_sweep = now + SWEEP_EVERY
+                next_sweep, next_look = now + SWEEP_EVERY, now + every
+            elif now >= next_look:
+                self.end_abandoned(now)
+                next_look = now + every
 
     def sweep(self, now: float) -> list[str]:
         """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds and of the
@@ -221,17 +242,26 @@ class Hall:
         idle = [code for code, room in self.rooms.items() if room.expired(now, WAITING_TTL) or (
                 room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED) or (
                 not room.leading and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
-        for room in self.rooms.values():  # nobody plays it any more (room/leaving.py); in a cluster a
-            # player may be connected to another process, so there games are not ended as abandoned
-            if not self.clustered and abandoned(room, now) is not None:
-                self.spawn(end_if_abandoned(room))
+        self.end_abandoned(now)
         for code in idle:
             room = self.rooms.pop(code)
-            if room.expired(now, WAITING_TTL):
-                self.abandoned.add(code)
             room.timer.stop()
             self.ownership.let_go(room)
         return idle
+
+    def end_abandoned(self, now: float) -> None:
+        """Ends the games applied here that nobody plays any more (room/leaving.py): in a cluster,
+        judged with who is connected at the other processes (hall/cluster/presence.py), read
+        first, and only while that is known."""
+        rooms = [room for room in self.rooms.values() if abandoned(room, now, self.abandoned_after) is not None]
+        if rooms:
+            self.spawn(self._end_abandoned(rooms))
+
+    async def _end_abandoned(self, rooms: list[Room]) -> None:
+        await self.ownership.look(rooms)
+        for room in rooms:
+            if self.ownership.knows_presence(room):
+                await end_if_abandoned(room, self.abandoned_after)  # judged again under its lock
 
     def on_remote_change(self, key: str, payload: bytes | None = None) -> None:
         """Another process of the hall committed ``payload`` (JSON) to ``key`` (a room, or its

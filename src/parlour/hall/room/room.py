@@ -154,7 +154,8 @@ class Room:
 
     def expired(self, now: float, ttl: float) -> bool:
         """A waiting room nobody has been connected to for ``ttl`` seconds."""
-        return self.status == "waiting" and self.watchers == 0 and now - self.touched >= self.pace.waiting(ttl)
+        watched = self.watchers or self.seats.watchers_elsewhere  # here, or at another process of a cluster
+        return self.status == "waiting" and not watched and now - self.touched >= self.pace.waiting(ttl)
 
     def audience(self, seat: int | None) -> Audience:
         """What ``seat`` (None: the spectators) has been shown, with its own count of the turns."""

@@ -34,7 +34,19 @@ from typing import Any, Protocol
 from ..errors import HallError
 from ..store import RoomRecord
 from .commands import Vote
-from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_absent, departing, ending, forfeited, leave, people
+from .leaving import (
+    AWAY_GRACE,
+    Farewell,
+    Room,
+    away_for,
+    check_absent,
+    departing,
+    duration,
+    ending,
+    forfeited,
+    leave,
+    people,
+)
 from .pace import Pace
 from .seats import SeatBook
 
@@ -159,7 +171,7 @@ class Votes:
             ballot = self.propose(seats, command, now)
             if set(self.needed(seats, now)) - {voter}:  # else it passes at once: decided() says it
                 lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
-                             f" within {_duration(self.lasts())}")
+                             f" within {duration(self.lasts())}")
         elif voter in ballot.yes:  # counted again: someone it waited for may be gone long enough now
             passed = self.tally(seats, now)
             if passed is None:
@@ -191,7 +203,7 @@ class Votes:
         if ballot is None:
             return None
         times = [since + AWAY_GRACE for s in self.needed(seats, now)
-                 if s not in ballot.yes and seats[s].connections == 0 and (since := seats[s].away_since) is not None]
+                 if s not in ballot.yes and not seats[s].present and (since := seats[s].gone_since()) is not None]
         return min(times) if times and min(times) <= ballot.until else None
 
     def propose(self, seats: SeatBook, command: Vote, now: float) -> Ballot:
@@ -289,10 +301,3 @@ async def _recount(room: Room, votes: Votes, when: float) -> None:
     if passed is not None:
         with contextlib.suppress(HallError):  # the game ended meanwhile
             await leave(room, lambda: decided(room, passed))
-
-
-def _duration(seconds: float) -> str:
-    """``seconds`` in the words of the chat: "2 minutes", "24 hours", "14 days"."""
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds / 3600:.0f} hours" if seconds < 2 * 86400 else f"{seconds / 86400:.0f} days"
