@@ -134,6 +134,8 @@ class Hall:
         self.bots = BotPool(bot_time_limit, bot_threads, bot_workers)
         self.deadlines = Deadlines()
         self.rooms: dict[str, Room] = {}
+        # waiting rooms let go of as expired (the store keeps them; its link brings one back)
+        self.abandoned: set[str] = set()
         # told where a room is applied when people of a turn-based room are asked anew (hall/notify/)
         self.on_asked: list[Callable[[Room, list[int]], None]] = []
         self.on_looked: list[Callable[[Room, int], None]] = []  # a seat's player opened its room
@@ -245,6 +247,8 @@ class Hall:
         self.end_abandoned(now)
         for code in idle:
             room = self.rooms.pop(code)
+            if room.expired(now, WAITING_TTL):
+                self.abandoned.add(code)
             room.timer.stop()
             self.ownership.let_go(room)
         return idle
@@ -306,6 +310,7 @@ class Hall:
         record = await self.store.room(code) if len(code) == CODE_LENGTH else None
         room = self.rooms.get(code)  # restored meanwhile by another request
         if room is None and record is not None:
+            self.abandoned.discard(code)  # asked for again: the lobby judges it anew
             room = self._restore(record)
             if room is not None and not room.leading:
                 room.follow()  # the deadline as its owner set it

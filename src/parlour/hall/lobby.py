@@ -92,6 +92,8 @@ async def _stored(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncGen
         codes = await hall.store.lobby_page(status, game, start, STORED_PAGE)
         rooms = []
         for code in codes:
+            if code in hall.abandoned and code not in hall.rooms:
+                continue  # expired, as this process saw it (the single process's lobby forgets it too)
             try:
                 rooms.append(await hall.room(code))
             except HallError:  # it no longer replays (logged)
