@@ -12,7 +12,7 @@ from typing import Any
 
 import redis
 
-from parlour.hall.cluster.presence import HALLS, STALE, Presence
+from parlour.hall.cluster.presence import HALLS, SLOW, STALE, Presence
 from parlour.hall.room.leaving import HOST_AWAY, away_for, host_away
 from parlour.hall.room.seats import SeatBook
 
@@ -34,6 +34,7 @@ class Copy:
     def __init__(self, leading: bool) -> None:
         self.code, self.status, self.leading, self.watchers = "ROOMXX", "waiting", leading, 0
         self.seats = SeatBook([dict(ANA), dict(OPEN)])
+        self.votes = SimpleNamespace(ballot=None)
         self.shown = 0
 
     def show_status(self, change: Any = None) -> None:
@@ -41,7 +42,9 @@ class Copy:
 
 
 def process(url: str, name: str, clock: Clock, leading: bool) -> tuple[Presence, Copy]:
+    """A process's presence, and its copy of the room, watched by one connection (a spectator)."""
     room = Copy(leading)
+    room.watchers = 1
     return Presence(url, name, SimpleNamespace(rooms={room.code: room}, clock=clock)), room  # type: ignore[arg-type]
 
 
@@ -54,21 +57,20 @@ def test_a_player_connected_to_another_process_counts_and_their_leaving_is_told_
     a, at_a = process(redis_server.url, "a:1/x", clock, leading=True)
     b, at_b = process(redis_server.url, "b:2/y", clock, leading=False)
     at_a.seats[0].away_since = clock.now()  # hall A never saw Ana: gone since it read the room
-    at_a.watchers = 1  # Bo watches at A
-    at_b.watchers, at_b.seats[0].connections = 1, 1  # Ana, through hall B
+    at_b.watchers, at_b.seats[0].connections = 2, 1  # Ana, through hall B
     asyncio.run(b.tick())
     asyncio.run(a.tick())
     seat = at_a.seats[0]
-    assert (seat.connections, seat.elsewhere, seat.present, at_a.seats.watchers_elsewhere) == (0, 1, True, 1)
+    assert (seat.connections, seat.elsewhere, seat.present, at_a.seats.watchers_elsewhere) == (0, 1, True, 2)
     assert a.knows(at_a) and at_a.shown == 1  # the presence dot turned green for A's watchers
     clock.time += HOST_AWAY * 2
     assert not host_away("waiting", at_a.seats, clock.now() - HOST_AWAY * 2, clock.now())  # she is here, at B
     left = clock.now()
-    at_b.watchers, at_b.seats[0].connections, at_b.seats[0].away_since = 0, 0, left
+    at_b.watchers, at_b.seats[0].connections, at_b.seats[0].away_since = 1, 0, left
     asyncio.run(b.tick())
     clock.time += HOST_AWAY - 1
     asyncio.run(a.tick())
-    assert (seat.elsewhere, seat.seen_elsewhere, at_a.seats.watchers_elsewhere) == (0, left, 0)
+    assert (seat.elsewhere, seat.seen_elsewhere, at_a.seats.watchers_elsewhere) == (0, left, 1)
     assert away_for(seat, clock.now()) == HOST_AWAY - 1  # gone since she left B, not since A read the room
     assert not host_away("waiting", at_a.seats, 0.0, clock.now())
     clock.time += 1
@@ -80,7 +82,7 @@ def test_a_player_connected_to_another_process_counts_and_their_leaving_is_told_
 def test_nothing_is_written_while_nothing_changes(redis_server):
     clock = Clock()
     b, at_b = process(redis_server.url, "b:2/y", clock, leading=True)
-    at_b.watchers, at_b.seats[0].connections = 1, 1
+    at_b.watchers, at_b.seats[0].connections = 2, 1
     asyncio.run(b.tick())
     before = hset_calls(b.client)
     for _ in range(5):  # moves, timers, chat: none of them is presence
@@ -96,7 +98,7 @@ def test_a_killed_process_counts_for_nothing_once_its_word_expired_and_its_last_
     clock = Clock()
     a, at_a = process(redis_server.url, "a:1/x", clock, leading=True)
     b, at_b = process(redis_server.url, "b:2/y", clock, leading=False)
-    at_b.watchers, at_b.seats[0].connections = 1, 1
+    at_b.watchers, at_b.seats[0].connections = 2, 1
     asyncio.run(b.tick())
     asyncio.run(a.tick())
     seen = at_a.seats[0].seen_elsewhere
@@ -104,7 +106,7 @@ def test_a_killed_process_counts_for_nothing_once_its_word_expired_and_its_last_
     b.client.zadd(HALLS, {"b:2/y": time.time() - 1})  # B died: its word ran out (6 s after its last tick)
     clock.time += 30
     asyncio.run(a.tick())
-    assert (at_a.seats[0].elsewhere, at_a.seats.watchers_elsewhere) == (0, 0)
+    assert (at_a.seats[0].elsewhere, at_a.seats.watchers_elsewhere) == (0, 0)  # B's spectator too
     assert at_a.seats[0].seen_elsewhere == seen  # last seen there when A last read it
     a.close()
     b.close()
@@ -120,3 +122,23 @@ def test_with_redis_away_presence_is_not_known(redis_server):
     asyncio.run(a.tick())  # ...and this one fails (logged once): not known
     assert not a.knows(at_a)
     a.close()
+
+
+def test_a_room_applied_here_that_nobody_watches_here_is_read_when_judged_not_every_tick(redis_server):
+    clock = Clock()
+    a, at_a = process(redis_server.url, "a:1/x", clock, leading=True)
+    b, at_b = process(redis_server.url, "b:2/y", clock, leading=False)
+    at_a.watchers, at_a.status = 0, "playing"
+    at_b.watchers, at_b.seats[0].connections = 1, 1
+    asyncio.run(b.tick())
+    before = int(a.client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0))
+    for _ in range(SLOW - 1):
+        asyncio.run(a.tick())
+    assert int(a.client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)) == before
+    assert not a.knows(at_a) and at_a.seats[0].elsewhere == 0  # not read: not known
+    asyncio.run(a.look([at_a]))  # a command judged by presence, the lobby, an abandoned game
+    assert a.knows(at_a) and at_a.seats[0].elsewhere == 1
+    asyncio.run(a.tick())  # the SLOW-th tick reads it too
+    assert int(a.client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)) == before + 2
+    a.close()
+    b.close()

@@ -26,7 +26,7 @@ from .clock import Clock
 from .errors import HallError
 from .room import Room, RoomContext
 from .room.bots import BotPool
-from .room.commands import Acted, Answer, Command
+from .room.commands import Acted, Answer, Command, GiveToBot, Start, Vote
 from .room.leaving import ABANDONED_AFTER, abandoned, end_if_abandoned
 from .room.pace import LIVE, TURN_BASED, check_pace
 from .room.seats import human
@@ -44,6 +44,9 @@ KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (t
 KEEP_REPLICA = 60  # seconds a room another process applies stays in memory here once nobody watches it
 WAITING_TTL = 15 * 60  # seconds a waiting room stays listed with nobody connected to it
 SWEEP_EVERY = 60  # seconds between two looks for such rooms
+# commands judged by who is connected (a host gone a minute, a player gone two): in a cluster the
+# process that applies the room reads who is connected at the others first (hall/cluster/presence.py)
+BY_PRESENCE = (Start, GiveToBot, Vote)
 
 
 class Ownership(Protocol):
@@ -338,7 +341,13 @@ class Hall:
             raise HallError("retry", "the hall is restarting: nothing was done; reconnect in a moment and try again")
         command = room.prepare(command)
         answer = await self.forward_to_owner(room, command, on_commit)
-        return answer if answer is not None else await room.handle(command, on_commit)
+        return answer if answer is not None else await self.apply(room, command, on_commit)
+
+    async def apply(self, room: Room, command: Command, on_commit: Callable[[int], None] | None = None) -> Answer:
+        """Applies ``command`` to ``room`` here (this process applies it, or it was forwarded here)."""
+        if isinstance(command, BY_PRESENCE):
+            await self.ownership.look([room])
+        return await room.handle(command, on_commit)
 
     async def forward_to_owner(self, room: Room, command: Command,
                                on_commit: Callable[[int], None] | None = None) -> Answer | None:

@@ -19,12 +19,14 @@ judged by everyone connected to any process:
   ``parlour:halls``, scored with the time its word expires (``ALIVE`` seconds on, wall clock as the
   leases use); readers take only the fields of processes whose word still holds, so the connections
   of a process that died count for nothing after ``ALIVE`` seconds (its players reconnect to another).
-- **Read where it is judged.** In the same pipeline a process reads the rooms it applies or shows
-  whose people are not all connected to it (one HGETALL a room), and the lobby reads the rooms of
-  a page before judging them (:meth:`look`). What it read goes on the room's seats (``elsewhere``,
-  ``seen_elsewhere``) and on ``watchers_elsewhere``; the judges (room/leaving.py, room/votes.py,
-  hall/lobby.py) use it beside this process's own counts. A room's watchers here are shown a
-  presence that changed.
+- **Read where it is judged.** In the same pipeline a process reads the rooms it shows (a
+  connection here) whose people are not all connected to it (one HGETALL a room), and every
+  ``SLOW`` ticks those it applies; the lobby reads the rooms of a page before judging them
+  (:meth:`look`), and the process applying a room reads it before a command judged by presence (a
+  start, a seat given to a bot, a vote: hall.py) and before ending an abandoned game. What it read
+  goes on the room's seats (``elsewhere``, ``seen_elsewhere``) and on ``watchers_elsewhere``; the
+  judges (room/leaving.py, room/votes.py, hall/lobby.py) use it beside this process's own counts.
+  A room's watchers here are shown a presence that changed.
 - **Not known, not judged.** While Redis cannot be read, :meth:`knows` says False once the last
   read is ``STALE`` seconds old: the lobby then lists rooms without judging who is connected, and
   no game ends as abandoned (hall.py); a player's seat is never taken on stale news of absence
@@ -49,7 +51,8 @@ log = logging.getLogger(__name__)
 
 KEY = "parlour:presence:"  # + a room's code: a hash, one field per process that told of the room
 HALLS = "parlour:halls"  # a sorted set: each process's id, scored with when its word expires
-EVERY = 2.0  # seconds between two ticks (tell what changed, read what is judged here)
+EVERY = 2.0  # seconds between two ticks (tell what changed, read what is shown here)
+SLOW = 15  # every SLOW ticks (30 s) the rooms applied here that nobody watches here are read too
 ALIVE = 3 * EVERY  # seconds a process's word holds after its last tick
 STALE = 3 * EVERY  # seconds after the last read of a room that its presence counts as unknown
 KEEP = 24 * 3600  # seconds a room's hash is kept after its last write (a backstop: dead fields are skipped)
@@ -67,6 +70,7 @@ class Presence:
         self._seen: dict[str, list[float | None]] = {}  # code -> when each seat's last connection here closed
         self._read: dict[str, float] = {}  # code -> when it was last read (time.monotonic)
         self._failing = False
+        self._ticks = 0
 
     # -- what the hall asks ------------------------------------------------------------------------
     def knows(self, room: Room) -> bool:
@@ -101,7 +105,9 @@ class Presence:
             value = self._value(room)
             if self._told.get(code) != value:
                 writes[code] = value
-        await self._exchange(writes, [room for room in rooms.values() if _judged_here(room)])
+        self._ticks += 1
+        slow = self._ticks % SLOW == 0
+        await self._exchange(writes, [room for room in rooms.values() if _judged_here(room, slow)])
 
     def close(self) -> None:
         self.client.close()
@@ -179,11 +185,13 @@ class Presence:
             room.show_status()  # a presence dot changed
 
 
-def _judged_here(room: Room) -> bool:
-    """Whether this process judges ``room`` by who is connected now: it applies it or shows it, and
-    not everyone who may keep it going is connected here."""
-    if room.status == "over" or not (room.leading or room.watchers):
-        return False
+def _judged_here(room: Room, slow: bool) -> bool:
+    """Whether this process reads who is connected to ``room`` at the others this tick: not
+    everyone who may keep it going is connected here, and it shows the room here (every tick), or
+    it applies it (every ``SLOW`` ticks: the commands judged by presence read it first, hall.py;
+    every tick while a vote is under way)."""
+    if room.status == "over" or not (room.watchers or slow and room.leading or room.leading and room.votes.ballot):
+        return False  # (a vote under way is counted again by itself: room/votes.py)
     return room.status == "waiting" or any(seat.kind == "human" and not seat.left and not seat.connections
                                            for seat in room.seats)
 
