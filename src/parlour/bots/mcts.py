@@ -32,7 +32,7 @@ DEFAULT_TIME = 0.2  # seconds per move when no time limit is given
 MARGIN = 0.004  # seconds kept back for everything around the search
 MIN_CPU_SHARE = 0.3  # the least share of its time the search keeps on a busy machine
 MAX_ROLLOUT = 1_000  # playout moves; a longer playout counts as even
-TREE_VISITS_PER_ROUND = 40  # an appraisal's tree search: visits for each round of a flat one
+TREE_VISITS_PER_ROUND = 16  # an appraisal's tree search: each candidate's visits for each round of a flat one
 
 
 def seat_values(ranks: tuple[int, ...] | list[int]) -> list[float]:
@@ -298,19 +298,22 @@ class MctsBot(Bot):
 
     def _tree_values(self, state: Any, seat: int, candidates: list[Action], iterations: int
                      ) -> list[tuple[Action, float]]:
-        """Each root candidate's mean value for ``seat`` after ``iterations`` of the tree search (an
-        open-information game whose search grows a tree: the hard level's own search)."""
-        root = _Node(state, seat)
-        root.candidates = candidates
-        widening = self.widening
-        self.widening = max(widening, float(len(candidates)))  # every candidate gets its share of the search
-        try:
+        """Each root candidate's mean value for ``seat`` over a tree search of ``iterations`` of its
+        own from the position it leads to (an open-information game whose search grows a tree: the
+        hard level's own search below the root). Every candidate gets the same search: one searched
+        more deeply than another would be judged on other leaves, and a leaf's evaluation is not a
+        finished game's result (docs/analysis.md)."""
+        game, judged = self.game, []
+        for action in candidates:
+            after = game.apply(state, seat, action)
+            root, total, counted = _Node(after, _mover(game, after)), 0.0, 0
             for _ in range(iterations):
-                self._iterate(root, state, False, math.inf)
-        finally:
-            self.widening = widening
-        values = {id(a): child.value / child.visits for a, child in root.children if child.visits}
-        return [(action, values.get(id(action), 0.0)) for action in candidates]
+                values = self._iterate(root, after, False, math.inf)
+                if values is not None:
+                    total += values[seat]
+                    counted += 1
+            judged.append((action, total / counted if counted else 0.5))
+        return judged
 
     def _set_depth(self, state: Any) -> None:
         depth = self.rollout_depth
@@ -326,7 +329,9 @@ class MctsBot(Bot):
             candidates = [a for a in candidates if json.dumps(a, sort_keys=True) in allowed]
         return candidates or legal
 
-    def _iterate(self, root: _Node, state: Any, hidden: bool, deadline: float) -> None:
+    def _iterate(self, root: _Node, state: Any, hidden: bool, deadline: float) -> Any:
+        """One iteration of the search from ``root``: each seat's value of the playout it ended
+        with, None if it played none (the time ran out, or an impossible guess)."""
         game = self.game
         node, path, depth, mover = root, [root], 0, root.mover
         while mover is not None:
@@ -339,7 +344,7 @@ class MctsBot(Bot):
                     state = game.apply(state, mover, action)
                 except IllegalAction:  # a guessed hidden state where this action is impossible
                     if node is root:
-                        return  # the root's actions are really legal: the guess was wrong, not they
+                        return None  # the root's actions are really legal: the guess was wrong, not they
                     node.candidates.pop(len(node.children))
                     continue
                 child = _Node(None if hidden else state, _mover(game, state))
@@ -349,7 +354,7 @@ class MctsBot(Bot):
                 break
             chosen, state = self._select(node, mover, state, hidden)
             if chosen is None:
-                return
+                return None
             node = chosen
             path.append(node)
             depth += 1
@@ -365,13 +370,14 @@ class MctsBot(Bot):
                 break  # below the tree's last level, every visit is played out
         values = self._playout(state, mover, deadline)
         if values is None:
-            return
+            return None
         chooser = None
         for n in path:
             n.visits += 1
             if chooser is not None:
                 n.value += values[chooser]
             chooser = n.mover
+        return values
 
     def _select(self, node: _Node, mover: int, state: Any, hidden: bool) -> tuple[_Node | None, Any]:
         """The child of ``node`` (where ``mover`` chooses) that UCT picks, and the state there."""
