@@ -39,12 +39,13 @@ class Halls:
         self.processes: list[subprocess.Popen[bytes]] = []
         self.logs: list[Path] = []  # each process's output, shown when a test fails
 
-    def start(self, count: int) -> None:
+    def start(self, count: int, options: tuple[str, ...] = ()) -> None:
+        """``count`` more processes; ``options``: more of ``parlour serve``'s for each."""
         for _ in range(count):
             port = free_port()
             log = self.folder / f"hall-{len(self.ports)}.log"
             self.processes.append(start_server(self.db_url, port, (
-                "--no-client-quotas", "--redis", self.redis_url, "--bot-workers", "1"), log=log,
+                "--no-client-quotas", "--redis", self.redis_url, "--bot-workers", "1", *options), log=log,
                 env={"PARLOUR_CLUSTER_SECRET": "the halls' forwarding secret, outside the store"}))
             self.ports.append(port)
             self.logs.append(log)

@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--public-url", metavar="URL", default=None,
                         help="the hall's address as players reach it, for the links in mail and push"
                              " (default http://HOST:PORT)")
+    parser.add_argument("--abandoned-after", type=float, default=None, metavar="SECONDS",
+                        help="end a game nobody plays any more (no person connected to any hall, and no move)"
+                             " after this long: its people forfeit (default 3600, an hour; docs/architecture.md)")
     parser.set_defaults(run=run)
 
 
@@ -76,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from ..hall import create_app
     from ..hall.clock import SystemClock
     from ..hall.quotas import Limits
+    from ..hall.room.leaving import ABANDONED_AFTER
     from ..hall.store import SqlStore
     from ..hall.web.metrics import networks
     from ..hall.web.middleware import Proxies
@@ -89,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as problem:
         raise SystemExit(f"parlour serve: {problem}") from None
     notify = notify_config(args)
+    abandoned_after = ABANDONED_AFTER if args.abandoned_after is None else args.abandoned_after
+    if not 0 < abandoned_after <= 30 * 86400:
+        raise SystemExit("parlour serve: --abandoned-after is between 0 and 30 days, in seconds")
     logging_config = log_config(args.log_format, args.quiet)
     if args.log_format == "json":
         import logging.config
@@ -107,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
                      bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed,
                      cluster=cluster, proxies=Proxies(frozenset(args.proxy), os.environ.get(PROXY_SECRET_ENV) or None),
-                     notify=notify, metrics_from=metrics_from)
+                     notify=notify, metrics_from=metrics_from, abandoned_after=abandoned_after)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     among = f"; one of the halls on Redis {args.redis}, reached at {cluster.address}" if cluster else ""
     announce(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it,"

@@ -26,11 +26,12 @@ from .clock import Clock
 from .errors import HallError
 from .room import Room, RoomContext
 from .room.bots import BotPool
-from .room.commands import Acted, Answer, Command
-from .room.leaving import abandoned, end_if_abandoned
+from .room.commands import Acted, Answer, Command, GiveToBot, Start, Vote
+from .room.leaving import ABANDONED_AFTER, abandoned, end_if_abandoned
 from .room.pace import LIVE, TURN_BASED, check_pace
 from .room.seats import human
 from .room.timer import MAX_TURN_TIMER, Deadlines
+from .room.votes import resume_vote
 from .store import ChatLine, RoomRecord, SeatHolder, Store, StoreError
 from .text import clean_name, distinct_name
 from .tokens import CODE_LENGTH, new_code, new_token, token_hash
@@ -43,6 +44,9 @@ KEEP_FINISHED = 600  # seconds a finished game nobody watches stays in memory (t
 KEEP_REPLICA = 60  # seconds a room another process applies stays in memory here once nobody watches it
 WAITING_TTL = 15 * 60  # seconds a waiting room stays listed with nobody connected to it
 SWEEP_EVERY = 60  # seconds between two looks for such rooms
+# commands judged by who is connected (a host gone a minute, a player gone two): in a cluster the
+# process that applies the room reads who is connected at the others first (hall/cluster/presence.py)
+BY_PRESENCE = (Start, GiveToBot, Vote)
 
 
 class Ownership(Protocol):
@@ -71,6 +75,14 @@ class Ownership(Protocol):
     async def trouble(self) -> str | None:
         """What keeps this process from its whole part, in words (GET /readyz), or None."""
 
+    async def look(self, rooms: Sequence[Room]) -> None:
+        """Brings what this process knows of who is connected to ``rooms`` at the other processes
+        up to date (the lobby is about to judge them)."""
+
+    def knows_presence(self, room: Room) -> bool:
+        """Whether this process knows who is connected to ``room`` anywhere, so that the lobby may
+        leave it out and an abandoned game may end (alone: always; in a cluster, read lately)."""
+
 
 class LocalOwnership:
     """A single process: it applies every room."""
@@ -96,18 +108,27 @@ class LocalOwnership:
     async def trouble(self) -> str | None:
         return None
 
+    async def look(self, rooms: Sequence[Room]) -> None:
+        pass
+
+    def knows_presence(self, room: Room) -> bool:
+        return True
+
 
 class Hall:
     """Every room, with what they share: the store, the broadcast, the clock, the bots."""
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                  broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
-                 bot_workers: int = 1, seed: int | None = None, ownership: Ownership | None = None) -> None:
+                 bot_workers: int = 1, seed: int | None = None, ownership: Ownership | None = None,
+                 abandoned_after: float = ABANDONED_AFTER) -> None:
         """``ownership``: which process applies each room when several share them (hall/cluster/);
-        by default this one applies them all."""
+        by default this one applies them all. ``abandoned_after``: the seconds after which a game
+        nobody plays any more ends (room/leaving.py; an hour, shorter in tests)."""
         self.store = store
         self.ownership: Ownership = ownership or LocalOwnership()
         self.clustered = ownership is not None
+        self.abandoned_after = abandoned_after
         self.seed = seed  # None: every deal and bot seed is fresh; else all follow from it (new_seed)
         self._dealt = 0  # the rooms created since this hall started, for new_seed
         self.games = dict(games)
@@ -116,7 +137,8 @@ class Hall:
         self.bots = BotPool(bot_time_limit, bot_threads, bot_workers)
         self.deadlines = Deadlines()
         self.rooms: dict[str, Room] = {}
-        self.abandoned: set[str] = set()  # waiting rooms let go of as abandoned (the store keeps them)
+        # waiting rooms let go of as expired (the store keeps them; its link brings one back)
+        self.abandoned: set[str] = set()
         # told where a room is applied when people of a turn-based room are asked anew (hall/notify/)
         self.on_asked: list[Callable[[Room, list[int]], None]] = []
         self.on_looked: list[Callable[[Room, int], None]] = []  # a seat's player opened its room
@@ -139,6 +161,7 @@ class Hall:
                 room = self._restore(record)
                 if room is not None and room.status == "playing":
                     room.resume()
+                    resume_vote(room, room.votes, record)  # the vote under way, as the store keeps it
         self.spawn(self._tick())
         self.started = True
 
@@ -202,6 +225,8 @@ class Hall:
 
     async def _tick(self) -> None:
         next_sweep = self.clock.now() + SWEEP_EVERY
+        every = min(SWEEP_EVERY, self.abandoned_after / 4)  # a look at abandoned games
+        next_look = self.clock.now() + every
         while True:
             await asyncio.sleep(TIMER_TICK)
             now = self.clock.now()
@@ -209,7 +234,10 @@ class Hall:
                 timer.fire()
             if now >= next_sweep:
                 self.sweep(now)
-                next_sweep = now + SWEEP_EVERY
+                next_sweep, next_look = now + SWEEP_EVERY, now + every
+            elif now >= next_look:
+                self.end_abandoned(now)
+                next_look = now + every
 
     def sweep(self, now: float) -> list[str]:
         """Let go of the finished games nobody has watched for ``KEEP_FINISHED`` seconds and of the
@@ -219,10 +247,7 @@ class Hall:
         idle = [code for code, room in self.rooms.items() if room.expired(now, WAITING_TTL) or (
                 room.status == "over" and room.watchers == 0 and now - room.touched >= KEEP_FINISHED) or (
                 not room.leading and room.watchers == 0 and now - room.touched >= KEEP_REPLICA)]
-        for room in self.rooms.values():  # nobody plays it any more (room/leaving.py); in a cluster a
-            # player may be connected to another process, so there games are not ended as abandoned
-            if not self.clustered and abandoned(room, now) is not None:
-                self.spawn(end_if_abandoned(room))
+        self.end_abandoned(now)
         for code in idle:
             room = self.rooms.pop(code)
             if room.expired(now, WAITING_TTL):
@@ -230,6 +255,20 @@ class Hall:
             room.timer.stop()
             self.ownership.let_go(room)
         return idle
+
+    def end_abandoned(self, now: float) -> None:
+        """Ends the games applied here that nobody plays any more (room/leaving.py): in a cluster,
+        judged with who is connected at the other processes (hall/cluster/presence.py), read
+        first, and only while that is known."""
+        rooms = [room for room in self.rooms.values() if abandoned(room, now, self.abandoned_after) is not None]
+        if rooms:
+            self.spawn(self._end_abandoned(rooms))
+
+    async def _end_abandoned(self, rooms: list[Room]) -> None:
+        await self.ownership.look(rooms)
+        for room in rooms:
+            if self.ownership.knows_presence(room):
+                await end_if_abandoned(room, self.abandoned_after)  # judged again under its lock
 
     def on_remote_change(self, key: str, payload: bytes | None = None) -> None:
         """Another process of the hall committed ``payload`` (JSON) to ``key`` (a room, or its
@@ -274,6 +313,7 @@ class Hall:
         record = await self.store.room(code) if len(code) == CODE_LENGTH else None
         room = self.rooms.get(code)  # restored meanwhile by another request
         if room is None and record is not None:
+            self.abandoned.discard(code)  # asked for again: the lobby judges it anew
             room = self._restore(record)
             if room is not None and not room.leading:
                 room.follow()  # the deadline as its owner set it
@@ -301,7 +341,13 @@ class Hall:
             raise HallError("retry", "the hall is restarting: nothing was done; reconnect in a moment and try again")
         command = room.prepare(command)
         answer = await self.forward_to_owner(room, command, on_commit)
-        return answer if answer is not None else await room.handle(command, on_commit)
+        return answer if answer is not None else await self.apply(room, command, on_commit)
+
+    async def apply(self, room: Room, command: Command, on_commit: Callable[[int], None] | None = None) -> Answer:
+        """Applies ``command`` to ``room`` here (this process applies it, or it was forwarded here)."""
+        if isinstance(command, BY_PRESENCE):
+            await self.ownership.look([room])
+        return await room.handle(command, on_commit)
 
     async def forward_to_owner(self, room: Room, command: Command,
                                on_commit: Callable[[int], None] | None = None) -> Answer | None:

@@ -5,10 +5,11 @@
 The lists show only rooms someone can use (issue 28.2): a waiting room is listed while somebody
 is in it (a connection) or it is new (``FRESH`` seconds: its maker is on the way), and a game
 being played while one of its people is at the table or was in the last ``FRESH`` seconds (a
-reload, a player on the way), or bots alone play it. (Several processes: who is connected is each
-process's own count, so there the lists leave presence out and keep the 15 minutes' expiry.) Whether its host
-is here (``host_here``) is shown: once the host has been gone a minute any seated player may
-start the game (room/leaving.py). A waiting room that nobody has been connected to for
+reload, a player on the way), or bots alone play it. Several processes (a cluster) judge by who is
+connected to any of them (hall/cluster/presence.py: each process tells the others its
+connections per room); while that cannot be read (Redis away) a process lists the rooms without
+judging presence. Whether its host is here (``host_here``) is shown: once the host has been gone a
+minute any seated player may start the game (room/leaving.py). A waiting room that nobody has been connected to for
 ``WAITING_TTL`` seconds expires: the hall lets go of it (the store keeps it, and its link still
 works).
 """
@@ -30,15 +31,15 @@ FRESH = 120  # seconds a new waiting room is listed with nobody in it yet
 
 
 def listed(room: Room, status: LobbyStatus, now: float, present: bool = True) -> bool:
-    """Whether the lobby lists ``room``; ``present``: judge by who is connected (False in a
-    cluster, where people may be connected to other processes: docs/scaling.md). A turn-based
-    room is not judged by who is connected: its people come and go by the day."""
+    """Whether the lobby lists ``room``; ``present``: judge by who is connected (False when that
+    is not known: a process of a cluster that cannot read the others', docs/scaling.md). A
+    turn-based room is not judged by who is connected: its people come and go by the day."""
     if room.status != status:
         return False
     present = present and not room.pace.turn_based
     if status == "waiting":  # a room to join: a seat is open and someone there may start it
         return bool(room.seats.open_seats()) and not room.expired(now, WAITING_TTL) and (
-            not present or room.watchers > 0 or now - room.created < FRESH)
+            not present or room.watchers > 0 or room.seats.watchers_elsewhere > 0 or now - room.created < FRESH)
     people = [seat for seat in room.seats if seat.kind == "human" and not seat.left]
     return not present or not people or any(away_for(seat, now) < FRESH for seat in people)
 
@@ -56,7 +57,8 @@ async def lobby(hall: Hall, status: LobbyStatus = "waiting", game: str | None = 
     skipped = 0
     async with aclosing(_candidates(hall, status, game)) as rooms:
         async for room in rooms:
-            if not listed(room, status, now, not hall.clustered) or (game is not None and room.game.id != game) or (
+            if not listed(room, status, now, hall.ownership.knows_presence(room)) or (
+                    game is not None and room.game.id != game) or (
                     pace is not None and room.pace.pace != pace):
                 continue
             if skipped < offset:
@@ -83,17 +85,22 @@ async def _candidates(hall: Hall, status: LobbyStatus, game: str | None) -> Asyn
 
 async def _stored(hall: Hall, status: LobbyStatus, game: str | None) -> AsyncGenerator[Room, None]:
     """The rooms the store has with ``status`` (of ``game``), newest first, as this process has
-    them (one of several: the lobby is every process's rooms, not only those in memory here)."""
+    them (one of several: the lobby is every process's rooms, not only those in memory here), with
+    who is connected to them at the other processes read for each page at once."""
     start = 0
     while True:
         codes = await hall.store.lobby_page(status, game, start, STORED_PAGE)
+        rooms = []
         for code in codes:
             if code in hall.abandoned and code not in hall.rooms:
-                continue  # abandoned, as this process saw it (the single process's lobby forgets it too)
+                continue  # expired, as this process saw it (the single process's lobby forgets it too)
             try:
-                yield await hall.room(code)
+                rooms.append(await hall.room(code))
             except HallError:  # it no longer replays (logged)
                 continue
+        await hall.ownership.look(rooms)
+        for room in rooms:
+            yield room
         if len(codes) < STORED_PAGE:
             return
         start += STORED_PAGE

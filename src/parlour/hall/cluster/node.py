@@ -28,7 +28,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -47,6 +47,7 @@ from ..room.commands import (
     command_to_json,
 )
 from ..store import LENGTH, Lease, Store
+from .presence import Presence
 from .redis_broadcast import RedisBroadcast
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ class Node:
         self.leases = store.leases(time.time)  # blocking calls: on a thread, or when stopping
         self.secret = secret
         self.broadcast: Fanout | None = None
+        self.presence: Presence | None = None  # who is connected at the other processes (presence.py)
         self.held: dict[str, Lease] = {}  # the leases of the rooms this process applies, by code
         self._claiming: dict[str, asyncio.Lock] = {}
         self._http: httpx.AsyncClient | None = None
@@ -149,9 +151,11 @@ class Node:
         hall.broadcast = self.broadcast
         self._http = httpx.AsyncClient(timeout=httpx.Timeout(ANSWER_WITHIN, connect=CONNECT_WITHIN),
                                        headers={SECRET_HEADER: self.secret})
+        self.presence = Presence(self.redis_url, self.id, hall)
         await self.take_unowned()
         hall.spawn(self._renew_loop())
         hall.spawn(self._take_loop())
+        hall.spawn(self.presence.run())
         return self.broadcast
 
     async def stop(self) -> None:
@@ -166,6 +170,8 @@ class Node:
             await self._http.aclose()
         if self.broadcast is not None:
             await asyncio.to_thread(self.broadcast.close)
+        if self.presence is not None:
+            await asyncio.to_thread(self.presence.close)
 
     async def hand_over(self) -> None:
         """The hall drains: every lease held here is given up in one statement (the rooms already
@@ -187,6 +193,13 @@ class Node:
             return (f"degraded: Redis does not answer ({type(error).__name__}); the other halls' players see"
                     " this hall's moves late, when their halls read the store")
         return None
+
+    async def look(self, rooms: Sequence[Room]) -> None:
+        if self.presence is not None:
+            await self.presence.look(rooms)
+
+    def knows_presence(self, room: Room) -> bool:
+        return self.presence is not None and self.presence.knows(room)
 
     @property
     def draining(self) -> bool:

@@ -126,9 +126,10 @@ def forfeited(record: Mapping[str, Any]) -> bool:
 
 def away_for(seat: Seat, now: float) -> float:
     """How long ``seat``'s player has been gone (0 while connected, or a bot's)."""
-    if seat.kind != "human" or seat.connections > 0:
+    if seat.kind != "human" or seat.present:
         return 0.0
-    return now - seat.away_since if seat.away_since is not None else 0.0
+    since = seat.gone_since()
+    return now - since if since is not None else 0.0
 
 
 def check_away(seats: SeatBook, seat: int, now: float) -> None:
@@ -136,7 +137,7 @@ def check_away(seats: SeatBook, seat: int, now: float) -> None:
     current = seats[seat]
     if current.kind != "human":
         raise HallError("conflict", f"seat {seat} is not a person's")
-    if current.connections > 0:
+    if current.present:
         raise HallError("conflict", f"seat {seat} is {current.name}'s, who is still here;"
                         " only an empty or abandoned seat can go to a bot")
     gone = away_for(current, now)
@@ -263,7 +264,7 @@ async def leave(room: Room, plan: Callable[[], Farewell]) -> None:
         settle = unrated(None if result is None else settlement(
             room.code, room.game.id, told.seats, result.ranks, room.context.clock.now()), room.coach)
         status = "over" if told.ends else None
-        await room.save(seats=told.seats, status=status, left=told.left, settle=settle)
+        await room.save(seats=told.seats, status=status, left=told.left, settle=settle, vote={})  # a vote ends too
         room.seats.replace(told.seats)
         room.status = status or room.status
         room.votes.ballot = None
@@ -309,7 +310,7 @@ def host_away(status: str, seats: SeatBook, host_seen: float, now: float) -> boo
         return False
     held = [seat for seat in seats if seat.host and seat.kind == "human"]
     if held:
-        return all(seat.connections == 0 and away_for(seat, now) >= HOST_AWAY for seat in held)
+        return all(not seat.present and away_for(seat, now) >= HOST_AWAY for seat in held)
     return now - host_seen >= HOST_AWAY
 
 
@@ -342,33 +343,43 @@ def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def abandoned(room: Room, now: float) -> list[int] | None:
+def abandoned(room: Room, now: float, after: float = ABANDONED_AFTER) -> list[int] | None:
     """The people of ``room``'s game if nobody plays it any more (applied here, being played, no
-    person connected and none was, nor any move made, for ``ABANDONED_AFTER`` seconds, or the
-    turn timer's time if that is longer), else None. Spectators do not keep a game going; a game
-    of bots alone plays itself to its end. A turn-based game is never abandoned so: days between
-    moves are its pace, and a seat whose time ran out is the others' to decide (room/pace.py)."""
+    person connected, here or at another process of a cluster, and none was, nor any move made,
+    for ``after`` seconds (``ABANDONED_AFTER``), or the turn timer's time if that is longer), else
+    None. Spectators do not keep a game going; a game of bots alone plays itself to its end. A
+    turn-based game is never abandoned so: days between moves are its pace, and a seat whose time
+    ran out is the others' to decide (room/pace.py)."""
     if room.status != "playing" or not room.leading or room.pace.turn_based:
         return None
     gone = people(room.seats.records())
-    if not gone or any(room.seats[seat].connections for seat in gone):
+    if not gone or any(room.seats[seat].present for seat in gone):
         return None
-    last = max([room.seats[seat].away_since or now for seat in gone] + [r.at for r in room.records[-1:]])
-    return gone if now - last >= max(ABANDONED_AFTER, room.turn_timer or 0.0) else None
+    last = max([room.seats[seat].gone_since() or now for seat in gone] + [r.at for r in room.records[-1:]])
+    return gone if now - last >= max(after, room.turn_timer or 0.0) else None
 
 
-async def end_if_abandoned(room: Room) -> None:
+async def end_if_abandoned(room: Room, after: float = ABANDONED_AFTER) -> None:
     """Ends ``room``'s game if it is abandoned (judged again under its lock): its people forfeit."""
 
     def plan() -> Farewell:
-        gone = abandoned(room, room.context.clock.now())
+        gone = abandoned(room, room.context.clock.now(), after)
         if gone is None:
             raise HallError("conflict", "somebody came back")
-        return ending(room.seats, gone, "abandoned", f"nobody played for {ABANDONED_AFTER / 60:.0f} minutes:"
+        return ending(room.seats, gone, "abandoned", f"nobody played for {duration(after)}:"
                       " the game is over, and those who left it forfeit")
 
     with contextlib.suppress(HallError):  # they came back, or another process took the room: nothing done
         await leave(room, plan)
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` in the words of the chat: "30 seconds", "2 minutes", "24 hours", "14 days"."""
+    if seconds < 120:
+        return f"{seconds:.0f} seconds"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.0f} hours" if seconds < 2 * 86400 else f"{seconds / 86400:.0f} days"
 
 
 def check_standing_host(room: Room, token: str | None) -> None:

@@ -62,7 +62,7 @@ from .seats import SeatBook
 from .showing import with_timer_line
 from .takeback import holding, moved, rewind, take_back
 from .timer import TurnTimer
-from .votes import Votes, vote
+from .votes import Votes, resume_vote, vote
 
 # What a change committed, for the other processes of a cluster: made only if anyone takes it.
 Change = Callable[[], dict[str, Any]]
@@ -148,7 +148,8 @@ class Room:
 
     def expired(self, now: float, ttl: float) -> bool:
         """A waiting room nobody has been connected to for ``ttl`` seconds."""
-        return self.status == "waiting" and self.watchers == 0 and now - self.touched >= self.pace.waiting(ttl)
+        watched = self.watchers or self.seats.watchers_elsewhere  # here, or at another process of a cluster
+        return self.status == "waiting" and not watched and now - self.touched >= self.pace.waiting(ttl)
 
     def audience(self, seat: int | None) -> Audience:
         """What ``seat`` (None: the spectators) has been shown, with its own count of the turns."""
@@ -363,6 +364,7 @@ class Room:
             if record is not None:
                 following.apply_committed(self, record, quiet=True)
             self.leading, self.lease = True, lease
+            resume_vote(self, self.votes, record)  # the vote under way, as the store keeps it (room/votes.py)
             self.chat.forget()
             self.timer.stop()  # the turn timer starts again, here
             self.driver.forget()  # whatever this process's bots began choosing before is moot

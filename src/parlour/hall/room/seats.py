@@ -47,6 +47,10 @@ class Seat:
     left: str | None = None
     host: bool = False  # the seat its room's host took when making the room
     away_since: float | None = None  # since when its player has had no connection here (not stored)
+    # a cluster (hall/cluster/presence.py): its player's connections at the other processes, and
+    # when they last had one there, as this process last read them (not stored)
+    elsewhere: int = 0
+    seen_elsewhere: float | None = None
 
     @classmethod
     def of(cls, record: Mapping[str, Any]) -> Seat:
@@ -71,7 +75,24 @@ class Seat:
 
     @property
     def connected(self) -> bool:
-        return self.kind == "bot" or self.connections > 0
+        return self.kind == "bot" or self.present
+
+    @property
+    def present(self) -> bool:
+        """Whether its player is connected, here or (a cluster) at another process."""
+        return self.connections > 0 or self.elsewhere > 0
+
+    def gone_since(self) -> float | None:
+        """Since when its player has been connected nowhere (None: unknown): the later of this
+        process's ``away_since`` and the last connection another process saw."""
+        if self.seen_elsewhere is None or self.away_since is not None and self.away_since >= self.seen_elsewhere:
+            return self.away_since
+        return self.seen_elsewhere
+
+    def keep_presence(self, before: Seat) -> None:
+        """Keeps ``before``'s connections (the same seat, before a committed change)."""
+        self.connections, self.away_since = before.connections, before.away_since
+        self.elsewhere, self.seen_elsewhere = before.elsewhere, before.seen_elsewhere
 
 
 def holder(account: Account | None) -> dict[str, Any]:
@@ -92,6 +113,9 @@ class SeatBook:
 
     def __init__(self, records: list[dict[str, Any]]) -> None:
         self.seats = [Seat.of(record) for record in records]
+        # a cluster (hall/cluster/presence.py): connections to the room at the other processes,
+        # spectators' included, as this process last read them (not stored)
+        self.watchers_elsewhere = 0
 
     def __getitem__(self, seat: int) -> Seat:
         return self.seats[seat]
@@ -125,14 +149,14 @@ class SeatBook:
         old = self.seats
         self.seats = [Seat.of(record) for record in records]
         for seat, before in zip(self.seats, old):
-            seat.connections, seat.away_since = before.connections, before.away_since
+            seat.keep_presence(before)
         return True
 
     def set(self, seat: int, record: dict[str, Any]) -> None:
         """Seat ``seat`` is ``record`` from now on (committed)."""
         before = self.seats[seat]
         self.seats[seat] = Seat.of(record)
-        self.seats[seat].connections, self.seats[seat].away_since = before.connections, before.away_since
+        self.seats[seat].keep_presence(before)
 
     # -- who holds what ---------------------------------------------------------------------------
     def check_seat(self, seat: Any) -> int:
@@ -234,9 +258,9 @@ class SeatBook:
                             " wait for players or give them to bots")
 
     def check_abandoned(self, seat: int) -> None:
-        """Refuses to give away a seat whose player is still connected (here)."""
+        """Refuses to give away a seat whose player is still connected (here, or at another process)."""
         current = self.seats[seat]
-        if current.kind == "human" and current.connections > 0:
+        if current.kind == "human" and current.present:
             raise HallError("conflict", f"seat {seat} is {current.name}'s, who is still here;"
                             " only an empty or abandoned seat can go to a bot")
 

@@ -1,6 +1,8 @@
 """The players' votes: the people still playing a game agree to end it, or to hand an absent
 player's seat to a bot. One vote at a time per room, kept by the process that applies the room
-(not stored: a restart forgets a vote under way, never a decision).
+and with the room's record in the store (``rooms.vote``), committed before anyone is told of it:
+a restart of that process, or another process taking the room over, carries the vote on
+(:meth:`Votes.restore`), and counts it again as it would have.
 
     await vote(room, Vote(seat=0, motion="bot", target=1))   # proposed: Ana says yes
     await vote(room, Vote(seat=2, motion="bot", target=1))   # Cy too: passed, a bot plays seat 1
@@ -24,13 +26,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+import copy
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import HallError
+from ..store import RoomRecord
 from .commands import Vote
-from .leaving import AWAY_GRACE, Farewell, Room, away_for, check_absent, departing, ending, forfeited, leave, people
+from .leaving import (
+    AWAY_GRACE,
+    Farewell,
+    Room,
+    away_for,
+    check_absent,
+    departing,
+    duration,
+    ending,
+    forfeited,
+    leave,
+    people,
+)
 from .pace import Pace
 from .seats import SeatBook
 
@@ -46,6 +62,16 @@ class Ballot:
     until: float
     yes: set[int] = field(default_factory=set)
     out: list[int] = field(default_factory=list)  # "end", once passed: who it placed last
+
+    def record(self) -> dict[str, Any]:
+        """The ballot as the store keeps it (:meth:`of` reads it back)."""
+        return {"motion": self.motion, "seat": self.seat, "by": self.by, "until": self.until,
+                "yes": sorted(self.yes), "out": list(self.out)}
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> Ballot:
+        return cls(str(record["motion"]), record.get("seat"), int(record["by"]), float(record["until"]),
+                   set(record.get("yes", ())), list(record.get("out", ())))
 
     def describe(self, names: list[str]) -> str:
         if self.motion == "end":
@@ -68,6 +94,7 @@ class Table(Protocol):
 
     seats: SeatBook
     pace: Pace
+    leading: bool
 
     def to_act(self) -> frozenset[int]: ...
 
@@ -106,8 +133,17 @@ class Votes:
         away = set(absent(seats, now, ballot.yes, self.late(now)))
         return [s for s in people(seats.records()) if s != ballot.seat and s not in away]
 
+    def restore(self, record: RoomRecord) -> None:
+        """The vote under way is the one ``record`` (the room as the store has it) keeps."""
+        self.ballot = Ballot.of(record.vote) if record.vote and record.status == "playing" else None
+
+    def kept(self) -> dict[str, Any]:
+        """The vote under way as the store keeps it (``{}``: none)."""
+        return self.ballot.record() if self.ballot is not None else {}
+
     def to_json(self, seats: SeatBook, now: float) -> dict[str, Any] | None:
-        ballot = self.current(now)
+        leading = self._table is None or self._table.leading
+        ballot = self.current(now) if leading else None  # a replica shows its owner's (followed)
         if ballot is None:
             shown = self.followed
             return shown if shown is not None and now <= shown["until"] else None
@@ -135,7 +171,7 @@ class Votes:
             ballot = self.propose(seats, command, now)
             if set(self.needed(seats, now)) - {voter}:  # else it passes at once: decided() says it
                 lines.append(f"{names[voter]} proposes {ballot.describe(names)}: the others agree or say no"
-                             f" within {_duration(self.lasts())}")
+                             f" within {duration(self.lasts())}")
         elif voter in ballot.yes:  # counted again: someone it waited for may be gone long enough now
             passed = self.tally(seats, now)
             if passed is None:
@@ -167,7 +203,7 @@ class Votes:
         if ballot is None:
             return None
         times = [since + AWAY_GRACE for s in self.needed(seats, now)
-                 if s not in ballot.yes and seats[s].connections == 0 and (since := seats[s].away_since) is not None]
+                 if s not in ballot.yes and not seats[s].present and (since := seats[s].gone_since()) is not None]
         return min(times) if times and min(times) <= ballot.until else None
 
     def propose(self, seats: SeatBook, command: Vote, now: float) -> Ballot:
@@ -218,7 +254,13 @@ async def vote(room: Room, votes: Votes, command: Vote) -> None:
     is carried out. One that waits for a player who is not connected is counted again once they
     have been gone ``AWAY_GRACE`` seconds."""
     async with room.lock:
+        before, proposed = copy.deepcopy(votes.ballot), dict(votes.proposed)
         lines, passed = votes.cast(room.seats, room.status, command, room.context.clock.now())
+        try:
+            await room.save(vote=votes.kept())  # kept before anyone hears of it
+        except HallError:
+            votes.ballot, votes.proposed = before, proposed
+            raise
         recount = votes.recount_at(room.seats, room.context.clock.now())
     room.show_status({"vote": votes.to_json(room.seats, room.context.clock.now())})
     for line in lines:
@@ -226,6 +268,17 @@ async def vote(room: Room, votes: Votes, command: Vote) -> None:
     if passed is not None:
         await leave(room, lambda: decided(room, passed))
     elif recount is not None:
+        room.context.spawn(_recount(room, votes, recount))
+
+
+def resume_vote(room: Room, votes: Votes, record: RoomRecord | None) -> None:
+    """This process applies ``room`` from now on (a restart, or a takeover from another process):
+    its vote under way is the one the store keeps (``record``: the room as read from it, None: as
+    this copy has it), counted again once a player it waits for has been gone long enough."""
+    if record is not None:
+        votes.restore(record)
+    recount = votes.recount_at(room.seats, room.context.clock.now())
+    if recount is not None:
         room.context.spawn(_recount(room, votes, recount))
 
 
@@ -237,17 +290,14 @@ async def _recount(room: Room, votes: Votes, when: float) -> None:
         if votes.ballot is not ballot:
             return  # decided, refused or lapsed meanwhile
     async with room.lock:
+        if not room.leading:
+            return  # another process applies the room now: it counts the vote (resume_vote)
         try:
             passed = votes.tally(room.seats, room.context.clock.now()) if votes.ballot is ballot else None
-        except HallError:  # the player in question came back: the vote stays open for the others to say
-            passed = None
+            if passed is not None:
+                await room.save(vote={})
+        except HallError:  # the player in question came back (the vote stays open), or the room was lost
+            votes.ballot, passed = ballot, None
     if passed is not None:
         with contextlib.suppress(HallError):  # the game ended meanwhile
             await leave(room, lambda: decided(room, passed))
-
-
-def _duration(seconds: float) -> str:
-    """``seconds`` in the words of the chat: "2 minutes", "24 hours", "14 days"."""
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds / 3600:.0f} hours" if seconds < 2 * 86400 else f"{seconds / 86400:.0f} days"

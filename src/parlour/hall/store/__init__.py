@@ -20,7 +20,7 @@ The package: :mod:`.schema` (the tables), :mod:`.records` (what goes in and out)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from .bots import BOT_KIND, ApiToken, BotRows, Refused
 from .engine import make_engine
@@ -105,11 +105,13 @@ class Store(NotifyStore, Protocol):
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
                           rematch: str | None = None, taken: SeatHolder | None = None,
                           left: SeatLeft | Sequence[SeatLeft] | None = None, lease: Lease | None = None,
-                          settle: Settlement | None = None, deadline: Deadline | None = None) -> None:
+                          settle: Settlement | None = None, deadline: Deadline | None = None,
+                          vote: dict[str, Any] | None = None) -> None:
         """Change a room's seats, status or rematch; ``taken``, ``left``: a signed-in player took a
         seat, or signed-in players left theirs (:func:`leaving`); ``settle``: the places and ratings
         of a game ended before its rules ended it (hall/room/leaving.py); ``deadline``: a turn-based
-        room's new one; all in the same transaction."""
+        room's new one; ``vote``: the players' vote under way (hall/room/votes.py; ``{}``: none any
+        more); all in the same transaction."""
         ...
 
     async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,

@@ -72,6 +72,7 @@ class RoomRecord:
     pace: str = "live"  # or turn-based (hall/room/pace.py)
     deadline: float | None = None  # a turn-based room's deadline for the turn, as stored
     coach: bool = False  # hints and take-backs in an unrated game against bots (hall/room/coach.py)
+    vote: dict[str, Any] | None = None  # the players' vote under way, as kept (hall/room/votes.py)
 
 
 @dataclass(frozen=True)

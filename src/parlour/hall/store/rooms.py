@@ -22,6 +22,8 @@ UPDATE_STATUS = rooms_table.update().where(rooms_table.c.code == sa.bindparam("r
     status=sa.bindparam("new_status"))
 UPDATE_REMATCH = rooms_table.update().where(rooms_table.c.code == sa.bindparam("room")).values(
     rematch=sa.bindparam("new_rematch"))
+UPDATE_VOTE = rooms_table.update().where(rooms_table.c.code == sa.bindparam("room")).values(
+    vote=sa.bindparam("new_vote"))
 INSERT_ACTION = actions_table.insert()
 DELETE_ACTION = actions_table.delete().where(actions_table.c.code == sa.bindparam("room"),
                                              actions_table.c.turn == sa.bindparam("at_turn"))
@@ -44,7 +46,10 @@ def creating(room: RoomRecord) -> Write:
         deadline=room.deadline, coach=room.coach or None))
 
 
-def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rematch: str | None) -> list[Write]:
+def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rematch: str | None,
+             vote: dict[str, Any] | None = None) -> list[Write]:
+    """The writes of a room's changes (None: unchanged); ``vote``: the players' vote under way,
+    ``{}`` when there is none any more."""
     writes: list[Write] = []
     if seats is not None:
         writes.append((UPDATE_SEATS, {"room": code, "new_seats": json.dumps(seats)}))
@@ -52,6 +57,8 @@ def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rema
         writes.append((UPDATE_STATUS, {"room": code, "new_status": status}))
     if rematch is not None:
         writes.append((UPDATE_REMATCH, {"room": code, "new_rematch": rematch}))
+    if vote is not None:
+        writes.append((UPDATE_VOTE, {"room": code, "new_vote": json.dumps(vote) if vote else None}))
     return writes
 
 
@@ -102,7 +109,7 @@ def load(engine: sa.Engine, which: Any = None, *actions: Any) -> list[RoomRecord
             code=row.code, game=row.game, players=row.players, options=json.loads(row.options),
             seed=row.seed, status=row.status, turn_timer=row.turn_timer, host_token=row.host_token,
             seats=json.loads(row.seats), created=row.created, rematch=row.rematch, pace=row.pace or "live",
-            deadline=row.deadline, coach=bool(row.coach))
+            deadline=row.deadline, coach=bool(row.coach), vote=json.loads(row.vote) if row.vote else None)
             for row in conn.execute(room_rows)}
         for row in conn.execute(action_rows):
             rooms[row.code].actions.append(ActionRecord(row.turn, row.seat, json.loads(row.action), row.by, row.at))

@@ -30,6 +30,7 @@ rooms_table = sa.Table(
     sa.Column("deadline", sa.Float, nullable=True),      # a turn-based room's: when the turn's time runs out
     sa.Column("overdue", sa.Boolean, nullable=True),     # the deadline passed and the players were told
     sa.Column("coach", sa.Boolean, nullable=True),       # the coach at the table (hall/room/coach.py); None: off
+    sa.Column("vote", sa.Text, nullable=True),           # JSON: the players' vote under way (hall/room/votes.py)
     sa.Index("rooms_by_deadline", "deadline"),
 )
 

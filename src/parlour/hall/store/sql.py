@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
@@ -148,8 +148,9 @@ class SqlStore(NotifySql):
     async def update_room(self, code: str, *, seats: list[SeatRecord] | None = None, status: str | None = None,
                           rematch: str | None = None, taken: SeatHolder | None = None,
                           left: SeatLeft | Sequence[SeatLeft] | None = None, lease: Lease | None = None,
-                          settle: Settlement | None = None, deadline: Deadline | None = None) -> None:
-        writes = rooms.updating(code, seats, status, rematch)
+                          settle: Settlement | None = None, deadline: Deadline | None = None,
+                          vote: dict[str, Any] | None = None) -> None:
+        writes = rooms.updating(code, seats, status, rematch, vote)
         if deadline is not None:
             writes.append(deadline_write(code, deadline))
         if taken is not None:

@@ -34,6 +34,7 @@ from ..hall import Hall, Ownership
 from ..moderation import Moderation
 from ..notify import Notifications, NotifyConfig
 from ..quotas import Guard, Limits
+from ..room.leaving import ABANDONED_AFTER
 from ..social import Social
 from ..store import Store
 from . import (
@@ -64,7 +65,8 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                on_ready: Callable[[], None] | None = None, limits: Limits | None = None,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
                seed: int | None = None, cluster: Ownership | None = None, proxies: Proxies | None = None,
-               notify: NotifyConfig | None = None, metrics_from: Sequence[metrics.Network] = ()) -> FastAPI:
+               notify: NotifyConfig | None = None, metrics_from: Sequence[metrics.Network] = (),
+               abandoned_after: float = ABANDONED_AFTER) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
@@ -74,9 +76,10 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     docs/scaling.md); ``proxies``: those whose ``X-Forwarded-For`` is believed (none by default);
     ``notify``: e-mail and push (hall/notify/; default: no mail, push if pywebpush is installed, links
     to http://127.0.0.1:8000); ``metrics_from``: networks besides loopback that may read ``/metrics``
-    (web/metrics.py). ``app.state.drain()`` stops the hall applying rooms before a stop (SIGTERM)."""
+    (web/metrics.py); ``abandoned_after``: the seconds after which a game nobody plays any more
+    ends (hall/room/leaving.py). ``app.state.drain()`` stops the hall applying rooms before a stop (SIGTERM)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
-                ownership=cluster)
+                ownership=cluster, abandoned_after=abandoned_after)
     guard = Guard(limits or Limits())
     analyses = Analyses(store, games, clock.now)
     notifications = Notifications(hall, notify or NotifyConfig("http://127.0.0.1:8000"))

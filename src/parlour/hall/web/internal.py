@@ -55,7 +55,7 @@ async def forwarded(code: str, name: str, request: Request, hall: HallDep, addre
         if isinstance(command, OfferRematch):
             answer: Answer = await rematch_here(hall, room, command.token)
         else:
-            answer = await room.handle(command)
+            answer = await hall.apply(room, command)
         return JSONResponse(answer_to_json(answer))
     except HallError as refused:
         return JSONResponse({"refused": {"code": refused.code, "message": str(refused)}})
