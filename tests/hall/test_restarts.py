@@ -111,7 +111,7 @@ def polite_post(client: httpx.Client, url: str, **options: Any) -> httpx.Respons
         if answer.status_code != 429:
             break
         time.sleep(float(answer.headers.get("Retry-After", "1")))
-    assert answer.status_code == 200, answer.text
+    assert answer.is_success, answer.text
     return answer
 
 
