@@ -4,19 +4,22 @@ labels that tell a random player's moves from a strong one's."""
 
 from __future__ import annotations
 
+import copy
 import json
+import math
 import random
 from typing import Any
 
 import pytest
 
 from parlour.bots import create
-from parlour.bots.analysis import LABELS, Budget, analyse, judge, label, move_seed, summary
+from parlour.bots.analysis import LABELS, Budget, analyse, judge, judging_bot, label, move_seed, summary
 from parlour.bots.mcts import MctsBot
 from parlour.cli import main
 from parlour.core import Game
 from parlour.core.replays import BadReplay, dumps, record
 from parlour.games import get
+from parlour.games.patchwork.search import CHANCE_WEIGHTS, seat_features
 
 SMALL = Budget(rounds=6, width=3)
 
@@ -98,6 +101,44 @@ def test_random_moves_are_judged_worse_than_strong_ones(game_id: str) -> None:
                 moves[levels[j.seat]] += 1
                 bad[levels[j.seat]] += j.label in ("mistake", "blunder")
     assert bad["random"] / moves["random"] > 2 * bad["hard"] / moves["hard"]
+
+
+def test_in_patchwork_a_move_is_judged_the_same_whatever_is_judged_beside_it() -> None:
+    """Each candidate gets a search of its own, of the same size: a move's chance does not depend
+    on how many others are weighed beside it (in one shared tree, the search's favourites were
+    searched deeper and the rest judged on shallower leaves)."""
+    game = get("patchwork")
+    replay = played(game, ["medium", "medium"], seed=8, limit=12)
+    state = game.start(2, {}, replay["seed"])
+    for seat, action in replay["actions"]:
+        state = game.apply(state, seat, game.normalise(action))
+    seat = min(game.to_act(state))
+    legal = game.legal_actions(state, seat)
+    move = legal[len(legal) // 2]  # most likely none of the search's own candidates
+    alone = dict((json.dumps(a, sort_keys=True), v) for a, v in
+                 judging_bot(game, 1).appraise(game.view(state, seat), seat, legal, move, rounds=3, width=1))
+    among = dict((json.dumps(a, sort_keys=True), v) for a, v in
+                 judging_bot(game, 1).appraise(game.view(state, seat), seat, legal, move, rounds=3, width=5))
+    key = json.dumps(move, sort_keys=True)
+    assert len(among) > len(alone) == 2 and alone[key] == among[key]
+
+
+def test_patchwork_positions_are_judged_by_a_fitted_chance_of_winning() -> None:
+    """The analysis judges an unfinished Patchwork position by the chance fitted to who won
+    (search.CHANCE_WEIGHTS), not by the hard level's projected-score evaluation."""
+    game = get("patchwork")
+    hooks = game.search
+    state = game.start(2, {}, seed=1)
+    assert judging_bot(game, 0)._evaluate == hooks.win_chance
+    after = game.apply(state, 0, {"type": "skip"})  # 0 moves one space and takes a button for it
+    richer = copy.copy(after)
+    richer.buttons = (after.buttons[0] + 10, after.buttons[1])
+    chance = hooks.win_chance(after)
+    assert abs(sum(chance) - 1.0) < 1e-9 and 0.0 < chance[0] < hooks.win_chance(richer)[0] < 1.0
+    for s in (state, after, richer):  # the fitted logit, the same for either seat
+        features = [seat_features(s, 0), seat_features(s, 1)]
+        lead = sum(w * (a - b) for w, a, b in zip(CHANCE_WEIGHTS, *features))
+        assert abs(hooks.win_chance(s)[0] - 1.0 / (1.0 + math.exp(-lead))) < 1e-12
 
 
 def steady_game(game: Game[Any], levels: list[str], seed: int) -> dict[str, Any]:

@@ -102,13 +102,24 @@ def move_seed(seed: int, turn: int) -> int:
     return random.Random(f"parlour-analysis:{seed}:{turn}").getrandbits(63)
 
 
+def judging_bot(game: Game[Any], seed: int) -> MctsBot:
+    """The search that judges moves: the hard level's (the game's search hooks), where only first
+    place counts, and an unfinished position is judged by the game's chance of winning
+    (``win_chance(state)`` on its hooks, fitted to who won) if it has one, else by its ``evaluate``."""
+    bot = MctsBot(game, seed=seed)
+    bot._result_values = winner_values
+    chance = getattr(game.search, "win_chance", None)
+    if chance is not None and bot._evaluate is not None:
+        bot._evaluate = chance
+    return bot
+
+
 def judge(game: Game[Any], view: Any, seat: int, legal: list[Action], action: Action, seed: int,
           turn: int = 0, budget: Budget = DEFAULT_BUDGET) -> Judgement:
     """``seat``'s move ``action`` judged from its ``view`` with ``legal`` its moves then; ``seed``
     fixes the search's guesses and dice (:func:`move_seed`)."""
     played = game.normalise(action)
-    bot = MctsBot(game, seed=seed)
-    bot._result_values = winner_values  # a chance of winning: only first place counts
+    bot = judging_bot(game, seed)
     width = budget.width if len(legal) > 1 else 1  # a forced move is still weighed, for the chart
     judged = [(game.normalise(a), value) for a, value in bot.appraise(view, seat, legal, played, budget.rounds,
                                                                       width)]
@@ -146,8 +157,7 @@ def advise(game: Game[Any], view: Any, seat: int, legal: list[Action], seed: int
         raise ValueError(f"seat {seat} has no move to advise on")
     if len(legal) == 1:  # a forced move: still weighed, so the line can say how it stands
         budget = Budget(budget.rounds, 1)
-    bot = MctsBot(game, seed=seed)
-    bot._result_values = winner_values  # a chance of winning: only first place counts
+    bot = judging_bot(game, seed)
     judged = bot.appraise(view, seat, legal, None, budget.rounds, budget.width)
     best, chance = judged[0]
     return Advice(game.normalise(best), chance, judged[1][1] if len(judged) > 1 else None, len(legal))

@@ -34,6 +34,28 @@ from .engine import (
 INCOME_AFTER = tuple(sum(1 for t in INCOME_TIMES if t > space) for space in range(LAST_SPACE + 1))
 SKIP: Action = {"type": "skip"}
 
+# The chance of winning the analysis judges a position by (``PatchworkSearch.win_chance``): a
+# conditional logit over the two players' ``seat_features``, fitted to who won games between hard
+# bots by ``python -m parlour.games.patchwork.fitting`` (docs/analysis.md). Its log-loss on games it
+# was not fitted on is 0.51, the evaluation's below (``evaluate``, which the hard level plays by) 0.65.
+FEATURES = ("buttons", "squares covered", "income to come", "spaces left", "7x7 bonus", "to move",
+            "first home", "buttons x left", "covered x left", "income x left", "spaces x left", "to move x left")
+CHANCE_WEIGHTS = (0.2659, 0.4648, 0.2849, 0.4129, 1.9722, 0.3180, 0.4489, 0.0315, -0.4390, -0.1440, -0.0123,
+                  -0.4243)
+
+
+def seat_features(state: State, seat: int) -> list[float]:
+    """``seat``'s features (``FEATURES``): its buttons, squares covered (special patches still to
+    place count as covered), income still to come, spaces left on the track, the bonus, whether it
+    moves next or came home first, and the first five times the share of the game still to play."""
+    time = state.time[seat]
+    left = 1.0 - (state.time[0] + state.time[1]) / (2 * LAST_SPACE)
+    base = [float(state.buttons[seat]), float(state.quilts[seat].bit_count() + len(state.pending[seat])),
+            float(state.income[seat] * INCOME_AFTER[time]), float(LAST_SPACE - time),
+            1.0 if state.bonus == seat else 0.0]
+    return [*base, 1.0 if state.mover == seat else 0.0, 1.0 if state.first_home == seat else 0.0,
+            *(x * left for x in base[:4]), (1.0 if state.mover == seat else 0.0) * left]
+
 
 class PatchworkSearch(SearchHooks[State]):
     """The search hooks. The numbers below were set by hand, not tuned; docs/bots.md has what
@@ -102,4 +124,11 @@ class PatchworkSearch(SearchHooks[State]):
     def evaluate(self, state: State) -> list[float]:
         lead = self.projection(state, 0) - self.projection(state, 1)
         first = 1.0 / (1.0 + math.exp(-lead / self.temperature))
+        return [first, 1.0 - first]
+
+    def win_chance(self, state: State) -> list[float]:
+        """Each player's chance of winning, fitted (``CHANCE_WEIGHTS``): what the analysis judges an
+        unfinished position by, where ``evaluate`` is what the hard level chooses its moves by."""
+        lead = sum(w * (a - b) for w, a, b in zip(CHANCE_WEIGHTS, seat_features(state, 0), seat_features(state, 1)))
+        first = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead))))
         return [first, 1.0 - first]
