@@ -11,7 +11,9 @@ on a throwaway PostgreSQL and Redis, and tests/hall runs all its tests that way:
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -149,3 +151,13 @@ def redis_server() -> Iterator[RedisServer]:
         pytest.skip(f"no Redis for the multi-process hall's tests: {reason}")
     with throwaway_redis() as server:
         yield server
+
+
+@pytest.fixture
+def cluster_folder() -> Iterator[Path]:
+    """A folder for ``parlour cluster`` (tests/hall/clusterkit.py) that PostgreSQL's own user can
+    reach (pytest's tmp_path is private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="parlour-cluster-test-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

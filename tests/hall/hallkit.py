@@ -48,6 +48,17 @@ def join(client: TestClient, code: str, name: str, seat: int | None = None) -> d
     return answer.json()
 
 
+def finished_bot_game(client: TestClient) -> str:
+    """A game of Patchwork between two bots, watched to its end: its code."""
+    room = new_room(client, seats=[bot("greedy"), bot("random")])
+    code = room["code"]
+    with Socket(client, code) as watcher:
+        watcher.hello(None)
+        assert client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).status_code == 200
+        watcher.until(lambda s: s["result"] is not None)
+    return code
+
+
 class Socket:
     """One WebSocket connection to a room, remembering every message it received."""
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from hallkit import OPEN, Socket, host, join, new_room, started_room
-from test_players import as_guest, sign_up
+from hallkit import Socket, started_room
+from test_players import as_guest, signed_in_game
 
 import parlour.hall.web.feed as socket_module
 from parlour.core import TooLong
@@ -45,13 +45,8 @@ def test_a_live_game_that_reaches_its_cap_ends_there_rated_recorded_and_shown(cl
     replay marked ``"ended": "cap"``; an action past it is refused in words and not stored."""
     game = client.app.state.hall.games["patchwork"]
     monkeypatch.setattr(type(game), "max_actions", 4)
-    sign_up(client, "Ana")
-    room = new_room(client, "patchwork", [OPEN, OPEN], take_seat=0)
+    room, bo = signed_in_game(client, "patchwork")
     code = room["code"]
-    as_guest(client)
-    sign_up(client, "Bo")
-    bo = join(client, code, "Bo")
-    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
     as_guest(client)
     sockets = play(client, code, [room["seat_token"], bo["seat_token"]], 4)
     for socket in sockets:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from hallkit import Socket, bot, host, new_room
+from hallkit import finished_bot_game
 from test_limits import played_replay
 
 from parlour.core.replays import PAGE_MAX, page_cost
@@ -64,16 +64,6 @@ def test_replay_frames_are_counted_against_the_address_by_their_cost(make_client
     answers = [client.post("/api/replays/frames", json=replay).status_code for _ in range(allowed + 1)]
     assert answers == [200] * allowed + [429]
     assert allowed >= 2
-
-
-def finished_bot_game(client) -> str:
-    room = new_room(client, seats=[bot("greedy"), bot("random")])
-    code = room["code"]
-    with Socket(client, code) as watcher:
-        watcher.hello(None)
-        assert client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).status_code == 200
-        watcher.until(lambda s: s["result"] is not None)
-    return code
 
 
 def test_a_finished_room_over_its_games_cap_is_still_served_paged(client, monkeypatch):

@@ -314,14 +314,27 @@ def test_a_rate_limited_message_is_answered_with_its_id(make_client):
         assert refused["code"] == "rate_limited" and refused["id"] == "mine-7"
 
 
-def test_signing_out_closes_the_sessions_sockets_and_lets_their_seat_go(client):
+def ana_against_a_guest(client) -> str:
+    """A started game of Secrets between Ana, signed in on ``client`` (seat 0), and a guest: its code."""
     sign_up(client, "Ana")
     room = new_room(client, "secrets", [OPEN, OPEN], take_seat=0)
-    code = room["code"]
     as_guest(client)
-    join(client, code, "Bo")
+    join(client, room["code"], "Bo")
     sign_in(client, "Ana")
-    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"]))
+    client.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"])).raise_for_status()
+    return room["code"]
+
+
+def closed_as_signed_out(socket: Socket) -> None:
+    """The hall closes ``socket`` with 4401, signed out, within its next 50 messages."""
+    with pytest.raises(WebSocketDisconnect) as closed:
+        for _ in range(50):
+            socket.ws.receive_json()
+    assert closed.value.code == 4401
+
+
+def test_signing_out_closes_the_sessions_sockets_and_lets_their_seat_go(client):
+    code = ana_against_a_guest(client)
     with Socket(client, code) as ana:
         assert ana.hello(None)["seat"] == 0  # the seat follows the session
         ana.sync()
@@ -329,10 +342,7 @@ def test_signing_out_closes_the_sessions_sockets_and_lets_their_seat_go(client):
         assert client.delete("/api/session").status_code == 204
         ended = first(ana, lambda m: m["type"] == "error" and m["code"] == "signed_out")
         assert "signed out" in ended["message"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            for _ in range(50):
-                ana.ws.receive_json()
-        assert closed.value.code == 4401
+        closed_as_signed_out(ana)
     assert client.get(f"/api/rooms/{code}").json()["seats"][0]["connected"] is False
 
 
@@ -382,19 +392,10 @@ def test_a_socket_of_a_session_ended_elsewhere_finds_out_before_it_acts(client, 
 
     monkeypatch.setattr(socket, "RECHECK", 0.0)
     monkeypatch.setattr(signed_in.SignedInSockets, "end_session", lambda self, session: None)  # another process
-    sign_up(client, "Ana")
-    room = new_room(client, "secrets", [OPEN, OPEN], take_seat=0)
-    code = room["code"]
-    as_guest(client)
-    join(client, code, "Bo")
-    sign_in(client, "Ana")
-    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"]))
+    code = ana_against_a_guest(client)
     with Socket(client, code) as ana:
         assert ana.hello(None)["seat"] == 0
         assert client.delete("/api/session").status_code == 204
         refused = ana.act({"type": "pick", "number": 3}, message_id="after")
         assert refused["type"] == "error" and refused["code"] == "signed_out" and refused["id"] == "after"
-        with pytest.raises(WebSocketDisconnect) as closed:
-            for _ in range(50):
-                ana.ws.receive_json()
-        assert closed.value.code == 4401
+        closed_as_signed_out(ana)

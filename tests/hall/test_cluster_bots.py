@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_local_cluster import Running, folder  # noqa: F401  (the fixture)
+from clusterkit import Running
 
 from parlour.cli.cluster import why_not
 from parlour.cli.processes import free_port
@@ -49,8 +49,8 @@ async def bot_program(base: str, token: str, ready: asyncio.Event, games: list[s
 
 
 @pytest.mark.timeout(600)
-def test_people_from_many_addresses_find_and_challenge_a_bot_in_a_cluster(folder: Path):  # noqa: F811
-    cluster = Running(folder, 2, free_port())
+def test_people_from_many_addresses_find_and_challenge_a_bot_in_a_cluster(cluster_folder: Path):
+    cluster = Running(cluster_folder, 2, free_port())
     try:
         cluster.wait_open()
         with client_from(cluster.base, "127.0.0.2") as owner:
@@ -81,7 +81,7 @@ def test_people_from_many_addresses_find_and_challenge_a_bot_in_a_cluster(folder
             running.result(timeout=120)
         assert [a.status_code for a in answers] == [201] * PEOPLE, [a.text for a in answers]
         assert sorted(games) == sorted(a.json()["code"] for a in answers)
-        logs = [(folder / "cluster" / "halls" / f"hall-{n}.log").read_text() for n in (1, 2)]
+        logs = [(cluster_folder / "cluster" / "halls" / f"hall-{n}.log").read_text() for n in (1, 2)]
         assert [("/api/challenges" in log) for log in logs].count(True) == 1, "challenges went to both halls"
     finally:
         cluster.kill()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
-from test_players import as_guest, seat_socket, sign_in, sign_up
+from test_players import as_guest, seat_socket, sign_in, signed_in_game
 
 from parlour.hall.hall import SWEEP_EVERY
 from parlour.hall.quotas import Limits
@@ -112,13 +112,8 @@ def test_leaving_a_seat_before_the_start_opens_it_again(client):
 
 
 def test_a_resignation_is_rated_as_a_forfeit_and_the_one_who_stayed_ends_the_game(client):
-    sign_up(client, "Ana")
-    room = new_room(client, "secrets", [OPEN, OPEN], take_seat=0)
+    room, _ = signed_in_game(client)
     code = room["code"]
-    as_guest(client)
-    sign_up(client, "Bo")
-    join(client, code, "Bo")
-    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
     assert resign(client, code, None).status_code == 200  # signed in: the seat follows the account
     as_guest(client)
     sign_in(client, "Ana")
@@ -185,13 +180,8 @@ def test_one_no_ends_a_vote_and_a_vote_lapses(client, clock):
 
 
 def test_a_player_gone_a_while_does_not_hold_up_a_vote_and_places_last_without_rewarding_anyone(client, clock):
-    sign_up(client, "Ana")
-    room = new_room(client, "secrets", [OPEN, OPEN], take_seat=0)
+    room, bo = signed_in_game(client)
     code = room["code"]
-    as_guest(client)
-    sign_up(client, "Bo")
-    bo = join(client, code, "Bo")
-    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).raise_for_status()
     as_guest(client)
     with seat_socket(client, code, bo["seat_token"]) as bo_socket:
         bo_socket.act(PICK)

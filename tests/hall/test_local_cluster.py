@@ -4,21 +4,17 @@ subprocess, played through the proxy over REST and WebSocket; and ``bench hall -
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 import signal
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
+from clusterkit import WITHIN, Running
 
 from parlour.cli import main
 from parlour.cli.bench_hall import drive
@@ -26,53 +22,6 @@ from parlour.cli.cluster import why_not
 from parlour.cli.processes import descendants, free_port, processes
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(why_not() is not None, reason=f"no cluster here: {why_not()}")]
-
-WITHIN = 120.0  # seconds a cluster has to come up or go down before the test calls it broken (not a timing test)
-
-
-@pytest.fixture
-def folder() -> Iterator[Path]:
-    """A folder PostgreSQL's own user can reach (pytest's tmp_path is private to root)."""
-    path = Path(tempfile.mkdtemp(prefix="parlour-cluster-test-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-class Running:
-    """``parlour cluster`` as a subprocess in a session of its own, its output in a file."""
-
-    def __init__(self, folder: Path, servers: int, port: int) -> None:
-        self.out = folder / f"out-{port}-{servers}.txt"
-        with open(self.out, "wb") as out:
-            self.process = subprocess.Popen([sys.executable, "-m", "parlour.cli", "cluster", "--servers", str(servers),
-                                             "--dir", str(folder / "cluster"), "--port", str(port)],
-                                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-        self.base = f"http://127.0.0.1:{port}"
-
-    def output(self) -> str:
-        return self.out.read_text(errors="replace")
-
-    def wait_open(self) -> None:
-        deadline = time.monotonic() + WITHIN
-        while "Parlour is open at" not in self.output():
-            assert self.process.poll() is None, f"the cluster stopped: {self.output()}"
-            assert time.monotonic() < deadline, f"the cluster did not open: {self.output()}"
-            time.sleep(0.1)
-
-    def tree(self) -> list[int]:
-        """The cluster command and every process under it (PostgreSQL, Redis, nginx, halls, workers)."""
-        return descendants(self.process.pid)
-
-    def stop(self, number: signal.Signals) -> int:
-        self.process.send_signal(number)
-        return self.process.wait(WITHIN)
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-
 
 def left_running(pids: list[int]) -> list[str]:
     """Those of ``pids`` still running (a zombie has ended), with their command lines."""
@@ -112,9 +61,9 @@ def play_to_the_end(base: str, code: str, token: str) -> dict:
 
 
 @pytest.mark.timeout(600)
-def test_a_cluster_of_two_halls_plays_through_nginx_and_stops_leaving_nothing(folder):
+def test_a_cluster_of_two_halls_plays_through_nginx_and_stops_leaving_nothing(cluster_folder):
     port = free_port()
-    cluster = Running(folder, 2, port)
+    cluster = Running(cluster_folder, 2, port)
     try:
         cluster.wait_open()
         tree = cluster.tree()
@@ -149,7 +98,7 @@ def test_a_cluster_of_two_halls_plays_through_nginx_and_stops_leaving_nothing(fo
             assert answers.count(201) == 9 and answers[-1] == 429, answers
 
         # every URL of the room went to one hall (its access log names them all)
-        logs = [(folder / "cluster" / "halls" / f"hall-{n}.log").read_text() for n in (1, 2)]
+        logs = [(cluster_folder / "cluster" / "halls" / f"hall-{n}.log").read_text() for n in (1, 2)]
         assert [f"/rooms/{code}" in log for log in logs].count(True) == 1, "the room's URLs went to both halls"
         assert f'"WebSocket /ws/rooms/{code}"' in "".join(logs)
 
@@ -167,7 +116,7 @@ def test_a_cluster_of_two_halls_plays_through_nginx_and_stops_leaving_nothing(fo
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        failing = Running(folder, 1, taken.getsockname()[1])
+        failing = Running(cluster_folder, 1, taken.getsockname()[1])
         try:
             assert failing.process.wait(WITHIN) != 0
             said = failing.output()
@@ -177,7 +126,7 @@ def test_a_cluster_of_two_halls_plays_through_nginx_and_stops_leaving_nothing(fo
         assert left_running(descendants(failing.process.pid)) == []
 
     # a second run reuses the folder's data: the game played above is still there
-    again = Running(folder, 1, free_port())
+    again = Running(cluster_folder, 1, free_port())
     try:
         again.wait_open()
         tree = again.tree()

@@ -3,19 +3,14 @@ someone is looking at: finished games stay in the store and come back when asked
 
 from __future__ import annotations
 
-from hallkit import Socket, bot, host, new_room
+from hallkit import Socket, finished_bot_game
 
 from parlour.hall.hall import KEEP_FINISHED
 
 
 def finished_game(client) -> tuple[str, dict]:
     """A game between two bots, played to its end: (code, its replay)."""
-    room = new_room(client, seats=[bot("greedy"), bot("random")])
-    code = room["code"]
-    with Socket(client, code) as watcher:
-        watcher.hello(None)
-        assert client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"])).status_code == 200
-        watcher.until(lambda s: s["result"] is not None)
+    code = finished_bot_game(client)
     return code, client.get(f"/api/rooms/{code}/replay").json()
 
 

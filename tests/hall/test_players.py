@@ -34,6 +34,18 @@ def as_guest(client: TestClient) -> None:
     client.cookies.clear()
 
 
+def signed_in_game(client: TestClient, game: str = "secrets") -> tuple[dict[str, Any], dict[str, Any]]:
+    """A started game of ``game`` between two signed-up players, Ana (seat 0, the host) and Bo (seat
+    1), with Bo's session left on ``client``: (the room Ana made, with its tokens; Bo's join answer)."""
+    sign_up(client, "Ana")
+    room = new_room(client, game, [OPEN, OPEN], take_seat=0)
+    as_guest(client)
+    sign_up(client, "Bo")
+    bo = join(client, room["code"], "Bo")
+    client.post(f"/api/rooms/{room['code']}/start", headers=host(room["host_token"])).raise_for_status()
+    return room, bo
+
+
 def seat_socket(client: TestClient, code: str, token: str | None = None) -> Socket:
     """A socket on ``code`` that said hello with ``token`` (None: the client's session, if any)."""
     socket = Socket(client, code)
@@ -297,13 +309,8 @@ def test_a_game_between_signed_in_players_and_a_bot_is_rated_in_the_store(client
 
 
 def test_a_seat_given_to_a_bot_mid_game_forfeits_for_its_player_and_rewards_nobody(client, clock):
-    sign_up(client, "Ana")
-    room = new_room(client, "secrets", [OPEN, OPEN], take_seat=0)
+    room, _ = signed_in_game(client)
     code = room["code"]
-    as_guest(client)
-    sign_up(client, "Bo")
-    join(client, code, "Bo")
-    client.post(f"/api/rooms/{code}/start", headers=host(room["host_token"]))
     # Bo never comes; the host may not take the seat of a player who may be reloading (issue 27.4)...
     early = client.post(f"/api/rooms/{code}/seats/1/bot", json={"bot": "random"}, headers=host(room["host_token"]))
     assert early.status_code == 409 and "gone" in early.json()["detail"]

@@ -10,14 +10,9 @@ import asyncio
 import os
 import random
 import re
-import shutil
 import signal
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -26,6 +21,7 @@ import httpx
 import orjson
 import pytest
 import sqlalchemy as sa
+from clusterkit import Running
 
 from parlour.cli import main
 from parlour.cli.cluster import why_not
@@ -36,15 +32,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(why_not() is not None, reason
 
 ROOMS = 6
 THINK = 1.0  # seconds a player waits before each move: the games last through both restarts
-
-
-@pytest.fixture
-def folder() -> Iterator[Path]:
-    """A folder PostgreSQL's own user can reach (pytest's tmp_path is private to root)."""
-    path = Path(tempfile.mkdtemp(prefix="parlour-restart-test-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 class Seat:
@@ -129,21 +116,11 @@ def rooms_of_two(base: str) -> list[tuple[str, list[str]]]:
 
 
 @pytest.mark.timeout(600)
-def test_every_hall_of_a_cluster_restarts_under_play_and_no_acknowledged_move_is_lost(folder, capsys):
-    port = free_port()
-    out = folder / "out.txt"
-    with open(out, "wb") as written:
-        cluster = subprocess.Popen([sys.executable, "-m", "parlour.cli", "cluster", "--servers", "2", "--dir",
-                                    str(folder / "cluster"), "--port", str(port)], stdout=written,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while "Parlour is open at" not in out.read_text():
-            assert cluster.poll() is None and time.monotonic() < deadline, out.read_text()
-            time.sleep(0.2)
-        base = f"http://127.0.0.1:{port}"
-        seats = [Seat(base.replace("http://", "ws://"), code, token) for code, tokens in rooms_of_two(base)
-                 for token in tokens]
+def test_every_hall_of_a_cluster_restarts_under_play_and_no_acknowledged_move_is_lost(cluster_folder, capsys):
+    with Running(cluster_folder, 2, free_port()) as cluster:
+        cluster.wait_open()
+        ws = cluster.base.replace("http://", "ws://")
+        seats = [Seat(ws, code, token) for code, tokens in rooms_of_two(cluster.base) for token in tokens]
         stop = threading.Event()
 
         async def everyone() -> None:
@@ -155,29 +132,25 @@ def test_every_hall_of_a_cluster_restarts_under_play_and_no_acknowledged_move_is
             try:  # the players stop even when the restart fails (else the executor waits for them for good)
                 time.sleep(4)
                 began = time.monotonic()
-                assert main(["cluster", "restart", "--dir", str(folder / "cluster")]) == 0
+                assert main(["cluster", "restart", "--dir", str(cluster_folder / "cluster")]) == 0
                 ended = time.monotonic()
                 time.sleep(4)
             finally:
                 stop.set()
             playing.result(timeout=60)
         said = [line for line in capsys.readouterr().out.splitlines() if "drained and stopped" in line]
-        assert len(said) == 2, out.read_text()
-        assert cluster.poll() is None, out.read_text()
-        postgres = re.search(r"PostgreSQL \S+ on 127\.0\.0\.1:(\d+), database 'parlour'", out.read_text())
+        assert len(said) == 2, cluster.output()
+        assert cluster.process.poll() is None, cluster.output()
+        postgres = re.search(r"PostgreSQL \S+ on 127\.0\.0\.1:(\d+), database 'parlour'", cluster.output())
         engine = make_engine(f"postgresql+psycopg://postgres@127.0.0.1:{postgres[1]}/parlour")
         with engine.connect() as connection:
             stored = {(code, seat): [orjson.loads(a) for a in connection.execute(sa.text(
                 "SELECT action FROM actions WHERE code = :c AND seat = :s AND by = 'player' ORDER BY turn"),
                 {"c": code, "s": seat}).scalars()] for code in {s.code for s in seats} for seat in (0, 1)}
         engine.dispose()
-        logs = "".join((folder / "cluster" / "halls" / f"hall-{n}.log").read_text(errors="replace") for n in (1, 2))
-        cluster.send_signal(signal.SIGINT)
-        assert cluster.wait(120) == 0, out.read_text()
-    finally:
-        if cluster.poll() is None:
-            os.killpg(cluster.pid, signal.SIGKILL)
-            cluster.wait()
+        halls = cluster_folder / "cluster" / "halls"
+        logs = "".join((halls / f"hall-{n}.log").read_text(errors="replace") for n in (1, 2))
+        assert cluster.stop(signal.SIGINT) == 0, cluster.output()
 
     # no acknowledged move lost: each seat's acked moves are its stored moves, in order (a move
     # whose ack was lost with its connection may be stored without being acked: none here is missing)
@@ -207,29 +180,18 @@ def test_every_hall_of_a_cluster_restarts_under_play_and_no_acknowledged_move_is
 
 
 @pytest.mark.timeout(300)
-def test_nginx_is_kept_to_the_halls_that_say_they_are_ready(folder):
-    from parlour.cli.processes import descendants
-
-    port = free_port()
-    out = folder / "out.txt"
-    with open(out, "wb") as written:
-        cluster = subprocess.Popen([sys.executable, "-m", "parlour.cli", "cluster", "--servers", "2", "--dir",
-                                    str(folder / "cluster"), "--port", str(port)], stdout=written,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    conf = folder / "cluster" / "nginx" / "nginx.conf"
-    try:
-        deadline = time.monotonic() + 120
-        while "Parlour is open at" not in out.read_text():
-            assert cluster.poll() is None and time.monotonic() < deadline, out.read_text()
-            time.sleep(0.2)
+def test_nginx_is_kept_to_the_halls_that_say_they_are_ready(cluster_folder):
+    conf = cluster_folder / "cluster" / "nginx" / "nginx.conf"
+    with Running(cluster_folder, 2, free_port()) as cluster:
+        cluster.wait_open()
         halls = [int(p) for p in re.findall(r"server 127\.0\.0\.1:(\d+) max_fails", conf.read_text())]
         assert len(halls) == 2 and "fail_timeout=2s down;" not in conf.read_text()
-        first = next(pid for pid in descendants(cluster.pid)
+        first = next(pid for pid in cluster.tree()
                      if f"--port\0{halls[0]}\0" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
                      and "serve" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"))
         def nginx_workers() -> set[int]:
             found = set()
-            for pid in descendants(cluster.pid):
+            for pid in cluster.tree():
                 try:
                     if "nginx: worker" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"):
                         found.add(pid)
@@ -250,10 +212,10 @@ def test_nginx_is_kept_to_the_halls_that_say_they_are_ready(folder):
             assert f"127.0.0.1:{halls[1]} max_fails=1 fail_timeout=2s;" in conf.read_text()
             # every room's calls go to the hall that answers, whatever their hash
             for _ in range(5):
-                made = httpx.post(f"http://127.0.0.1:{port}/api/rooms", timeout=20,
+                made = httpx.post(f"{cluster.base}/api/rooms", timeout=20,
                                   json={"game": "patchwork", "seats": [{"kind": "open"}] * 2})
                 assert made.status_code == 201, made.text
-                assert httpx.get(f"http://127.0.0.1:{port}/api/rooms/{made.json()['code']}", timeout=20
+                assert httpx.get(f"{cluster.base}/api/rooms/{made.json()['code']}", timeout=20
                                  ).status_code == 200
         finally:
             os.kill(first, signal.SIGCONT)
@@ -261,10 +223,5 @@ def test_nginx_is_kept_to_the_halls_that_say_they_are_ready(folder):
         while "fail_timeout=2s down;" in conf.read_text():  # ready again: back in nginx
             assert time.monotonic() < deadline, conf.read_text()
             time.sleep(0.2)
-        assert "halls not ready, sent nothing" in out.read_text()
-        cluster.send_signal(signal.SIGINT)
-        assert cluster.wait(120) == 0, out.read_text()
-    finally:
-        if cluster.poll() is None:
-            os.killpg(cluster.pid, signal.SIGKILL)
-            cluster.wait()
+        assert "halls not ready, sent nothing" in cluster.output()
+        assert cluster.stop(signal.SIGINT) == 0, cluster.output()

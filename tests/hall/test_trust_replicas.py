@@ -6,6 +6,8 @@ tests/hall/test_replicas.py does)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from test_limits import run_apart
@@ -31,7 +33,10 @@ class Fanout(Carrier):
         LocalBroadcast.publish(self, code)
 
 
-async def hide_from_the_replica(tmp_path: Path) -> dict[str, object]:
+@asynccontextmanager
+async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[SqlStore, SqlStore, Hall, Hall]]:
+    """Two processes of a cluster on one store: the room's owner and a replica that follows it,
+    each told what the other publishes."""
     url = f"sqlite:///{tmp_path}/hall.sqlite3"
     owner_store, replica_store = SqlStore(url), SqlStore(url)
     to_replica, to_owner = Fanout(), Fanout()
@@ -40,6 +45,15 @@ async def hide_from_the_replica(tmp_path: Path) -> dict[str, object]:
     to_replica.to, to_owner.to = replica, owner
     await owner.start()
     try:
+        yield owner_store, replica_store, owner, replica
+    finally:
+        await owner.stop()
+        owner_store.close()
+        replica_store.close()
+
+
+async def hide_from_the_replica(tmp_path: Path) -> dict[str, object]:
+    async with two_processes(tmp_path) as (owner_store, replica_store, owner, replica):
         room, *_ = await owner.create_room("palace", {}, [{"kind": "open"}, {"kind": "open"}])
         copy = await replica.room(room.code)
         await owner.execute(room.code, Join("Ana"))
@@ -62,10 +76,6 @@ async def hide_from_the_replica(tmp_path: Path) -> dict[str, object]:
                 "owner_lines": [line.text for line in await room.chat.load()],
                 "replica_lines": [line.text for line in await copy.chat.load()],
                 "stored": [line.text for line in await owner_store.chat(room.code, 100)]}
-    finally:
-        await owner.stop()
-        owner_store.close()
-        replica_store.close()
 
 
 def test_a_line_hidden_through_another_process_is_taken_away_where_the_room_is_applied_too(tmp_path: Path) -> None:
@@ -79,14 +89,7 @@ def test_a_line_hidden_through_another_process_is_taken_away_where_the_room_is_a
 
 
 async def ban_through_the_replica(tmp_path: Path) -> tuple[str, str]:
-    url = f"sqlite:///{tmp_path}/hall.sqlite3"
-    owner_store, replica_store = SqlStore(url), SqlStore(url)
-    to_replica, to_owner = Fanout(), Fanout()
-    owner = Hall(owner_store, all_games(), SystemClock(), broadcast=to_replica, seed=5)
-    replica = Hall(replica_store, all_games(), SystemClock(), broadcast=to_owner, seed=5, ownership=Follower())
-    to_replica.to, to_owner.to = replica, owner
-    await owner.start()
-    try:
+    async with two_processes(tmp_path) as (owner_store, replica_store, owner, replica):
         for name in ("Mod", "Cy"):
             await owner_store.add_account(name, name_key(name), "human", None, 0.0)
         accounts = Accounts(owner_store, SystemClock())
@@ -113,10 +116,6 @@ async def ban_through_the_replica(tmp_path: Path) -> tuple[str, str]:
             except HallError:
                 await asyncio.sleep(0.02)
         return refusal, "still refused"
-    finally:
-        await owner.stop()
-        owner_store.close()
-        replica_store.close()
 
 
 def test_a_ban_taken_through_another_process_counts_here_at_once_not_30_seconds_later(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ Each reads what :func:`.app.create_app` put in ``app.state``; a route never buil
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Header, Request, WebSocket
 from starlette.requests import HTTPConnection
@@ -22,30 +23,23 @@ from ..quotas import Guard
 from ..social import Social
 from .middleware import client_address, cross_site
 
-
-async def the_hall(connection: HTTPConnection) -> Hall:
-    hall: Hall = connection.app.state.hall
-    return hall
+T = TypeVar("T")
 
 
-async def the_guard(connection: HTTPConnection) -> Guard:
-    guard: Guard = connection.app.state.guard
-    return guard
+def _app_state(name: str, kind: type[T]) -> Callable[[HTTPConnection], Awaitable[T]]:
+    """A dependency that answers the ``kind`` :func:`.app.create_app` put at ``app.state.<name>``."""
+    async def dependency(connection: HTTPConnection) -> T:
+        value: T = getattr(connection.app.state, name)
+        return value
+    dependency.__name__ = f"the_{name}"
+    return dependency
 
 
-async def the_accounts(connection: HTTPConnection) -> Accounts:
-    accounts: Accounts = connection.app.state.accounts
-    return accounts
-
-
-async def the_social(connection: HTTPConnection) -> Social:
-    social: Social = connection.app.state.social
-    return social
-
-
-async def the_moderation(connection: HTTPConnection) -> Moderation:
-    moderation: Moderation = connection.app.state.moderation
-    return moderation
+the_hall = _app_state("hall", Hall)
+the_guard = _app_state("guard", Guard)
+the_accounts = _app_state("accounts", Accounts)
+the_social = _app_state("social", Social)
+the_moderation = _app_state("moderation", Moderation)
 
 
 async def the_address(connection: HTTPConnection) -> str:
@@ -54,10 +48,7 @@ async def the_address(connection: HTTPConnection) -> str:
 
 async def signed_in(request: Request, accounts: Annotated[Accounts, Depends(the_accounts)]) -> Account | None:
     """The account a request's session cookie signs in; None for a guest."""
-    account = await accounts.by_session(request.cookies.get(SESSION_COOKIE))
-    if account is not None and hasattr(request.app.state, "social"):
-        request.app.state.social.saw(account.id)  # online, for their friends' lists
-    return account
+    return _seen(request, await accounts.by_session(request.cookies.get(SESSION_COOKIE)))
 
 
 def me(account: Annotated[Account | None, Depends(signed_in)]) -> Account:
@@ -72,9 +63,13 @@ async def socket_account(websocket: WebSocket, accounts: Annotated[Accounts, Dep
     token = websocket.cookies.get(SESSION_COOKIE)
     if token is None or cross_site(websocket.headers):
         return None
-    account = await accounts.by_session(token)
-    if account is not None and hasattr(websocket.app.state, "social"):
-        websocket.app.state.social.saw(account.id)
+    return _seen(websocket, await accounts.by_session(token))
+
+
+def _seen(connection: HTTPConnection, account: Account | None) -> Account | None:
+    """``account``, marked online for their friends' lists."""
+    if account is not None and hasattr(connection.app.state, "social"):
+        connection.app.state.social.saw(account.id)
     return account
 
 

@@ -10,25 +10,13 @@ older edition); EDITION 1 records games started without the option, as games sto
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import sys
-from typing import Any
+from pathlib import Path
 
-
-def digest(obj: Any) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
-
-
-def state_digest(game: Any, state: Any) -> str:
-    data = game.state_to_json(state)
-    data.pop("edition", None)
-    return digest(data)
-
-
-def legal_lines(game: Any, state: Any, seat: int) -> list[str]:
-    return sorted(json.dumps(a, sort_keys=True) for a in game.legal_actions(state, seat))
+sys.path.insert(0, str(Path(__file__).parents[3]))  # tests/, for editions.py
+from editions import digest, legal_lines, state_digest  # noqa: E402
 
 
 def main(src: str, edition: int, out: str, count: int) -> None:
@@ -50,7 +38,8 @@ def main(src: str, edition: int, out: str, count: int) -> None:
             actions.append([seat, action])
             state = game.apply(state, seat, action)
         games.append({"players": players, "seed": seed, "options": options, "actions": actions,
-                      "legal": digest(legal), "final": state_digest(game, state), "finished": list(state.finished)})
+                      "legal": digest(legal), "final": state_digest(game, state, "edition"),
+                      "finished": list(state.finished)})
     with open(out, "w") as f:
         json.dump({"edition": edition, "games": games}, f, separators=(",", ":"))
 
