@@ -10,7 +10,7 @@ import pytest
 from hallkit import OPEN, Socket, host, join, new_room, started_room
 from test_players import as_guest, sign_up
 
-import parlour.hall.web.socket as socket_module
+import parlour.hall.web.feed as socket_module
 from parlour.core import TooLong
 from parlour.games import all_games
 

@@ -115,6 +115,49 @@ def test_a_store_commit_fenced_by_a_lost_lease_saves_nothing_and_others_commit(s
     assert turns(store, "ROOM2") == [0]
 
 
+def test_a_transaction_of_many_rooms_checks_their_leases_in_one_statement_and_inserts_their_moves_in_one(
+        store, leases, clock):
+    """A group commit of ten rooms' moves is two statements, the fencing check of every lease and
+    one executemany of the moves, not two statements a move; one lease lost among them fails the
+    whole transaction, with nothing written (the writer then commits each room alone)."""
+    from parlour.hall.store import rooms as room_writes
+    from parlour.hall.store.writes import execute
+
+    codes = [f"ROOM{n}" for n in range(10)]
+    async def create() -> None:
+        for code in codes:
+            await store.create_room(room(code))
+
+    run_apart(create())
+    held = {code: leases.acquire(code, "hall-1") for code in codes}
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    def moves(turn: int) -> list:
+        return [write for code in codes for write in (
+            room_writes.acting(code, ActionRecord(turn, 0, {"pass": True}, "player", 1.0)), fence(held[code]))]
+
+    sa.event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        with store.engine.begin() as connection:
+            execute(connection, moves(0))
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", count)
+    assert len(statements) == 2 and statements[0].lstrip().upper().startswith("UPDATE"), statements
+    assert all(turns(store, code) == [0] for code in codes)
+
+    clock.advance(LENGTH)
+    leases.acquire("ROOM3", "hall-2")  # another process took one of them
+    for code in codes:
+        if code != "ROOM3":
+            held[code] = leases.renew(held[code])
+    with pytest.raises(LeaseLost, match="1 of the 10 rooms' leases"), store.engine.begin() as connection:
+        execute(connection, moves(1))
+    assert all(turns(store, code) == [0] for code in codes)  # nothing of it written
+
+
 def test_a_renewal_renews_the_leases_still_held_and_leaves_out_those_that_changed_hands(store, leases, clock):
     kept, lost = leases.acquire("ROOM1", "hall-1"), leases.acquire("ROOM2", "hall-1")
     clock.advance(LENGTH)

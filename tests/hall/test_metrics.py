@@ -155,3 +155,20 @@ def test_a_real_prometheus_scrapes_a_hall_and_finds_the_move_counter():
         hall.terminate()
         hall.wait(30)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_hall_times_its_event_loop_and_its_garbage_collector(client):
+    """A stall of the whole process (a callback holding the loop, a pass of the collector) is in
+    /metrics: the event loop's lag, sampled every 20 ms, and every collector pass by generation."""
+    import gc
+
+    before = scrape(client).text
+    time.sleep(0.3)  # the app's loop runs in the test client's thread meanwhile
+    gc.collect(0)
+    gc.collect(2)
+    after = scrape(client).text
+    lag = "parlour_event_loop_lag_seconds_count"
+    assert sample(after, lag) >= sample(before, lag) + 5  # about 15 samples in 0.3 s
+    for generation in ("0", "2"):
+        passes = "parlour_gc_pause_seconds_count"
+        assert sample(after, passes, generation=generation) > sample(before, passes, generation=generation)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .bench_alongside import finished_games
+from .bench_stalls import Counts, difference, hall_histograms, histograms, said
 from .cluster import MAX_SERVERS, Cluster
 from .processes import cpu_seconds, free_port, resident_bytes, start_server
 
@@ -189,10 +190,14 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
 async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
                 seconds: float, think: float, connected: Callable[[], None], go: Any) -> dict[str, Any]:
     """Connect every seat, say ``connected()``, wait for ``go`` (a process-shared event) and play."""
+    from ..hall import observe  # its samplers, on the client process (cli/bench_stalls.py)
+
     latencies: list[float] = []
     acked_at: list[float] = []
     done: list[int] = []
     window = Window(sum(len(tokens) for _, tokens in rooms))
+    observe.watch_collector()
+    watching = asyncio.ensure_future(observe.watch_loop())
     tasks = [asyncio.ensure_future(play_seat(f"{base_ws}/ws/rooms/{code}", token, game, bot, with_legal, window,
                                              latencies, done, think, acked_at))
              for code, tokens in rooms for token in tokens]
@@ -201,14 +206,16 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
                        timeout=120, return_when=asyncio.FIRST_COMPLETED)
     connected()
     await asyncio.get_running_loop().run_in_executor(None, go.wait)  # every client process is connected
-    begin, cpu = time.perf_counter(), time.process_time()
+    begin, cpu, stalls = time.perf_counter(), time.process_time(), histograms(observe.REGISTRY.collect())
     window.stop_at = begin + seconds
     window.go.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - begin
+    watching.cancel()
     errors = [repr(r) for r in results if isinstance(r, BaseException)]
     return {"latencies": latencies, "acked_at": acked_at, "elapsed": elapsed, "errors": errors[:5],
-            "failed": len(errors), "cpu": time.process_time() - cpu}
+            "failed": len(errors), "cpu": time.process_time() - cpu,
+            "stalls": difference(histograms(observe.REGISTRY.collect()), stalls)}
 
 
 def client_process(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot: str, with_legal: bool,
@@ -246,6 +253,7 @@ class Run:
     stored: int = 0  # actions in the store once the clients are done
     rooms: int = 0
     alongside: str = ""  # what ran beside the play (--analyses)
+    stalls: str = ""  # where acks over 5 ms waited (one hall only: cli/bench_stalls.py)
 
     @property
     def moves_per_second(self) -> float:
@@ -257,12 +265,14 @@ class Run:
 
 
 def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, list[int]],
-            counters: Callable[[], dict[str, int]] = dict, analyses: Sequence[str] = ()) -> Run:
+            counters: Callable[[], dict[str, int]] = dict, analyses: Sequence[str] = (),
+            hall: int | None = None) -> Run:
     """Create the rooms through 127.0.0.1:``port``, play them from ``args.clients`` client
     processes for ``args.seconds``, and take over that time the CPU time of each part's processes
     and the growth of ``counters()``; the first part's resident memory is taken before the rooms
     are made and at the end of the window. ``analyses``: finished games whose analyses are asked
-    for during the window (cli/bench_alongside.py)."""
+    for during the window (cli/bench_alongside.py); ``hall``: the port of the one hall whose
+    ``/metrics`` tell where slow acks waited (cli/bench_stalls.py)."""
     from ..core import ParlourError
     from .bench_alongside import Analysing
 
@@ -295,11 +305,13 @@ def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, lis
         return {name: sum(cpu_seconds(pid) for pid in pids) for name, pids in parts.items()}
 
     load_before, cpu_before, counted = os.getloadavg(), cpu(), counters()
+    inside_before = hall_histograms(hall) if hall is not None else None
     with Analysing(f"http://127.0.0.1:{port}", list(analyses)) as analysing:
         go.set()
         time.sleep(args.seconds)  # the server's CPU over the window, not the goodbyes after it
         load_after, cpu_after = os.getloadavg(), cpu()
     counted = {name: value - counted[name] for name, value in counters().items()}
+    inside = None if hall is None or inside_before is None else difference(hall_histograms(hall), inside_before)
     memory_after = sum(resident_bytes(pid) for pid in next(iter(parts.values())))
     try:
         reports = [pipe.recv() for pipe in pipes]
@@ -312,7 +324,20 @@ def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, lis
                errors=[e for r in reports for e in r["errors"]][:5], client_cpu=sum(r["cpu"] for r in reports),
                cpu={name: cpu_after[name] - cpu_before[name] for name in parts}, load=(load_before, load_after),
                counted=counted, memory=(memory_before, memory_after), rooms=len(rooms),
-               alongside=analysing.said() if analyses else "")
+               alongside=analysing.said() if analyses else "",
+               stalls=said(inside, clients_together([r["stalls"] for r in reports])) if inside is not None else "")
+
+
+def clients_together(readings: list[Counts]) -> Counts:
+    """The client processes' histograms added up."""
+    together: Counts = {}
+    for reading in readings:
+        for name, by_key in reading.items():
+            for key, buckets in by_key.items():
+                mine = together.setdefault(name, {}).setdefault(key, {})
+                for bound, value in buckets.items():
+                    mine[bound] = mine.get(bound, 0.0) + value
+    return together
 
 
 def stored_actions(db_url: str) -> int:
@@ -337,7 +362,7 @@ def cluster_runs(console: Any, args: argparse.Namespace, game: Any) -> list[tupl
     with tempfile.TemporaryDirectory(prefix="parlour-bench-cluster-") as folder:
         os.chmod(folder, 0o755)  # PostgreSQL runs as its own user when this runs as root
         for number, servers in enumerate(args.servers, 1):
-            with Cluster(Path(folder), servers, free_port(), hall_options=("--quiet", *SERVE_OPTIONS),
+            with Cluster(Path(folder), servers, free_port(), hall_options=("--quiet", *SERVE_OPTIONS), per_address=None,
                          say=lambda line: console.print(line, style="dim"), database=f"bench_{number}") as cluster:
                 pids = cluster.pids()
                 parts = {"halls": [pids[f"hall {n}"] for n in range(1, servers + 1)],
@@ -417,6 +442,8 @@ def report(console: Any, args: argparse.Namespace, game: Any, result: Run, serve
         console.print(f"[red]{result.failed} client connections failed[/red]: {result.errors}")
     if result.alongside:
         console.print(result.alongside)
+    if result.stalls:
+        console.print(result.stalls)
     console.print(machine(), style="dim")
     console.print("load average during the run: " + ", ".join(f"{x:.2f}" for x in result.load[0])
                   + " -> " + ", ".join(f"{x:.2f}" for x in result.load[1]), style="dim")
@@ -470,7 +497,7 @@ def run(args: argparse.Namespace) -> int:
                 console.print(f"server on 127.0.0.1:{port}, store {db_url}; creating {args.rooms} rooms...")
                 codes = finished_games(f"http://127.0.0.1:{port}", game.id, game.min_players, args.analyses)
                 before = stored_actions(db_url) if codes else 0  # the bots' games analysed alongside
-                result = measure(args, game, port, {"server": [server.pid]}, analyses=codes)
+                result = measure(args, game, port, {"server": [server.pid]}, analyses=codes, hall=port)
             finally:
                 server.terminate()
                 server.wait(30)

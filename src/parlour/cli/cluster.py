@@ -41,7 +41,7 @@ from functools import partial
 from pathlib import Path
 
 from ..core import ParlourError
-from .nginx import nginx_conf, nginx_program
+from .nginx import CONNECTIONS_PER_ADDRESS, nginx_conf, nginx_program
 from .processes import free_port, hall_answers, hall_ready, serve_command
 
 START_WITHIN = 60.0  # seconds a starting part has to answer (initdb excluded); not a timing test
@@ -174,11 +174,13 @@ class Cluster:
 
     ``hall_options``: more ``parlour serve`` options for every hall (the benchmark lifts the
     per-address quotas); ``say``: where the parts' addresses are told as they come up;
-    ``database``: the one the halls use (created when missing).
+    ``database``: the one the halls use (created when missing); ``per_address``: nginx's cap on
+    one address's connections (None: none, for the benchmark's players from one machine).
     """
 
     def __init__(self, folder: Path, servers: int, port: int, hall_options: Sequence[str] = (),
-                 say: Callable[[str], None] = print, database: str = DATABASE) -> None:
+                 say: Callable[[str], None] = print, database: str = DATABASE,
+                 per_address: int | None = CONNECTIONS_PER_ADDRESS) -> None:
         if not 1 <= servers <= MAX_SERVERS:
             raise ParlourError(f"--servers must be 1 to {MAX_SERVERS}, not {servers}")
         if not 1 <= port <= 65535:
@@ -187,6 +189,7 @@ class Cluster:
         self.servers = servers
         self.port = port
         self.hall_options = tuple(hall_options)
+        self.per_address = per_address
         self.say = say
         if not database.isidentifier():
             raise ParlourError(f"a database name is letters, digits and _, not {database!r}")
@@ -241,8 +244,7 @@ class Cluster:
     def reload_nginx(self) -> None:
         """nginx's configuration written again (the halls in :attr:`down` get nothing) and reloaded
         (SIGHUP: its old workers finish the connections they carry)."""
-        conf = nginx_conf(self.port, self.hall_ports, self.secrets["PARLOUR_PROXY_SECRET"], self.down)
-        (self.folder / "nginx" / "nginx.conf").write_text(conf)
+        (self.folder / "nginx" / "nginx.conf").write_text(self._nginx_conf())
         nginx = next((part for part in self.parts if part.name == "nginx"), None)
         if nginx is not None and nginx.exited() is None:
             nginx.process.send_signal(signal.SIGHUP)
@@ -354,6 +356,10 @@ class Cluster:
             hall.wait_until(partial(hall_ready, port))
             self.say(f"{hall.name} on 127.0.0.1:{port}; its log: {hall.log}")
 
+    def _nginx_conf(self) -> str:
+        return nginx_conf(self.port, self.hall_ports, self.secrets["PARLOUR_PROXY_SECRET"], self.down,
+                          self.per_address)
+
     def _start_nginx(self) -> None:
         program = nginx_program()
         assert program is not None  # why_not() said so
@@ -363,7 +369,7 @@ class Cluster:
         conf = home / "nginx.conf"
         conf.touch(mode=0o600)  # it holds the proxy's secret
         conf.chmod(0o600)
-        conf.write_text(nginx_conf(self.port, self.hall_ports, self.secrets["PARLOUR_PROXY_SECRET"], self.down))
+        conf.write_text(self._nginx_conf())
         # -p: every relative path of the configuration is inside the folder; -e: so is the error
         # log nginx opens before it reads its configuration (never /var/log/nginx)
         part = Part("nginx", [program, "-p", f"{home}/", "-c", "nginx.conf", "-e", "logs/error.log"],

@@ -21,10 +21,18 @@ CONNECTIONS_PER_ADDRESS = 64  # nginx's cap on one client address's connections 
 
 
 def nginx_conf(port: int, hall_ports: Sequence[int], proxy_secret: str,
-               down: set[int] | frozenset[int] = frozenset()) -> str:
+               down: set[int] | frozenset[int] = frozenset(),
+               per_address: int | None = CONNECTIONS_PER_ADDRESS) -> str:
     """nginx's configuration: one address in front of the halls, each room's URLs to one hall;
     ``proxy_secret``: what it proves itself to the halls with (X-Parlour-Proxy); ``down``: the
-    ports of halls that get nothing (not ready, or being restarted: cli/rolling.py)."""
+    ports of halls that get nothing (not ready, or being restarted: cli/rolling.py);
+    ``per_address``: connections one client address may hold at once (None: no cap, for a load
+    test whose thousand players all come from this machine)."""
+    capped = (f"""limit_conn_zone $binary_remote_addr zone=per_address:10m;
+    limit_conn per_address {per_address};
+    limit_conn_status 429;
+    limit_conn_log_level warn;""" if per_address is not None else
+              "# no cap on one address's connections: a load test's players all come from this machine")
     halls = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s{' down' * (p in down)};"
                       for p in hall_ports)
     return f"""# Written by `parlour cluster` at each start: edits are lost. Paths are under the folder (nginx -p).
@@ -45,15 +53,12 @@ http {{
     scgi_temp_path tmp/scgi;
     client_max_body_size 5m;  # above the hall's largest body (a 4 MiB replay): the hall refuses in words
     # Half-sent requests (slowloris) are cut: headers within 10 s, a body's reads at most 10 s apart,
-    # and no address holds more than CONNECTIONS_PER_ADDRESS connections at once (429 past it).
+    # and no address holds more than its share of connections at once (429 past it).
     client_header_timeout 10s;
     client_body_timeout 10s;
     send_timeout 30s;
     keepalive_timeout 30s;
-    limit_conn_zone $binary_remote_addr zone=per_address:10m;
-    limit_conn per_address {CONNECTIONS_PER_ADDRESS};
-    limit_conn_status 429;
-    limit_conn_log_level warn;
+    {capped}
 
     # A room's REST calls and its live sockets (a bot account's too) go to one hall, chosen by a
     # consistent hash of the room's code (a hall added or gone moves only its share of the rooms);

@@ -14,7 +14,10 @@ The bottom of the hall's layers: every layer may count, and this module imports 
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -30,6 +33,7 @@ ProcessCollector(registry=REGISTRY)  # the process's CPU time, memory and open f
 
 # seconds: a move's ack over a local network is milliseconds; a loaded hall's, up to seconds
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+PAUSE_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0)  # a stall of the whole process
 THINK_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 
 MOVES = Counter("parlour_moves", "Moves committed by the rooms this process applies, by game and by whom"
@@ -56,6 +60,14 @@ NOTIFICATIONS = Counter("parlour_notifications", "Mail and push the outbox handl
 DRAINS = Counter("parlour_drains", "Times this process stopped applying rooms to stop or restart",
                  registry=REGISTRY)
 
+GC_PAUSE_SECONDS = Histogram("parlour_gc_pause_seconds", "Passes of Python's garbage collector, by generation:"
+                             " every connection of the process waits for each", ("generation",),
+                             buckets=PAUSE_BUCKETS, registry=REGISTRY)
+LOOP_LAG_SECONDS = Histogram("parlour_event_loop_lag_seconds", "How late the event loop woke a task that was due,"
+                             " sampled every 20 ms: what every connection of the process waited at that moment",
+                             buckets=PAUSE_BUCKETS, registry=REGISTRY)
+LOOP_SAMPLE_EVERY = 0.02  # seconds: 50 wake-ups a second, a few microseconds each
+
 MOVE_LOG = logging.getLogger("parlour.moves")  # a line a move, for log shippers (parlour serve --log-format json)
 
 _moves: dict[tuple[str, str], Any] = {}  # (game, by) -> its counter: labels() looked up once
@@ -75,6 +87,33 @@ def acknowledged(room: str, seat: int, turn: int, latency: float) -> None:
     if MOVE_LOG.isEnabledFor(logging.INFO):
         MOVE_LOG.info("move acknowledged", extra={"room": room, "seat": seat, "turn": turn,
                                                   "latency": round(latency, 6)})
+
+
+_collection: list[float] = []  # when the collector's pass under way started
+_pauses = [GC_PAUSE_SECONDS.labels(str(generation)) for generation in range(3)]
+
+
+def _collecting(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _collection[:] = [time.perf_counter()]
+    elif _collection:
+        _pauses[info["generation"]].observe(time.perf_counter() - _collection.pop())
+
+
+def watch_collector() -> None:
+    """Time every pass of the garbage collector from now on in this process (once is enough)."""
+    if _collecting not in gc.callbacks:
+        gc.callbacks.append(_collecting)
+
+
+async def watch_loop() -> None:
+    """Until cancelled, sample how late the event loop runs a task that is due
+    (``parlour_event_loop_lag_seconds``): a callback that holds the loop, a pass of the collector
+    or a process starved of its core shows here, whatever it was."""
+    while True:
+        due = time.perf_counter() + LOOP_SAMPLE_EVERY
+        await asyncio.sleep(LOOP_SAMPLE_EVERY)
+        LOOP_LAG_SECONDS.observe(max(0.0, time.perf_counter() - due))
 
 
 def notified(channel: str, outcome: str) -> None:

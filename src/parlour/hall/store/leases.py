@@ -20,13 +20,15 @@ The clustered hall (:mod:`parlour.hall.cluster.node`) uses it; the single-proces
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 
 from .records import Lease, LeaseLost
 from .schema import room_leases_table as leases_table
 from .schema import rooms_table
-from .writes import Write
+from .writes import Precondition, Write
 
 LENGTH = 5.0  # seconds a lease lasts unless renewed (the owner renews it well before)
 RENEW_BATCH = 500  # rooms renewed by one statement
@@ -142,6 +144,30 @@ def check_fence(connection: sa.Connection, lease: Lease) -> None:
                         " another process applies it now")
 
 
+@dataclass(frozen=True)
+class Fence(Precondition):
+    """The fencing check of ``lease`` as one of a transaction's writes (:func:`fence`)."""
+
+    lease: Lease
+
+    @classmethod
+    def check_all(cls, conn: sa.Connection, items: list[Any]) -> None:
+        """Every lease of the transaction's writes, checked and its row locked in one statement;
+        :class:`LeaseLost` if one is lost (the writer then commits each room's writes alone, and
+        only the room whose lease was lost is refused, with its own words)."""
+        leases = list({(f.lease.code, f.lease.owner, f.lease.token): f.lease for f in items}.values())
+        if len(leases) == 1:
+            check_fence(conn, leases[0])
+            return
+        columns = sa.tuple_(leases_table.c.code, leases_table.c.owner, leases_table.c.token)
+        checked = conn.execute(leases_table.update()
+                               .where(columns.in_([(lease.code, lease.owner, lease.token) for lease in leases]))
+                               .values(token=leases_table.c.token))
+        if checked.rowcount != len(leases):
+            raise LeaseLost(f"{len(leases) - checked.rowcount} of the {len(leases)} rooms' leases of this commit"
+                            " are no longer this process's")
+
+
 def fence(lease: Lease) -> Write:
     """The fencing check as one of a store write's ``also`` writes."""
-    return lambda connection: check_fence(connection, lease)
+    return Fence(lease)

@@ -12,6 +12,7 @@ routers, one module per resource (``rooms_api``, ``replays_api``, ``players_api`
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -22,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware import Middleware
 
 from ...core import Game
+from .. import observe
 from ..accounts import Accounts, hash_budget
 from ..analyses import Analyses
 from ..botaccounts import BotAccounts
@@ -86,7 +88,10 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
         notifications.start()
         if on_ready is not None:
             on_ready()
+        observe.watch_collector()
+        watching = asyncio.get_running_loop().create_task(observe.watch_loop())
         yield
+        watching.cancel()
         await hall.stop()
         await analyses.close()
 

@@ -1,10 +1,9 @@
 """The WebSocket of a room (docs/protocol.md): one connection, one seat or one spectator.
 
-Reading and writing are two tasks. What the connection sends goes through one queue, in order;
-"the room changed" puts one marker in it however many changes pile up, and the marker becomes the
-newest state of the connection's own seat when its turn to be sent comes, so a slow reader
-costs the room nothing and never receives an outdated state after a newer one. A change the seat
-cannot see sends it nothing, and each state carries only the log lines this connection lacks.
+Reading and writing are two tasks. This module reads: it admits the connection, bounds what the
+client sends (rate, size, JSON), says who the connection is (its seat, its player) and turns each
+message into a command for the room. What the connection is sent goes out through its
+:class:`~.feed.Feed` (web/feed.py), in order, each state holding only what its seat lacks.
 """
 
 from __future__ import annotations
@@ -25,14 +24,14 @@ from ..hall import Hall
 from ..moderation import Moderation
 from ..quotas import Guard, RateLimited
 from ..room import Room
-from ..room.audience import LOG_SENT
-from ..room.chat import chat_key, visible
+from ..room.chat import chat_key
 from ..room.commands import Act, Say
 from ..social import Social
 from ..text import clip, reason
 from ..tokens import token_hash
 from ..wire import BadJson, dumps, read_json
 from .deps import AccountsDep, GuardDep, HallDep, ModerationDep, SocialDep, SocketAccount
+from .feed import Feed
 from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX, client_address
 from .signed_in import RECHECK, SignedInSockets
 
@@ -42,13 +41,8 @@ CLOSE_UNKNOWN_ROOM = 4404  # no such room
 CLOSE_BEHIND = 4408  # the client fell too far behind in reading: reconnect
 CLOSE_FLOOD = 4429  # the client kept sending past its rate limit
 CLOSE_TOO_MANY_SOCKETS = 4430  # too many connections from one address
-MUTED_MAX = 50  # names one connection may mute in its room
 CLOSE_SIGNED_OUT = 4401  # the session the connection was opened with ended (signed out)
 SIGNED_OUT = "your session ended (signed out): this connection is closed and holds no seat"
-
-_STATE = object()
-_CHAT = object()
-_SIGNED_OUT = object()
 
 
 def error(code: str, message: str, message_id: Any = None) -> dict[str, Any]:
@@ -80,15 +74,15 @@ def id_of(message: Any) -> Any:
 
 
 class Connection:
+    """One client of a room: who it is (its seat, its player), what it sends, and its feed."""
+
     def __init__(self, websocket: WebSocket, guard: Guard, address: str) -> None:
         self.websocket = websocket
         self.guard = guard
         self.address = address
         self.key = f"{address} {id(self)}"  # this connection, for its own message rate
-        self.outbox: asyncio.Queue[Any] = asyncio.Queue()
-        self.behind = False  # more than OUTBOX_MAX messages wait: the client does not read
+        self.feed = Feed(websocket)  # what it is sent (web/feed.py)
         self.refused = 0  # messages refused for rate in a row
-        self.state_queued = False
         self.hall: Hall | None = None
         self.room: Room | None = None
         self.account: Account | None = None  # the player signed in on this connection, if any
@@ -96,29 +90,34 @@ class Connection:
         self.token: str | None = None  # the seat token it said hello with
         self.greeted = False
         self.legal = True
-        self.shown: tuple[int, int] | None = None  # the room's and the seat's revisions last sent
-        self.log_epoch = 0  # the log this connection holds: its edition and how many lines
-        self.log_lines = 0
-        self.log_skipped = 0  # the room's lines before this connection's log (LOG_SENT at most are sent)
-        self.chat_queued = False
-        self.chat_next = 0  # the number of the next chat line to send
         self.social: Social | None = None
         self.moderation: Moderation | None = None
-        self.blocked: set[int] = set()  # the accounts the signed-in player blocks (kept current by Social)
-        self.muted: set[str] = set()  # the names this connection muted in this room
-        self.hidden_sent = 0  # how many of the room's hidden lines this connection was told of
         self.session: str | None = None  # the session cookie it was opened with, when signed in
         self.accounts: Accounts | None = None
         self.session_checked = 0.0  # when the session was last found alive (time.monotonic())
         self.ended = False  # its session ended: it is being closed
+
+    @property
+    def outbox(self) -> asyncio.Queue[Any]:
+        return self.feed.outbox
+
+    @property
+    def behind(self) -> bool:
+        """More than OUTBOX_MAX messages wait: the client does not read (it is closed)."""
+        return self.feed.behind
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.feed.push(message)
+
+    async def send_loop(self) -> None:
+        await self.feed.run(self)
 
     def signed_out(self, message_id: Any = None) -> None:
         """Its session ended: it acts no more, is told so (naming ``message_id``, the message that
         found out) and is closed, its seat let go, as soon as can be."""
         if not self.ended:
             self.ended = True
-            self.outbox.put_nowait(dumps(error("signed_out", SIGNED_OUT, message_id)))
-            self.outbox.put_nowait(_SIGNED_OUT)
+            self.feed.end(error("signed_out", SIGNED_OUT, message_id), CLOSE_SIGNED_OUT, "signed out")
 
     async def session_alive(self, message_id: Any) -> bool:
         """A signed-in connection asks the store again whether its session is alive (at most every
@@ -130,76 +129,6 @@ class Connection:
             return False
         self.session_checked = time.monotonic()
         return not self.ended
-
-    def push(self, message: dict[str, Any]) -> None:
-        if self.outbox.qsize() >= OUTBOX_MAX:
-            # The client does not read what it asked for: let it go rather than hold its answers.
-            self.behind = True
-            return
-        self.outbox.put_nowait(dumps(message))
-
-    def changed(self) -> None:
-        if not self.state_queued:
-            self.state_queued = True
-            self.outbox.put_nowait(_STATE)
-
-    def chatted(self) -> None:
-        if not self.chat_queued:
-            self.chat_queued = True
-            self.outbox.put_nowait(_CHAT)
-
-    def chat_lines(self) -> str | None:
-        """The chat lines this connection has not had yet, as one message; None if none."""
-        assert self.room is not None
-        self.chat_queued = False
-        chat = self.room.chat
-        lines = chat.since(self.chat_next)
-        hidden = chat.hidden[self.hidden_sent:]
-        if not lines and not hidden:
-            return None
-        if lines:
-            self.chat_next = lines[-1].n + 1
-        self.hidden_sent = len(chat.hidden)
-        shown = visible(lines, self.blocked, self.muted)
-        message: dict[str, Any] = {"type": "chat", "lines": [line.to_json() for line in shown]}
-        if hidden:
-            message["hidden"] = hidden  # lines a moderator hid: the client takes them away
-        return dumps(message)
-
-    async def send_loop(self) -> None:
-        while True:
-            item = await self.outbox.get()
-            if item is _CHAT:
-                item = self.chat_lines()
-                if item is None:
-                    continue
-            elif item is _SIGNED_OUT:
-                await self.websocket.close(CLOSE_SIGNED_OUT, "signed out")
-                return
-            elif item is _STATE:
-                self.state_queued = False
-                welcome = self.unseated()  # told it watches before it is shown anything as a spectator
-                if welcome is not None:
-                    await self.websocket.send_text(dumps(welcome))
-                item = self.newest_state()
-                if item is None:
-                    continue
-            await self.websocket.send_text(item)
-
-    def newest_state(self) -> str | None:
-        """The seat's newest state with the log lines this connection lacks; None if it has it."""
-        assert self.room is not None
-        self.still_seated()
-        audience = self.room.audience(self.seat)
-        shown = (self.room.shared_revision, audience.revision)
-        if shown == self.shown:
-            return None
-        start = self.log_lines if self.log_epoch == audience.epoch else 0
-        if start == 0 or audience.count - start > LOG_SENT:
-            # a log of its own from here: the newest LOG_SENT lines at most, numbered from 0 for it
-            start = self.log_skipped = max(0, audience.count - LOG_SENT)
-        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, audience.count
-        return self.room.state_text(self.seat, self.legal, start, self.log_skipped)
 
     def still_seated(self) -> None:
         """A seat that is no longer this connection's player's (they resigned: a bot plays it; or
@@ -293,17 +222,17 @@ class Connection:
         seat = self.room.seat_for_token(token) if token else self.room.seat_of(self.account)
         self.legal = message.get("legal", True) is not False
         self.greeted, self.seat, self.token = True, seat, token
-        self.hidden_sent = len(self.room.chat.hidden)  # what the store gives it is without them
+        self.feed.hidden_sent = len(self.room.chat.hidden)  # what the store gives it is without them
         if self.account is not None and self.social is not None:
-            self.blocked = await self.social.blocked_set(self.account.id)
+            self.feed.blocked = await self.social.blocked_set(self.account.id)
         self.push({"type": "welcome", "seat": seat, "room": self.room.status_json(seat)})
         assert self.hall is not None
-        self.hall.broadcast.subscribe(self.room.code, self.changed)
-        self.changed()
+        self.hall.broadcast.subscribe(self.room.code, self.feed.changed)
+        self.feed.changed()
         if message.get("chat") is True:  # the chat so far (its newest lines), then each new line
-            self.chat_next = next((line.n for line in await self.room.chat.load()), 0)
-            self.hall.broadcast.subscribe(chat_key(self.room.code), self.chatted)
-            self.chatted()
+            self.feed.chat_next = next((line.n for line in await self.room.chat.load()), 0)
+            self.hall.broadcast.subscribe(chat_key(self.room.code), self.feed.chatted)
+            self.feed.chatted()
         self.room.connect(seat)
         self.hall.looked(self.room, seat)
 
@@ -333,13 +262,7 @@ class Connection:
         if not isinstance(name, str) or not 0 < len(name) <= 64 or not isinstance(on, bool):
             raise HallError("bad_message", 'a mute needs "name" (the name shown, at most 64 characters)'
                             ' and "on" (true or false)')
-        if not on:
-            self.muted.discard(name)
-        elif name not in self.muted:
-            if len(self.muted) >= MUTED_MAX:
-                raise HallError("bad_message", f"at most {MUTED_MAX} names muted in one room: nothing was muted")
-            self.muted.add(name)
-        self.push({"type": "muted", "names": sorted(self.muted)})
+        self.push({"type": "muted", "names": self.feed.mute(name, on)})
 
     def speaker(self) -> str:
         """Who a chat line is counted against: the signed-in player, else the room's seat, else
@@ -440,8 +363,8 @@ async def serve_connection(connection: Connection, hall: Hall, code: str) -> Non
     finally:
         sender.cancel()
         if connection.greeted:
-            hall.broadcast.unsubscribe(room.code, connection.changed)
-            hall.broadcast.unsubscribe(chat_key(room.code), connection.chatted)
+            hall.broadcast.unsubscribe(room.code, connection.feed.changed)
+            hall.broadcast.unsubscribe(chat_key(room.code), connection.feed.chatted)
             room.disconnect(connection.seat)
     if ended is not None:
         drop(connection.outbox)

@@ -234,12 +234,26 @@ export function mount(root, ctx) {
   }
 
   // --- the table ----------------------------------------------------------------------------------
+  /** The card's heading and, when no Disaster is shown, its words: the state of the game, also once
+   * it ended before its rules ended it (the view then keeps the phase it was in: only the hall's
+   * result says it is over). */
+  function gameState(view) {
+    const first = view.phase === "dinosaur";
+    if (gameOver(snapshot) && view.phase !== "over") {
+      return ["Game over", first ? "The game ended before the first round" : `The game ended early in round ${view.round}`];
+    }
+    if (gameOver(snapshot)) return ["Game over", `The game ended in round ${view.round}`];
+    return [first ? "Before the first round" : `Round ${view.round}`, first ? "Choosing dinosaurs" : "No Disaster face up"];
+  }
+
   function disasterPanel(view) {
-    const d = view.disaster;
+    const [heading, words] = gameState(view);
+    const d = gameOver(snapshot) && view.phase !== "over" ? null : view.disaster;  // ended early: no Disaster of the round
     return el("section", { class: "hld-disaster", id: "hld-disaster" },
-      el("div", { class: "hld-label" }, view.phase === "dinosaur" ? "Before the first round" : `Round ${view.round}`),
-      d === null || d === undefined ? el("div", { class: "muted" }, view.phase === "dinosaur" ? "Choosing dinosaurs" : "No Disaster face up")
-        : [el("div", { class: "hld-label" }, "The Disaster"), cardFace(d, { class: "hld-disaster-card", twoPlayer: !!(view.options && view.options.two_player_rules) })],
+      el("div", { class: "hld-label" }, heading),
+      d === null || d === undefined ? el("div", { class: "muted" }, words)
+        : [el("div", { class: "hld-label" }, gameOver(snapshot) ? "The last Disaster" : "The Disaster"),
+          cardFace(d, { class: "hld-disaster-card", twoPlayer: !!(view.options && view.options.two_player_rules) })],
       el("div", { class: "hld-decks small muted" },
         `Main deck ${view.deck_size} · discard ${view.discard.length} · Disaster deck ${view.disaster_deck_size}`),
       view.effects_ignored && el("div", { class: "hld-note" }, "Flaming Chainsaw: all other Point card effects are ignored"),

@@ -1,0 +1,166 @@
+"""What one WebSocket connection of a room is sent (docs/protocol.md), in order, through one queue.
+
+"The room changed" puts one marker in the queue however many changes pile up, and the marker
+becomes the newest state of the connection's own seat when its turn to be sent comes, so a slow
+reader costs the room nothing and never receives an outdated state after a newer one. A change the
+seat cannot see sends it nothing, and each state carries only the log lines this connection lacks;
+the chat likewise sends the lines it lacks, as its player filters them (blocked accounts, muted
+names). What the client sends, and what it is answered, is web/socket.py's.
+
+    feed = Feed(websocket)
+    feed.push({"type": "pong"})      # an answer, in order (dropped, and ``behind`` set, past OUTBOX_MAX)
+    feed.changed()                   # the room changed: its newest state goes out when its turn comes
+    await feed.run(connection)       # the sending task: until the socket closes
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..errors import HallError
+from ..room import Room
+from ..room.audience import LOG_SENT
+from ..room.chat import Chat, visible
+from ..wire import dumps
+from .middleware import OUTBOX_MAX
+
+MUTED_MAX = 50  # names one connection may mute in its room
+
+_STATE = object()  # the room changed
+_CHAT = object()  # the chat has new lines
+
+
+@dataclass(frozen=True)
+class _Close:
+    """The socket closes with ``code`` and ``reason`` once what was queued before went out."""
+
+    code: int
+    reason: str
+
+
+class Outlet(Protocol):
+    """The WebSocket, as the feed sends to it."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Viewer(Protocol):
+    """Whom the feed sends the room to (web/socket.py's connection): its room, its seat (None: a
+    spectator) and whether it wants its legal moves, asked when a state's turn comes."""
+
+    room: Room | None
+    seat: int | None
+    legal: bool
+
+    def unseated(self) -> dict[str, Any] | None:
+        """The ``welcome`` with no seat to send first if the seat is no longer the viewer's."""
+        ...
+
+
+class Feed:
+    """One connection's outgoing queue, and what it has been sent of its room's state and chat."""
+
+    def __init__(self, websocket: Outlet) -> None:
+        self.websocket = websocket
+        self.outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.behind = False  # more than OUTBOX_MAX messages wait: the client does not read
+        self._state_queued = False
+        self._chat_queued = False
+        self.shown: tuple[int, int] | None = None  # the room's and the seat's revisions last sent
+        self.log_epoch = 0  # the log this connection holds: its edition and how many lines
+        self.log_lines = 0
+        self.log_skipped = 0  # the room's lines before this connection's log (LOG_SENT at most are sent)
+        self.chat_next = 0  # the number of the next chat line to send
+        self.hidden_sent = 0  # how many of the room's hidden lines this connection was told of
+        self.blocked: set[int] = set()  # the accounts the signed-in player blocks (kept current by Social)
+        self.muted: set[str] = set()  # the names this connection muted in this room
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.outbox.qsize() >= OUTBOX_MAX:
+            # The client does not read what it asked for: let it go rather than hold its answers.
+            self.behind = True
+            return
+        self.outbox.put_nowait(dumps(message))
+
+    def changed(self) -> None:
+        if not self._state_queued:
+            self._state_queued = True
+            self.outbox.put_nowait(_STATE)
+
+    def chatted(self) -> None:
+        if not self._chat_queued:
+            self._chat_queued = True
+            self.outbox.put_nowait(_CHAT)
+
+    def end(self, message: dict[str, Any], code: int, reason: str) -> None:
+        """``message`` goes out last (past the bound of :meth:`push`), then the socket closes with
+        ``code`` and ``reason``."""
+        self.outbox.put_nowait(dumps(message))
+        self.outbox.put_nowait(_Close(code, reason))
+
+    def mute(self, name: str, on: bool) -> list[str]:
+        """Mutes (``on`` False: unmutes) ``name``'s chat for this connection; returns the names
+        muted. :class:`HallError` past ``MUTED_MAX`` names (nothing is muted)."""
+        if not on:
+            self.muted.discard(name)
+        elif name not in self.muted:
+            if len(self.muted) >= MUTED_MAX:
+                raise HallError("bad_message", f"at most {MUTED_MAX} names muted in one room: nothing was muted")
+            self.muted.add(name)
+        return sorted(self.muted)
+
+    async def run(self, viewer: Viewer) -> None:
+        """Sends what is queued, in order, for as long as the connection lasts."""
+        while True:
+            item = await self.outbox.get()
+            if item is _CHAT:
+                self._chat_queued = False
+                assert viewer.room is not None
+                item = self.chat_lines(viewer.room.chat)
+                if item is None:
+                    continue
+            elif isinstance(item, _Close):
+                await self.websocket.close(item.code, item.reason)
+                return
+            elif item is _STATE:
+                self._state_queued = False
+                welcome = viewer.unseated()  # told it watches before it is shown anything as a spectator
+                if welcome is not None:
+                    await self.websocket.send_text(dumps(welcome))
+                assert viewer.room is not None
+                item = self.newest_state(viewer.room, viewer.seat, viewer.legal)
+                if item is None:
+                    continue
+            await self.websocket.send_text(item)
+
+    def newest_state(self, room: Room, seat: int | None, legal: bool) -> str | None:
+        """``seat``'s newest state with the log lines this connection lacks; None if it has it."""
+        audience = room.audience(seat)
+        shown = (room.audiences.shared_revision, audience.revision)
+        if shown == self.shown:
+            return None
+        start = self.log_lines if self.log_epoch == audience.epoch else 0
+        if start == 0 or audience.count - start > LOG_SENT:
+            # a log of its own from here: the newest LOG_SENT lines at most, numbered from 0 for it
+            start = self.log_skipped = max(0, audience.count - LOG_SENT)
+        self.shown, self.log_epoch, self.log_lines = shown, audience.epoch, audience.count
+        return room.state_text(seat, legal, start, self.log_skipped)
+
+    def chat_lines(self, chat: Chat) -> str | None:
+        """The chat lines this connection has not had yet, as one message; None if none."""
+        lines = chat.since(self.chat_next)
+        hidden = chat.hidden[self.hidden_sent:]
+        if not lines and not hidden:
+            return None
+        if lines:
+            self.chat_next = lines[-1].n + 1
+        self.hidden_sent = len(chat.hidden)
+        shown = visible(lines, self.blocked, self.muted)
+        message: dict[str, Any] = {"type": "chat", "lines": [line.to_json() for line in shown]}
+        if hidden:
+            message["hidden"] = hidden  # lines a moderator hid: the client takes them away
+        return dumps(message)
