@@ -35,6 +35,12 @@ def records(folder: Path, editions: tuple[int, ...] = (1, 2)) -> dict[int, Any]:
     return {edition: json.loads((folder / f"edition{edition}.json").read_text()) for edition in editions}
 
 
+def write_records(out: str | Path, edition: int, games: list[dict[str, Any]]) -> None:
+    """The recorded games of ``edition`` as :func:`records` reads them (``edition<N>.json``)."""
+    with open(out, "w") as f:
+        json.dump({"edition": edition, "games": games}, f, separators=(",", ":"))
+
+
 def recorded(game: Any, players: int, seed: int, options: dict[str, Any], newer: str,
              seat_of: Callable[[Any, random.Random], int],
              action_of: Callable[[Any, int, random.Random], Any]) -> tuple[dict[str, Any], Any]:

@@ -10,12 +10,11 @@ older edition); EDITION 1 records games started without the option, as games sto
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[3]))  # tests/, for editions.py
-from editions import recorded  # noqa: E402
+from editions import recorded, write_records  # noqa: E402
 
 
 def only(seats: list[int]) -> int:
@@ -36,8 +35,7 @@ def main(src: str, edition: int, out: str, count: int) -> None:
         record, state = recorded(game, players, seed, options, "edition", lambda state, rng: only(game.to_act(state)),
                                  lambda state, seat, rng: rng.choice(game.legal_actions(state, seat)))
         games.append({**record, "finished": list(state.finished)})
-    with open(out, "w") as f:
-        json.dump({"edition": edition, "games": games}, f, separators=(",", ":"))
+    write_records(out, edition, games)
 
 
 if __name__ == "__main__":

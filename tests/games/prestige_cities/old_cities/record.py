@@ -10,12 +10,11 @@ commit for an older edition).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[3]))  # tests/, for editions.py
-from editions import recorded  # noqa: E402
+from editions import recorded, write_records  # noqa: E402
 
 
 def main(src: str, edition: int, out: str, count: int) -> None:
@@ -30,8 +29,7 @@ def main(src: str, edition: int, out: str, count: int) -> None:
         record, state = recorded(game, players, seed, options, "reached",
                                  lambda state, rng: rng.choice(sorted(game.to_act(state))), game.random_action)
         games.append({**record, "scores": list(game.result(state).scores)})
-    with open(out, "w") as f:
-        json.dump({"edition": edition, "games": games}, f, separators=(",", ":"))
+    write_records(out, edition, games)
 
 
 if __name__ == "__main__":
