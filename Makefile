@@ -39,72 +39,46 @@ $(STAMP): $(BASE_STAMP)
 	$(PY) -m pip install --quiet -e '.[test,cluster,postgres,rl,notify]'
 	touch $(STAMP)
 
-# PyICU (names compared by their confusable skeleton, hall/text.py) builds against ICU's headers:
-# install them (and pkg-config, a C++ compiler) when they are missing and we can (root, apt).
+# The Debian packages some tests need, installed when they are missing and we can (root, apt); else
+# those tests are skipped. $(call debian,CHECK,PACKAGES,INSTALLING,MISSING): CHECK is the shell test
+# that they are there, INSTALLING and MISSING what is said either way ($(comma) for a comma).
+comma := ,
+define debian
+@$(1) || { \
+  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+    echo "$(3)"; \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
+  else echo "$(4)"; fi; }
+endef
+
+# PyICU (names compared by their confusable skeleton, hall/text.py) builds against ICU's headers.
 icu:
-	@{ pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null 2>&1; } || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's libicu-dev, pkg-config and g++ to build PyICU"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libicu-dev pkg-config g++ >/dev/null; \
-	  else echo "libicu-dev, pkg-config or g++ is missing and cannot be installed here: PyICU will not build"; fi; }
+	$(call debian,{ pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null 2>&1; },libicu-dev pkg-config g++,installing Debian's libicu-dev$(comma) pkg-config and g++ to build PyICU,libicu-dev$(comma) pkg-config or g++ is missing and cannot be installed here: PyICU will not build)
 
-# Browser tests drive Debian's Chromium; install it when it is missing and we can (root, apt).
+# Browser tests drive Debian's Chromium.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's chromium for the browser tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else echo "chromium is missing and cannot be installed here: browser tests will be skipped"; fi; }
+	$(call debian,command -v chromium >/dev/null 2>&1,chromium,installing Debian's chromium for the browser tests,chromium is missing and cannot be installed here: browser tests will be skipped)
 
-# The PostgreSQL store tests start a throwaway server of their own from PostgreSQL's programs;
-# install them when they are missing and we can (root, apt).
+# The PostgreSQL store tests start a throwaway server of their own from PostgreSQL's programs.
 postgresql:
-	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's postgresql for the store's tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
-	  else echo "PostgreSQL is missing and cannot be installed here: its store tests will be skipped"; fi; }
+	$(call debian,ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1,postgresql,installing Debian's postgresql for the store's tests,PostgreSQL is missing and cannot be installed here: its store tests will be skipped)
 
-# The multi-process hall's tests start a throwaway Redis of their own (and, later, nginx in front of
-# several halls); install Debian's when they are missing and we can (root, apt).
+# The multi-process hall's tests start a throwaway Redis of their own, and nginx in front of several halls.
 redis:
-	@command -v redis-server >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's redis-server for the multi-process hall's tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
-	  else echo "redis-server is missing and cannot be installed here: its tests will be skipped"; fi; }
+	$(call debian,command -v redis-server >/dev/null 2>&1,redis-server,installing Debian's redis-server for the multi-process hall's tests,redis-server is missing and cannot be installed here: its tests will be skipped)
 
 nginx:
-	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's nginx for the multi-process hall's tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
-	  else echo "nginx is missing and cannot be installed here: its tests will be skipped"; fi; }
+	$(call debian,command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx,nginx,installing Debian's nginx for the multi-process hall's tests,nginx is missing and cannot be installed here: its tests will be skipped)
 
-# The cg-live: tests compile the CodinGame level-5 boss (../shared/anchors/cg-patchwork/Boss5.java)
-# with Java 17; install Debian's JDK when it is missing and we can (root, apt).
+# The cg-live: tests compile the CodinGame level-5 boss (../shared/anchors/cg-patchwork/Boss5.java) with Java 17.
 java:
-	@command -v javac >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's openjdk-17-jdk-headless for the cg-live: tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless >/dev/null; \
-	  else echo "javac is missing and cannot be installed here: the CodinGame boss tests will be skipped"; fi; }
+	$(call debian,command -v javac >/dev/null 2>&1,openjdk-17-jdk-headless,installing Debian's openjdk-17-jdk-headless for the cg-live: tests,javac is missing and cannot be installed here: the CodinGame boss tests will be skipped)
 
-# The metrics test scrapes a hall with a real Prometheus (tests/hall/test_metrics.py); install
-# Debian's when it is missing and we can (root, apt).
+# The metrics test scrapes a hall with a real Prometheus (tests/hall/test_metrics.py).
 prometheus:
-	@command -v prometheus >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's prometheus for the metrics test"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null; \
-	  else echo "prometheus is missing and cannot be installed here: its test will be skipped"; fi; }
+	$(call debian,command -v prometheus >/dev/null 2>&1,prometheus,installing Debian's prometheus for the metrics test,prometheus is missing and cannot be installed here: its test will be skipped)
 
 # The image's test builds the Containerfile with podman on a Debian base made by mmdebstrap (no
-# registry needed) and runs it with runc (tests/hall/test_container.py); install them when missing
-# and we can (root, apt).
+# registry needed) and runs it with runc (tests/hall/test_container.py).
 containers:
-	@{ command -v podman && command -v mmdebstrap && command -v runc; } >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's podman, mmdebstrap and runc for the image's test"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman mmdebstrap runc >/dev/null; \
-	  else echo "podman, mmdebstrap or runc is missing and cannot be installed here: the image's test will be skipped"; fi; }
+	$(call debian,{ command -v podman && command -v mmdebstrap && command -v runc; } >/dev/null 2>&1,podman mmdebstrap runc,installing Debian's podman$(comma) mmdebstrap and runc for the image's test,podman$(comma) mmdebstrap or runc is missing and cannot be installed here: the image's test will be skipped)

@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from parlour.core import Game, IllegalAction, LogEntry, replay
 
 
 def play_random(game: Game[Any], players: int, seed: int, options: dict | None = None,
-                max_moves: int = 20_000, rng_seed: int | None = None) -> tuple[Any, list[tuple[int, dict]]]:
-    """A uniformly random game to its end: (final state, moves)."""
+                max_moves: int = 20_000, rng_seed: int | None = None,
+                each: Callable[[Any, random.Random], object] | None = None) -> tuple[Any, list[tuple[int, dict]]]:
+    """A uniformly random game to its end: (final state, moves). ``each`` is called with every
+    state, the last included, and the game's random generator, before the next move is chosen."""
     rng = random.Random(seed if rng_seed is None else rng_seed)
     state = game.start(players, options, seed)
     moves: list[tuple[int, dict]] = []
     for _ in range(max_moves):
+        if each is not None:
+            each(state, rng)
         seats = game.to_act(state)
         if not seats:
             return state, moves

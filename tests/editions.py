@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,30 @@ def legal_lines(game: Any, state: Any, seat: int) -> list[str]:
 def records(folder: Path, editions: tuple[int, ...] = (1, 2)) -> dict[int, Any]:
     """The recorded games of each edition, from ``folder/edition<N>.json``."""
     return {edition: json.loads((folder / f"edition{edition}.json").read_text()) for edition in editions}
+
+
+def write_records(out: str | Path, edition: int, games: list[dict[str, Any]]) -> None:
+    """The recorded games of ``edition`` as :func:`records` reads them (``edition<N>.json``)."""
+    with open(out, "w") as f:
+        json.dump({"edition": edition, "games": games}, f, separators=(",", ":"))
+
+
+def recorded(game: Any, players: int, seed: int, options: dict[str, Any], newer: str,
+             seat_of: Callable[[Any, random.Random], int],
+             action_of: Callable[[Any, int, random.Random], Any]) -> tuple[dict[str, Any], Any]:
+    """A game played to its end, ``seat_of(state, rng)`` choosing who moves and ``action_of(state,
+    seat, rng)`` what: (its record, its final state)."""
+    state = game.start(players, options, seed)
+    rng = random.Random(seed)
+    actions, legal = [], []
+    while not game.is_over(state):
+        seat = seat_of(state, rng)
+        legal.append(legal_lines(game, state, seat))
+        action = action_of(state, seat, rng)
+        actions.append([seat, action])
+        state = game.apply(state, seat, action)
+    return {"players": players, "seed": seed, "options": options, "actions": actions,
+            "legal": digest(legal), "final": state_digest(game, state, newer)}, state
 
 
 def replayed(game: Any, record: dict[str, Any], options: dict[str, Any], newer: str) -> tuple[str, str, Any]:

@@ -11,7 +11,6 @@ import contextlib
 import ctypes
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,11 +19,7 @@ from pathlib import Path
 
 import httpx
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from parlour.cli.processes import free_port, stop_process
 
 
 def die_with_parent() -> None:
@@ -58,8 +53,4 @@ def served_hall(db: Path, *options: str) -> Iterator[str]:
             raise RuntimeError("the hall did not answer within 10 seconds")
         yield base
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_process(server)

@@ -14,6 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from parlour.cli.processes import stop_process
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 PASSWORD = "a long enough secret"
@@ -71,8 +73,4 @@ def test_a_person_challenges_a_bot_online_from_the_lobby(open_page, browser, hal
         expect(ana.locator(".badge-bot")).to_have_text("bot account")
         screenshot(ana, "bots-profile")
     finally:
-        program.send_signal(signal.SIGINT)
-        try:
-            program.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            program.kill()
+        stop_process(program, signal.SIGINT)

@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,17 +19,13 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from parlour.cli.processes import free_port, start_server, stop_process
+
 pytestmark = pytest.mark.timeout(240)
 PASSWORD = "correct horse battery"
 BOSS = Path(__file__).resolve().parents[3] / "shared" / "anchors" / "cg-patchwork" / "Boss5.java"
 if not BOSS.exists():
     BOSS = Path("/work/shared/anchors/cg-patchwork/Boss5.java")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Hall:
@@ -43,21 +38,11 @@ class Hall:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", f"sqlite:///{self.db}", "--quiet", "--no-client-quotas", "--seed", "7"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(300):
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{self.base}/api/games", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.05)
-        raise RuntimeError("the hall did not start")
+        self.process = start_server(f"sqlite:///{self.db}", self.port, ("--no-client-quotas", "--seed", "7"))
 
     def stop(self) -> None:
         if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=20)
+            stop_process(self.process, within=20)
             self.process = None
 
 
@@ -87,12 +72,7 @@ def bot_connect(base: str, token: str, bot: str, logs: Path) -> Iterator[subproc
     try:
         yield process
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process, signal.SIGINT)
 
 
 def wait_online(ana: httpx.Client, name: str) -> None:

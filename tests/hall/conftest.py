@@ -132,25 +132,25 @@ def postgres_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
-def session_redis() -> Iterator[RedisServer]:
-    """A throwaway Redis for the session's hall apps that run as processes of a cluster."""
+def _redis() -> Iterator[RedisServer]:
+    """A throwaway Redis; the test is skipped, with the reason, when none can start here."""
     reason = why_no_redis()
     if reason is not None:
         pytest.skip(f"no Redis for the multi-process hall's tests: {reason}")
     with throwaway_redis() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def session_redis() -> Iterator[RedisServer]:
+    """A throwaway Redis for the session's hall apps that run as processes of a cluster."""
+    yield from _redis()
 
 
 @pytest.fixture
 def redis_server() -> Iterator[RedisServer]:
-    """A throwaway Redis of this test's own (it may restart it); skipped, with the reason, when
-    none can start here."""
-    reason = why_no_redis()
-    if reason is not None:
-        pytest.skip(f"no Redis for the multi-process hall's tests: {reason}")
-    with throwaway_redis() as server:
-        yield server
+    """A throwaway Redis of this test's own (it may restart it)."""
+    yield from _redis()
 
 
 @pytest.fixture

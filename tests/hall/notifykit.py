@@ -9,7 +9,6 @@ import ctypes
 import datetime
 import json
 import signal
-import socket
 import ssl
 import threading
 import time
@@ -28,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from hallkit import CHEAP_ARGON2ID, HALL_SEED  # noqa: F401  (the notify tests take them from here)
 
+from parlour.cli.processes import free_port
 from parlour.hall.notify.push import b64url
 
 
@@ -35,12 +35,6 @@ def die_with_parent() -> None:
     """A server started by a test ends when the test process does, however it ends (Linux)."""
     with contextlib.suppress(OSError):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_for(done: Callable[[], Any], seconds: float = 8.0) -> Any:

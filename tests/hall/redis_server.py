@@ -12,13 +12,14 @@ words why none can start.
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from parlour.cli.processes import free_port, stop_process
 
 START_WITHIN = 30.0  # seconds a starting server has before it counts as broken (not a timing test)
 
@@ -32,12 +33,6 @@ def why_not() -> str | None:
     if shutil.which("redis-server") is None:
         return "redis-server is not installed (apt-get install redis-server)"
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class RedisServer:
@@ -72,13 +67,8 @@ class RedisServer:
                 time.sleep(0.02)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=START_WITHIN)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            stop_process(self.process, within=START_WITHIN)
         self.process = None
 
     def restart(self) -> None:

@@ -6,15 +6,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_limits import deep, played_replay
+from test_limits import deep
 
+from parlour.cli.bench_abuse import played_replay
 from parlour.hall.wire import MAX_DEPTH
 
 
 @pytest.mark.parametrize("content_type", ["application/JSON", "Application/Json; charset=utf-8",
                                           "APPLICATION/JSON", "application/problem+JSON"])
 def test_a_deep_body_is_refused_in_words_whatever_its_content_type(client, content_type):
-    replay = played_replay(client)
+    replay = played_replay()
     body = json.dumps(replay)[:-1] + ', "result": {"scores": %s}}' % deep(900)
     answer = client.post("/api/replays/frames", content=body, headers={"content-type": content_type})
     assert answer.status_code == 422, answer.text[:200]

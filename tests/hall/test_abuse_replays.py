@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from hallkit import finished_bot_game
-from test_limits import played_replay
 
+from parlour.cli.bench_abuse import played_replay
 from parlour.core.replays import PAGE_MAX, page_cost
 from parlour.hall.quotas import Limits
 
@@ -58,7 +58,7 @@ def test_frames_come_a_page_at_a_time(client):
 
 def test_replay_frames_are_counted_against_the_address_by_their_cost(make_client):
     client = make_client(Limits().with_settings(["replay_frames=300/minute"]))
-    replay = played_replay(client)  # a whole Patchwork game, about 45 frames
+    replay = played_replay()  # a whole Patchwork game, about 45 frames
     frames = len(replay["actions"]) + 1
     allowed = 300 // page_cost(0, frames)  # a page costs the frames it holds, not the 100 it may
     answers = [client.post("/api/replays/frames", json=replay).status_code for _ in range(allowed + 1)]

@@ -270,19 +270,27 @@ def test_a_revoked_token_stops_the_bot_at_once(client):
         assert ws.receive_json()["code"] == "bad_credentials"
 
 
-def test_a_bot_whose_time_runs_out_forfeits_its_seat_to_a_builtin_bot(client, clock):
+def timed_out_bot(client: TestClient, clock: Any) -> tuple[str, BotProgram, dict[str, Any], dict[str, Any]]:
+    """Deep, a bot account, accepts Ana's challenge to Secrets with a 5 s turn timer and never moves:
+    its room connection is told it watches from then on. (Its token, its program, the answer to Ana,
+    the bot's game message.)"""
     token = make_bot(client)
     sign_up(client, "Ana")
     program = BotProgram(client, token)
     program.ready(["secrets"])
     mine, game = accepted_challenge(client, program, turn_timer=5)
-    code = mine["code"]
-    with client.websocket_connect(f"/ws/bot/rooms/{code}", headers=auth(token)) as bot_ws:
+    with client.websocket_connect(f"/ws/bot/rooms/{mine['code']}", headers=auth(token)) as bot_ws:
         bot_ws.send_json({"type": "hello"})
         assert bot_ws.receive_json()["seat"] == game["seat"]
         clock.advance(6)  # the bot never moves
         told = next(m for m in iter(bot_ws.receive_json, None) if m["type"] == "welcome")
         assert told["seat"] is None  # its connection watches from then on: the seat is not its any more
+    return token, program, mine, game
+
+
+def test_a_bot_whose_time_runs_out_forfeits_its_seat_to_a_builtin_bot(client, clock):
+    token, program, mine, game = timed_out_bot(client, clock)
+    code = mine["code"]
     seat = client.get(f"/api/rooms/{code}").json()["seats"][game["seat"]]
     assert seat["kind"] == "bot" and seat["name"] == "Deep (bot)" and seat["left"] == "timed_out", seat
     again = BotProgram(client, token)  # its program connecting anew has no game to resume: the seat is not its

@@ -31,19 +31,15 @@ def test_a_store_that_does_not_answer_makes_the_hall_not_ready(client, monkeypat
 
 def test_a_draining_hall_is_not_ready_takes_no_move_and_sends_new_sockets_away(client):
     code, tokens, _ = started_room(client)
-    seat = Socket(client, code)
-    try:
-        seat.send({"type": "hello", "token": tokens[0]})
-        seat.expect("welcome")
-        state = seat.until(lambda m: m["type"] == "state")
+    with Socket(client, code) as seat:
+        seat.hello(tokens[0])
+        state = seat.state
         client.portal.call(client.app.state.drain)  # what SIGTERM does first (cli/draining.py)
         answer = client.get("/readyz")
         assert answer.status_code == 503 and answer.json()["draining"] is True
         seat.send({"type": "act", "id": 1, "turn": state["turn"], "action": {"type": "skip"}})
         refused = seat.expect("error")
         assert refused["code"] == "retry" and "restarting" in refused["message"], refused
-    finally:
-        seat.close()
     late = client.websocket_connect(f"/ws/rooms/{code}")
     with pytest.raises(WebSocketDisconnect) as closed, late as ws:
         ws.receive_text()

@@ -33,6 +33,16 @@ def signed_room(client: Any, game: str, names: tuple[str, ...]) -> tuple[str, li
     return code, tokens
 
 
+def one_of_three_late(client: Any, clock: Any) -> tuple[str, list[str], int, int, int]:
+    """A turn-based game of Palace between Ana, Bo and Cy, a day past the move of the one to act:
+    (its code, the seat tokens, the late seat, the other two seats)."""
+    code, tokens = signed_room(client, "palace", ("Ana", "Bo", "Cy"))
+    clock.advance(DAY + 1)
+    (late,) = status(client, code)["late"]
+    bo, cy = [seat for seat in range(3) if seat != late]
+    return code, tokens, late, bo, cy
+
+
 def recent(client: Any, name: str) -> dict[str, Any]:
     return client.get(f"/api/players/{name}").json()["recent"][0]
 
@@ -64,10 +74,7 @@ def test_the_other_player_ends_the_game_with_the_late_player_last_rated_as_a_for
 
 
 def test_with_more_players_the_others_vote_and_nothing_ends_until_they_all_agree(client, clock):
-    code, tokens = signed_room(client, "palace", ("Ana", "Bo", "Cy"))
-    clock.advance(DAY + 1)
-    (late,) = status(client, code)["late"]
-    bo, cy = [seat for seat in range(3) if seat != late]
+    code, tokens, late, bo, cy = one_of_three_late(client, clock)
     proposed = late_choice(client, code, late, tokens[bo])
     assert proposed.status_code == 200, proposed.text
     assert proposed.json()["status"] == "playing"  # a vote of the others, not yet carried
@@ -85,10 +92,7 @@ def test_with_more_players_the_others_vote_and_nothing_ends_until_they_all_agree
 
 
 def test_a_late_player_who_moves_meanwhile_is_not_ended_by_the_vote(client, clock):
-    code, tokens = signed_room(client, "palace", ("Ana", "Bo", "Cy"))
-    clock.advance(DAY + 1)
-    (late,) = status(client, code)["late"]
-    bo, cy = [seat for seat in range(3) if seat != late]
+    code, tokens, late, bo, cy = one_of_three_late(client, clock)
     assert late_choice(client, code, late, tokens[bo]).status_code == 200  # proposed
     with seat_socket(client, code, tokens[late]) as mover:  # the late player moves after all
         assert mover.act(mover.sync()["legal"][0])["type"] == "ack"
@@ -100,10 +104,7 @@ def test_a_late_player_who_moves_meanwhile_is_not_ended_by_the_vote(client, cloc
 
 
 def test_in_a_turn_based_room_a_vote_stays_open_a_time_per_move_and_being_disconnected_is_not_absence(client, clock):
-    code, tokens = signed_room(client, "palace", ("Ana", "Bo", "Cy"))
-    clock.advance(DAY + 1)
-    (late,) = status(client, code)["late"]
-    bo, cy = [seat for seat in range(3) if seat != late]
+    code, tokens, late, bo, cy = one_of_three_late(client, clock)
     with Socket(client, code) as watcher:
         watcher.send({"type": "hello", "chat": True})
         watcher.expect("welcome")

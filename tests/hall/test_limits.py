@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -18,6 +17,7 @@ from fastapi.testclient import TestClient
 from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
 from starlette.websockets import WebSocketDisconnect
 
+from parlour.cli.bench_abuse import played_replay
 from parlour.hall.quotas import Guard, Limits, RateLimited
 from parlour.hall.text import NAME_MAX, REASON_MAX
 from parlour.hall.web.middleware import MAX_BODY, MAX_REPLAY_BODY, OUTBOX_MAX
@@ -35,23 +35,9 @@ def stored_rooms(client: TestClient) -> int:
     return len(client.app.state.hall.store.load(finished=True))  # type: ignore[attr-defined]
 
 
-def played_replay(client: TestClient, game_id: str = "patchwork", seed: int = 5) -> dict[str, Any]:
-    """A whole game of random legal moves, as a replay file."""
-    game = client.app.state.hall.games[game_id]  # type: ignore[attr-defined]
-    rng = random.Random(seed)
-    state, actions = game.start(2, {}, seed), []
-    while not game.is_over(state):
-        seat = min(game.to_act(state))
-        action = game.random_action(state, seat, rng)
-        actions.append([seat, action])
-        state = game.apply(state, seat, action)
-    return {"format": "parlour-replay/1", "game": game_id, "players": 2, "options": {}, "seed": seed,
-            "names": ["Ana", "Bo"], "actions": actions}
-
-
 # -- 1. a replay's names copied into every frame ------------------------------------------------
 def test_a_replay_with_a_huge_name_is_refused_in_words(client):
-    replay = played_replay(client)
+    replay = played_replay()
     huge = dict(replay, names=["A" * 1_000_000, "Bo"])
     answer = client.post("/api/replays/frames", json=huge)
     assert answer.status_code == 422
@@ -63,7 +49,7 @@ def test_a_replay_with_a_huge_name_is_refused_in_words(client):
 
 
 def test_a_replay_upload_may_be_larger_than_other_bodies_but_is_capped(client):
-    replay = played_replay(client)
+    replay = played_replay()
     padded = dict(replay, notes="x" * (MAX_BODY * 2))  # a replay file may carry more than the hall reads
     assert client.post("/api/replays/frames", json=padded).status_code == 200
     answer = client.post("/api/replays/frames", json=dict(replay, notes="x" * MAX_REPLAY_BODY))

@@ -37,18 +37,14 @@ def test_a_move_is_counted_with_its_ack_and_commit_and_the_rooms_are_read_off_th
     before = scrape(client)
     assert before.status_code == 200 and before.headers["content-type"].startswith("text/plain")
     code, tokens, _ = started_room(client)
-    seat = Socket(client, code)
-    try:
-        seat.send({"type": "hello", "token": tokens[0]})
-        seat.expect("welcome")
-        state = seat.until(lambda m: m["type"] == "state")
+    with Socket(client, code) as seat:
+        seat.hello(tokens[0])
+        state = seat.state
         seat.send({"type": "act", "id": 1, "turn": state["turn"], "action": {"type": "skip"}})
         seat.expect("ack")
         seat.send({"type": "act", "id": 2, "turn": state["turn"], "action": {"type": "skip"}})
         assert seat.expect("error")["code"] in ("stale", "not_your_turn")
         after = scrape(client).text
-    finally:
-        seat.close()
 
     moves = sample(after, "parlour_moves_total", game="patchwork", by="player")
     assert moves == sample(before.text, "parlour_moves_total", game="patchwork", by="player") + 1

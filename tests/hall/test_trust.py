@@ -15,9 +15,9 @@ from hallkit import OPEN, Socket, host, new_room
 from limits import parse
 from starlette.websockets import WebSocketDisconnect
 from test_accounts_security import first
-from test_bot_accounts import BotProgram, accepted_challenge, auth, in_background, make_bot
+from test_bot_accounts import in_background, timed_out_bot
 from test_person_challenges import challenge, incoming, session_of, wait_for_challenges
-from test_players import PASSWORD, play_secrets, seat_socket, sign_up
+from test_players import PASSWORD, play_secrets, seat_socket
 from test_table import chat_lines
 
 from parlour.cli import main as parlour
@@ -517,16 +517,7 @@ def test_reputation_is_the_share_of_games_played_to_the_end_and_says_how_the_oth
 
 
 def test_a_bot_account_that_let_its_time_run_out_has_it_counted(client, clock):
-    token = make_bot(client)
-    sign_up(client, "Ana")
-    program = BotProgram(client, token)
-    program.ready(["secrets"])
-    mine, game = accepted_challenge(client, program, turn_timer=5)
-    with client.websocket_connect(f"/ws/bot/rooms/{mine['code']}", headers=auth(token)) as bot_ws:
-        bot_ws.send_json({"type": "hello"})
-        assert bot_ws.receive_json()["seat"] == game["seat"]
-        clock.advance(6)  # the bot never moves: its seat goes to a built-in bot
-        next(m for m in iter(bot_ws.receive_json, None) if m["type"] == "welcome" and m["seat"] is None)
+    _, program, _, _ = timed_out_bot(client, clock)  # its seat goes to a built-in bot
     program.close()
     assert client.get("/api/players/Deep/reputation").json() == {
         "name": "Deep", "finished": 0, "left": 1, "share": 0.0, "resigned": 0, "away": 0, "abandoned": 0,

@@ -30,6 +30,19 @@ def random_game_arguments(parser: argparse.ArgumentParser, games: int, runs: int
                         help="players in each game (default: 2, or the game's minimum if larger)")
 
 
+def random_game_setup(args: argparse.Namespace) -> tuple[Any, int]:
+    """The game and the number of players that :func:`random_game_arguments` named, checked."""
+    from ..core import ParlourError
+    from ..games import get
+
+    if args.games < 1 or args.runs < 1:
+        raise ParlourError("--games and --runs must be at least 1")
+    game = get(args.game)
+    players = max(2, game.min_players) if args.players is None else args.players
+    game.check_players(players)
+    return game, players
+
+
 def random_games(game: Any, players: int, games: int, seed: int) -> tuple[float, float, int]:
     """(CPU seconds, wall seconds, moves) for ``games`` uniformly random complete games."""
     rng = random.Random(seed)
@@ -48,15 +61,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from ..core import ParlourError
-    from ..games import get
     from .bench import machine
 
-    if args.games < 1 or args.runs < 1:
-        raise ParlourError("--games and --runs must be at least 1")
-    game = get(args.game)
-    players = max(2, game.min_players) if args.players is None else args.players
-    game.check_players(players)
+    game, players = random_game_setup(args)
     console = Console()
     random_games(game, players, min(20, args.games), args.seed)  # warm up
     table = Table(title=f"{game.name}, {players} players: {args.games} uniformly random games per run, one core")

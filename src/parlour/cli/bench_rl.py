@@ -25,7 +25,7 @@ import statistics
 import time
 from typing import Any, NamedTuple
 
-from .bench_engine import random_game_arguments, random_games
+from .bench_engine import random_game_arguments, random_game_setup, random_games
 
 
 class Played(NamedTuple):
@@ -106,18 +106,13 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from ..core import ParlourError
-    from ..games import get
     from .bench import machine
 
     try:
         from ..rl import pettingzoo
     except ImportError as missing:
         raise ParlourError(f"parlour bench rl needs the rl extra (pip install -e '.[rl]'): {missing}") from None
-    if args.games < 1 or args.runs < 1:
-        raise ParlourError("--games and --runs must be at least 1")
-    game = get(args.game)
-    players = max(2, game.min_players) if args.players is None else args.players
-    game.check_players(players)
+    game, players = random_game_setup(args)
     env = pettingzoo.env(args.game, players=players)
     environment_and_engine(env, 2, args.seed)  # warm up
     console = Console()

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from ..core import ParlourError
 from .nginx import CONNECTIONS_PER_ADDRESS, nginx_conf, nginx_program
-from .processes import free_port, hall_answers, hall_ready, serve_command
+from .processes import free_port, hall_answers, hall_ready, serve_command, stop_process
 
 START_WITHIN = 60.0  # seconds a starting part has to answer (initdb excluded); not a timing test
 STOP_WITHIN = 30.0  # seconds a part has to stop before it is killed
@@ -148,13 +148,7 @@ class Part:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(self.stop_signal)
-            try:
-                self.process.wait(STOP_WITHIN)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, self.stop_signal, STOP_WITHIN)
 
 
 def redis_answers(port: int) -> bool:

@@ -1,5 +1,6 @@
 """The processes of the CLI's benchmarks and local cluster: free ports, ``parlour serve`` started
-and waited for, and the process tree under a process with its memory and CPU time (from /proc).
+and waited for, a process stopped (killed if it will not), and the process tree under a process
+with its memory and CPU time (from /proc).
 
 Used by ``parlour bench hall``, ``parlour bench abuse`` and ``parlour cluster`` alike (and by the
 tests that start halls of their own); it imports none of them.
@@ -8,6 +9,7 @@ tests that start halls of their own); it imports none of them.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -67,6 +69,18 @@ def start_server(db_url: str, port: int, options: tuple[str, ...] = ("--no-clien
             time.sleep(0.1)
     server.kill()
     raise RuntimeError("the server did not answer within 30 seconds")
+
+
+def stop_process(process: subprocess.Popen[bytes], number: int = signal.SIGTERM, within: float = 10.0) -> int:
+    """Ask ``process`` to stop with the signal ``number``, and kill it if it has not stopped within
+    ``within`` seconds; its exit status."""
+    if process.poll() is None:
+        process.send_signal(number)
+        try:
+            return process.wait(within)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return process.wait()
 
 
 def processes() -> dict[int, list[str]]:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contract import assert_check_matches_legal, assert_replays
+from contract import assert_check_matches_legal, assert_replays, play_random
 from parlour.core import IllegalAction, LogEntry
 from parlour.games.dinosaurs import GAME
 from parlour.games.dinosaurs.engine import CARDS, IS_POINT, eliminates
@@ -66,21 +66,13 @@ def assert_invariants(state) -> None:
 
 
 def play_checking(players: int, seed: int, options=None, every=None):
-    rng = random.Random(seed)
-    state = GAME.start(players, options, seed)
-    moves = []
-    for _step in range(5000):
+    """A random game to its end, its invariants checked at every state (and ``every`` called)."""
+    def check(state, rng):
         assert_invariants(state)
         if every:
             every(state, rng)
-        seats = GAME.to_act(state)
-        if not seats:
-            return state, moves
-        seat = rng.choice(sorted(seats))
-        action = GAME.random_action(state, seat, rng)
-        state = GAME.apply(state, seat, action)
-        moves.append((seat, action))
-    raise AssertionError("the game did not end")
+
+    return play_random(GAME, players, seed, options, max_moves=5000, each=check)
 
 
 @SETTINGS

@@ -8,19 +8,16 @@ makes the tokens and hashes them; this only reads and writes the rows).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
 from .records import Account, Leader, StoreError
+from .rows import Rows
 from .schema import accounts_table, api_tokens_table, ratings_table
 from .writes import Write
 
-T = TypeVar("T")
 BOT_KIND = "botacct"  # accounts.kind of a bot account ("bot" is a built-in bot's, hall/ratings.py)
-Read = Callable[[Callable[[sa.Connection], Any]], Awaitable[Any]]
 
 
 @dataclass(frozen=True)
@@ -48,12 +45,8 @@ def _token_count(conn: sa.Connection, account: int) -> int:
     return int(conn.execute(query).scalar_one())
 
 
-class BotRows:
+class BotRows(Rows):
     """The bot accounts' rows, read on the store's reader threads and written through its writer."""
-
-    def __init__(self, read: Read, write: Callable[[list[Write]], Awaitable[None]]) -> None:
-        self._read = read
-        self._write = write
 
     async def become_bot(self, account: int, token_hash: str, label: str, now: float) -> None:
         """``account`` (a person's, with no rated game) is a bot account from now on, with its first

@@ -9,13 +9,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
 from .records import StoreError
+from .rows import Rows
 from .schema import (
     accounts_table,
     chat_table,
@@ -25,8 +25,6 @@ from .schema import (
     sanctions_table,
     sessions_table,
 )
-from .social import Reader
-from .writes import Write
 
 
 @dataclass(frozen=True)
@@ -67,11 +65,7 @@ class LogEntry:
     at: float
 
 
-class ModerationRows:
-    def __init__(self, read: Reader[Any], write: Callable[[list[Write]], Awaitable[None]]) -> None:
-        self._read = read
-        self._write = write
-
+class ModerationRows(Rows):
     # -- roles ----------------------------------------------------------------------------------------
     async def roles(self, account: int) -> set[str]:
         r = roles_table

@@ -9,13 +9,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
 
 from .records import StoreError
+from .rows import Rows
 from .schema import (
     accounts_table,
     blocks_table,
@@ -35,12 +35,9 @@ from .schema import (
     sessions_table,
     turn_alerts_table,
 )
-from .writes import Write
 
 RATES_KEPT = 86400.0  # seconds the outbox keeps a deleted account's sent mail (its address alone): the rates' day
 
-T = TypeVar("T")
-Reader = Callable[[Callable[[sa.Connection], T]], Awaitable[T]]
 
 
 @dataclass(frozen=True)
@@ -78,12 +75,8 @@ class Reputation:
     timed_out: int = 0
 
 
-class SocialRows:
+class SocialRows(Rows):
     """The rows behind friends, blocks, invitations, reputation and "your data"."""
-
-    def __init__(self, read: Reader[Any], write: Callable[[list[Write]], Awaitable[None]]) -> None:
-        self._read = read
-        self._write = write
 
     # -- follows and blocks -------------------------------------------------------------------------
     async def follow(self, account: int, friend: int, now: float, most: int) -> bool:

@@ -10,13 +10,17 @@ older edition); EDITION 1 records games started without the option, as games sto
 
 from __future__ import annotations
 
-import json
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[3]))  # tests/, for editions.py
-from editions import digest, legal_lines, state_digest  # noqa: E402
+from editions import recorded, write_records  # noqa: E402
+
+
+def only(seats: list[int]) -> int:
+    """Palace has one seat to act at a time."""
+    (seat,) = seats
+    return seat
 
 
 def main(src: str, edition: int, out: str, count: int) -> None:
@@ -28,20 +32,10 @@ def main(src: str, edition: int, out: str, count: int) -> None:
     for k in range(count):
         players, seed = 2 + k % 5, 1000 + 7 * k
         options = {} if edition == 1 else {"edition": edition}
-        state = game.start(players, options, seed)
-        rng = random.Random(seed)
-        actions, legal = [], []
-        while not game.is_over(state):
-            (seat,) = game.to_act(state)
-            legal.append(legal_lines(game, state, seat))
-            action = rng.choice(game.legal_actions(state, seat))
-            actions.append([seat, action])
-            state = game.apply(state, seat, action)
-        games.append({"players": players, "seed": seed, "options": options, "actions": actions,
-                      "legal": digest(legal), "final": state_digest(game, state, "edition"),
-                      "finished": list(state.finished)})
-    with open(out, "w") as f:
-        json.dump({"edition": edition, "games": games}, f, separators=(",", ":"))
+        record, state = recorded(game, players, seed, options, "edition", lambda state, rng: only(game.to_act(state)),
+                                 lambda state, seat, rng: rng.choice(game.legal_actions(state, seat)))
+        games.append({**record, "finished": list(state.finished)})
+    write_records(out, edition, games)
 
 
 if __name__ == "__main__":

@@ -10,13 +10,11 @@ commit for an older edition).
 
 from __future__ import annotations
 
-import json
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[3]))  # tests/, for editions.py
-from editions import digest, legal_lines, state_digest  # noqa: E402
+from editions import recorded, write_records  # noqa: E402
 
 
 def main(src: str, edition: int, out: str, count: int) -> None:
@@ -28,20 +26,10 @@ def main(src: str, edition: int, out: str, count: int) -> None:
     for k in range(count):
         players, seed = 2 + k % 3, 2000 + 7 * k
         options = {"edition": edition, "blight": True, "mountains": k % 2 == 1, "deck1": "cheap_labor"}
-        state = game.start(players, options, seed)
-        rng = random.Random(seed)
-        actions, legal = [], []
-        while not game.is_over(state):
-            seat = rng.choice(sorted(game.to_act(state)))
-            legal.append(legal_lines(game, state, seat))
-            action = game.random_action(state, seat, rng)
-            actions.append([seat, action])
-            state = game.apply(state, seat, action)
-        games.append({"players": players, "seed": seed, "options": options, "actions": actions,
-                      "legal": digest(legal), "final": state_digest(game, state, "reached"),
-                      "scores": list(game.result(state).scores)})
-    with open(out, "w") as f:
-        json.dump({"edition": edition, "games": games}, f, separators=(",", ":"))
+        record, state = recorded(game, players, seed, options, "reached",
+                                 lambda state, rng: rng.choice(sorted(game.to_act(state))), game.random_action)
+        games.append({**record, "scores": list(game.result(state).scores)})
+    write_records(out, edition, games)
 
 
 if __name__ == "__main__":
