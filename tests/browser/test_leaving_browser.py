@@ -32,7 +32,8 @@ def test_resigning_against_bots_asks_first_then_ends_the_game_and_watches(open_p
     expect(confirm).to_have_count(0)
     expect(page.locator("#turn-status")).to_contain_text("Your turn")
     page.locator("#resign").click()
-    page.locator("#resign-yes").click()
+    with page.expect_navigation():  # the page is loaded again once the hall took the resignation
+        page.locator("#resign-yes").click()
     expect(page.locator(".badge", has_text="watching")).to_be_visible()
     expect(page.locator("#turn-status")).to_contain_text("greedy wins!")
     expect(page.locator("#turn-status")).to_contain_text("left it")
