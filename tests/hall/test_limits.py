@@ -346,32 +346,3 @@ def test_an_exempt_address_is_not_counted_per_address_but_per_connection(hall_wi
         socket.expect("pong")
         socket.send({"type": "ping"})
         assert socket.expect("error")["code"] == "rate_limited"  # the connection's own rate still counts
-
-
-def test_counting_starts_no_thread_and_the_counts_of_ended_windows_are_let_go(monkeypatch):
-    """The ``limits`` library's memory storage starts a thread every 10 ms while anything is
-    counted, to forget ended windows; the hall's does not (quotas.Counts), and forgets them itself
-    every FORGET_EVERY seconds. This fails if a new version of the library starts its thread again."""
-    import threading
-    import time
-
-    from parlour.hall import quotas
-
-    guard = Guard(Limits(rest="3/second"))
-    time.sleep(0.05)  # the library's first timer, cancelled at once, has ended
-    threads = threading.active_count()
-    for number in range(300):
-        guard.take("rest", f"198.51.100.{number}")
-        if number % 50 == 0:
-            time.sleep(0.02)  # longer than the library's 10 ms: its thread would have been started by now
-    assert threading.active_count() == threads
-    assert len(guard.counts.storage) == 300
-    for _ in range(3):
-        guard.take("rest", "203.0.113.9")
-    with pytest.raises(RateLimited, match="at most 3 per second"):
-        guard.take("rest", "203.0.113.9")  # still counted
-    time.sleep(1.1)  # every window has ended
-    monkeypatch.setattr(guard, "_forget_at", 0.0)  # the clean-up is due
-    guard.take("rest", "198.51.100.1")
-    assert len(guard.counts.storage) == 1  # the 301 ended counts let go, the one just counted kept
-    assert time.monotonic() + quotas.FORGET_EVERY - 1 < guard._forget_at

@@ -105,39 +105,13 @@ COUNTED = {"rest": "requests", "rooms": "new rooms", "joins": "seats taken", "me
 PER_CONNECTION = {"connection_messages", "chat"}  # every other rate counts per client address
 
 
-FORGET_EVERY = 5.0  # seconds between two clean-ups of the counts whose window has ended
-
-
-class Counts(MemoryStorage):
-    """``limits``' counts in memory, without the thread it starts every 10 ms while anything is
-    counted to forget the windows that ended: under a thousand connections each of those threads
-    went through every count (thousands of keys) holding the interpreter's lock while the rooms
-    waited (docs/benchmarks.md, session 18). A count is still forgotten when its key is next
-    counted after its window (the library does it), and every :data:`FORGET_EVERY` seconds
-    :class:`Guard` calls :meth:`forget_ended` on its own thread; ``tests/hall/test_limits.py``
-    fails if a new version of the library starts its thread again."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.timer.cancel()  # the one the library starts at once
-
-    def _MemoryStorage__schedule_expiry(self) -> None:  # the library's hook for its thread: none
-        return None
-
-    def forget_ended(self) -> None:
-        """Let go of every count whose window has ended."""
-        self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
-
-
 class Guard:
     """The hall's rates and quotas, counted in memory (they start again with the process)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._rates = {name: parse_many(getattr(limits, name)) for name in COUNTED}
-        self.counts = Counts()
-        self._limiter = FixedWindowRateLimiter(self.counts)  # a moving window cost twice the CPU per message
-        self._forget_at = time.monotonic() + FORGET_EVERY
+        self._limiter = FixedWindowRateLimiter(MemoryStorage())  # a moving window cost twice the CPU per message
         self.exempt = frozenset(address_key(a.strip()) for a in limits.exempt.split(",") if a.strip())
         self.sockets: dict[str, int] = {}  # open WebSocket connections by address
         self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
@@ -146,9 +120,6 @@ class Guard:
         """Count ``cost`` of ``name`` for ``key`` (an address, a connection), or :class:`RateLimited`."""
         if key in self.exempt and name not in PER_CONNECTION:
             return
-        if time.monotonic() >= self._forget_at:
-            self._forget_at = time.monotonic() + FORGET_EVERY
-            self.counts.forget_ended()
         for item in self._rates[name]:
             if not self._limiter.hit(item, name, key, cost=cost):
                 observe.quota_hit(name)
