@@ -5,7 +5,9 @@ rooms over REST, then drives two WebSocket clients per room from another process
 share the server's core): each client plays its seat with a bot as soon as it must act. It
 reports acknowledged moves per second and the latency from sending an ``act`` to receiving its
 ``ack`` (median and 99th percentile), then checks in the store that every acknowledged move is
-there.
+there. The client processes do not run Python's collector during the window (their own pauses
+would count as the hall's latency); where the acks over 5 ms waited is read off the hall itself
+(cli/bench_stalls.py).
 
 ``--servers 1,2`` runs the same load through nginx in front of one, then two halls on PostgreSQL
 and Redis, started as ``parlour cluster`` starts them (each run on a database of its own), and adds
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import multiprocessing
 import os
@@ -206,10 +209,18 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
                        timeout=120, return_when=asyncio.FIRST_COMPLETED)
     connected()
     await asyncio.get_running_loop().run_in_executor(None, go.wait)  # every client process is connected
+    # The clients do not collect during the window: a pass of theirs (20-50 ms each, docs/benchmarks.md)
+    # would be counted as the hall's latency. What they leave meanwhile is collected afterwards.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     begin, cpu, stalls = time.perf_counter(), time.process_time(), histograms(observe.REGISTRY.collect())
     window.stop_at = begin + seconds
     window.go.set()
-    results = await asyncio.gather(*tasks, return_exceptions=True)
+    try:
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        gc.enable()
     elapsed = time.perf_counter() - begin
     watching.cancel()
     errors = [repr(r) for r in results if isinstance(r, BaseException)]
