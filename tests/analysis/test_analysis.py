@@ -16,6 +16,7 @@ from parlour.bots import create
 from parlour.bots.analysis import LABELS, Budget, analyse, judge, judging_bot, label, move_seed, summary
 from parlour.bots.mcts import MctsBot
 from parlour.cli import main
+from parlour.cli.bench_analysis import bots_game
 from parlour.core import Game
 from parlour.core.replays import BadReplay, dumps, record
 from parlour.games import get
@@ -144,18 +145,11 @@ def test_patchwork_positions_are_judged_by_a_fitted_chance_of_winning() -> None:
 def steady_game(game: Game[Any], levels: list[str], seed: int) -> dict[str, Any]:
     """A replay between bots of ``levels`` that does not depend on the clock: the hard level stops
     its search after a fixed number of iterations, so the same seed gives the same game."""
-    state = game.start(2, {}, seed=seed)
     bots = [create(game, level, seed=seed * 10 + i, time_limit=60.0) for i, level in enumerate(levels)]
     for bot in bots:
         if isinstance(bot, MctsBot):
             bot.max_iterations = 300
-    actions = []
-    while not game.is_over(state):
-        seat = min(game.to_act(state))
-        action = bots[seat].choose(game.view(state, seat), seat, game.legal_actions(state, seat))
-        actions.append((seat, action))
-        state = game.apply(state, seat, action)
-    return record(game, 2, game.resolve_options({}, 2), seed, levels, actions, game.result(state))
+    return bots_game(game, bots, seed, levels)[0]
 
 
 @pytest.mark.slow

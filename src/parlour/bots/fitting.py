@@ -74,3 +74,9 @@ def _loss(w: Any, groups: dict[int, tuple[Any, Any]], second: bool = False) -> t
             hessian += np.einsum("nm,nmf,nmg->fg", p, x, x) - mean.T @ mean
         count += len(y)
     return total / count, gradient / count, hessian / count
+
+
+def weights_text(weights: Any, features: Sequence[str]) -> str:
+    """Fitted ``weights`` as a tuple to paste into the code, then one line a feature."""
+    return "\n".join(["(" + ", ".join(f"{x:.4f}" for x in weights) + ")",
+                      *(f"  {name:16s} {x:+.4f}" for name, x in zip(features, weights, strict=True))])

@@ -31,17 +31,13 @@ def register(targets: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _one(task: tuple[str, list[str], int, float, int | None]) -> dict[str, Any]:
-    from ..bots import create
-    from ..bots.analysis import DEFAULT_BUDGET, Budget, analyse
+def bots_game(game: Any, bots: list[Any], seed: int, names: list[str]) -> tuple[dict[str, Any], Any]:
+    """``bots`` (one a seat, the lowest seat to act moving first) play ``game`` dealt from ``seed``:
+    its replay (the seats named ``names``) and its result."""
     from ..core.replays import record
-    from ..games import get
 
-    game_id, levels, seed, think, rounds = task
-    game = get(game_id)
-    players = len(levels)
+    players = len(bots)
     state = game.start(players, {}, seed=seed)
-    bots = [create(game, level, seed=seed * 7 + i, time_limit=think) for i, level in enumerate(levels)]
     actions = []
     while not game.is_over(state):
         seat = min(game.to_act(state))
@@ -50,7 +46,18 @@ def _one(task: tuple[str, list[str], int, float, int | None]) -> dict[str, Any]:
         state = game.apply(state, seat, action)
     result = game.result(state)
     assert result is not None
-    replay = record(game, players, game.resolve_options({}, players), seed, levels, actions, result)
+    return record(game, players, game.resolve_options({}, players), seed, names, actions, result), result
+
+
+def _one(task: tuple[str, list[str], int, float, int | None]) -> dict[str, Any]:
+    from ..bots import create
+    from ..bots.analysis import DEFAULT_BUDGET, Budget, analyse
+    from ..games import get
+
+    game_id, levels, seed, think, rounds = task
+    game = get(game_id)
+    bots = [create(game, level, seed=seed * 7 + i, time_limit=think) for i, level in enumerate(levels)]
+    replay, result = bots_game(game, bots, seed, levels)
     budget = Budget(rounds, DEFAULT_BUDGET.width) if rounds else DEFAULT_BUDGET
     began = time.process_time()
     judged = analyse(game, replay, budget=budget)

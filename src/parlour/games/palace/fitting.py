@@ -17,7 +17,7 @@ import argparse
 import random
 import sys
 
-from ...bots.fitting import Position, fit, log_loss
+from ...bots.fitting import Position, fit, log_loss, weights_text
 from .search import FEATURES, next_and_allowed, seat_features
 
 MAX_MOVES = 2_000  # a game of sharks this long is left out (they circle; it says little)
@@ -66,9 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     cut = len(data) * 4 // 5
     w = fit(data[:cut])
     print(f"{len(data)} positions of {args.games} games; log-loss on the last fifth {log_loss(w, data[cut:]):.4f}")
-    print("(" + ", ".join(f"{x:.4f}" for x in w) + ")")
-    for name, x in zip(FEATURES, w):
-        print(f"  {name:16s} {x:+.4f}")
+    print(weights_text(w, FEATURES))
     return 0
 
 

@@ -20,7 +20,7 @@ import math
 import random
 import sys
 
-from ...bots.fitting import Position, fit, log_loss
+from ...bots.fitting import Position, fit, log_loss, weights_text
 from .engine import State
 from .search import FEATURES, seat_features
 
@@ -78,9 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(train) + len(test)} positions of {args.games} games; log-loss on every fourth game"
           f" {log_loss(w, [p for p, _ in test]):.4f} (fitted on the rest: {log_loss(w, train):.4f});"
           f" the hard level's evaluation's {own:.4f}")
-    print("(" + ", ".join(f"{x:.4f}" for x in w) + ")")
-    for name, x in zip(FEATURES, w):
-        print(f"  {name:16s} {x:+.4f}")
+    print(weights_text(w, FEATURES))
     return 0
 
 
