@@ -22,6 +22,7 @@ def test_resigning_against_bots_asks_first_then_ends_the_game_and_watches(open_p
     page.set_viewport_size(SIZES[size])
     seated_room(hall, page, "patchwork", ["greedy"])
     expect(page.locator("#turn-status")).to_contain_text("Your turn")
+    expect(page.locator("[data-controls]")).to_be_visible()  # the board is drawn (a phone scrolls to it)
     page.locator("#resign").click()
     confirm = page.locator("#resign-confirm")
     expect(confirm).to_contain_text("Resign this game?")

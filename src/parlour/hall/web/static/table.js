@@ -100,7 +100,11 @@ function absentSeats(code, room, mySeat, redraw, onError) {
 function resignBox(code, redraw, onError) {
   if (!asking) {
     return el("button", { type: "button", class: "btn btn-ghost btn-small", id: "resign",
-      onclick: () => { asking = true; redraw(); } }, "Resign…");
+      onclick: () => {
+        asking = true;
+        redraw();  // the question on screen, whatever was drawn above it meanwhile (a phone scrolls)
+        document.getElementById("resign-confirm")?.scrollIntoView({ block: "nearest" });
+      } }, "Resign…");
   }
   return el("div", { class: "table-confirm", id: "resign-confirm", role: "alertdialog", "aria-label": "Resign?" },
     el("p", {}, el("strong", {}, "Resign this game?"), " You place last (a forfeit) and a bot plays your seat on."),
