@@ -71,17 +71,15 @@ def over(counts: Counts, name: str, line: float = LINE) -> tuple[int, int]:
 
 def worst(counts: Counts, name: str) -> str:
     """The bucket the longest observation fell in, in words ("10-20 ms"), or "" if none."""
-    highest = 0.0
+    low, high = 0.0, 0.0  # the highest bucket with an observation in it
     for buckets in counts.get(name, {}).values():
         bounds = sorted(buckets)
-        for low, high in zip([0.0, *bounds], bounds, strict=False):
-            if buckets[high] - (buckets[low] if low else 0.0) > 0:
-                highest = max(highest, high)
-    if not highest:
+        for below, bound in zip([0.0, *bounds[:-1]], bounds, strict=True):
+            if buckets[bound] > buckets.get(below, 0.0) and bound > high:
+                low, high = below, bound
+    if not high:
         return ""
-    bounds = sorted({bound for buckets in counts.get(name, {}).values() for bound in buckets})
-    low = max((bound for bound in bounds if bound < highest), default=0.0)
-    return f"over {low * 1000:g} ms" if highest == float("inf") else f"{low * 1000:g}-{highest * 1000:g} ms"
+    return f"over {low * 1000:g} ms" if high == float("inf") else f"{low * 1000:g}-{high * 1000:g} ms"
 
 
 def said(hall: Counts, clients: Counts) -> str:
