@@ -189,6 +189,28 @@ def test_on_postgresql_a_commits_fencing_check_is_one_statement_text_whatever_it
     assert leases.holder("ROOM7").owner == "hall-2"
 
 
+def test_the_fencing_check_runs_a_statement_built_once_for_one_lease_or_many(store, leases):
+    """Each commit built its one-lease fence anew (SQLAlchemy's generative calls and cache key:
+    about 85 us of a one-move commit's 195 on PostgreSQL, the usual commit of a hall not saturated);
+    now the same statement object runs every time, and PostgreSQL's check of many is one too."""
+    held = {code: leases.acquire(code, "hall-1") for code in ("ROOM1", "ROOM2", "ROOM3")}
+    executed: list[object] = []
+
+    def note(conn: object, statement: object, *args: object) -> None:
+        executed.append(statement)
+
+    sa.event.listen(store.engine, "before_execute", note)
+    try:
+        for some in (["ROOM1"], ["ROOM2"], ["ROOM1", "ROOM2", "ROOM3"], ["ROOM2", "ROOM3"]):
+            with store.engine.begin() as connection:
+                Fence.check_all(connection, [fence(held[code]) for code in some])
+    finally:
+        sa.event.remove(store.engine, "before_execute", note)
+    assert executed[0] is executed[1], "one lease's fence was built anew"
+    if store.url.startswith("postgresql"):
+        assert executed[2] is executed[3], "many leases' fence was built anew"
+
+
 def test_a_renewal_renews_the_leases_still_held_and_leaves_out_those_that_changed_hands(store, leases, clock):
     kept, lost = leases.acquire("ROOM1", "hall-1"), leases.acquire("ROOM2", "hall-1")
     clock.advance(LENGTH)

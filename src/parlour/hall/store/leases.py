@@ -131,14 +131,21 @@ def held(lease: Lease) -> sa.ColumnElement[bool]:
                    leases_table.c.token == lease.token)
 
 
+# One lease's fencing check, built once (SQLAlchemy then reuses its compiled form, and psycopg
+# prepares it): a commit of one room's move is the usual commit of a hall that is not saturated.
+FENCE_ONE = (leases_table.update()
+             .where(leases_table.c.code == sa.bindparam("fence_code"),
+                    leases_table.c.owner == sa.bindparam("fence_owner"),
+                    leases_table.c.token == sa.bindparam("fence_token"))
+             .values(token=leases_table.c.token))
+
+
 def check_fence(connection: sa.Connection, lease: Lease) -> None:
     """Raise :class:`LeaseLost` unless the room's lease still carries ``lease``'s token and owner.
     Run it in the transaction that commits the room's action: it locks the lease's row until that
     transaction ends, so the lease cannot change hands between the check and the commit."""
-    checked = connection.execute(
-        leases_table.update()
-        .where(held(lease))
-        .values(token=leases_table.c.token))
+    checked = connection.execute(FENCE_ONE, {"fence_code": lease.code, "fence_owner": lease.owner,
+                                             "fence_token": lease.token})
     if checked.rowcount != 1:
         raise LeaseLost(f"room {lease.code}'s lease (token {lease.token}) is no longer {lease.owner}'s:"
                         " another process applies it now")
