@@ -54,6 +54,8 @@ BOT_THINK_SECONDS = Histogram("parlour_bot_think_seconds", "How long a bot of th
                               " by game", ("game",), buckets=THINK_BUCKETS, registry=REGISTRY)
 FORWARDS = Counter("parlour_cluster_forwards", "Commands sent to the hall process that applies their room, by"
                    " outcome (answered, refused, unreachable)", ("outcome",), registry=REGISTRY)
+HANDOVERS = Counter("parlour_cluster_handovers", "Rooms this process gave up to the process their people reach"
+                    " (hall/cluster/handover.py)", registry=REGISTRY)
 NOTIFICATIONS = Counter("parlour_notifications", "Mail and push the outbox handled, by channel (mail, push) and"
                         " outcome (sent; failed: retried later or given up; gone: the push subscription"
                         " ended)", ("channel", "outcome"), registry=REGISTRY)

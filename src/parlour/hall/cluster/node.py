@@ -28,7 +28,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import httpx
@@ -47,6 +47,7 @@ from ..room.commands import (
     command_to_json,
 )
 from ..store import LENGTH, Lease, Store
+from .handover import Handover
 from .presence import Presence
 from .redis_broadcast import RedisBroadcast
 
@@ -59,6 +60,7 @@ ANSWER_WITHIN = 10.0  # seconds an owner has to answer a forwarded request once 
 FORWARD_WITHIN = 3 * LENGTH  # seconds a change may spend finding its room's owner before "retry"
 PROBE_WITHIN = 2.0  # seconds Redis has to answer GET /readyz's ping
 SECRET_HEADER = "x-parlour-cluster"
+WATCHED_HEADER = "x-parlour-watched"  # a forwarded command's: the connections to its room at the forwarder
 SECRET_ENV = "PARLOUR_CLUSTER_SECRET"  # the secret the halls forward with: from the environment, never the store
 SECRET_MIN = 16
 INTERNAL = "/internal/cluster/rooms"
@@ -174,6 +176,7 @@ class Node:
         self._hall: Hall | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the hall's
         self._broken: set[str] = set()  # rooms nobody holds that this process could not take
+        self.handover = Handover(self)  # rooms given to the process their people reach (handover.py)
 
     # -- the hall's Ownership ------------------------------------------------------------------------
     def adopt(self, room: Room) -> None:
@@ -269,7 +272,7 @@ class Node:
                 await asyncio.sleep(TAKE_EVERY / 4)
                 continue
             try:
-                answer = await self._post(holder.owner, room.code, name, body)
+                answer = await self._post(holder.owner, room.code, name, body, room.watchers)
             except (httpx.ConnectError, httpx.ConnectTimeout):
                 observe.FORWARDS.labels("unreachable").inc()
                 answer = None  # never delivered: the owner is gone; its lease will run out
@@ -292,7 +295,7 @@ class Node:
     async def claim(self, room: Room) -> Lease | None:
         """Make this process the room's owner if nobody else holds it; None when it is ours now,
         else the lease another process holds."""
-        async with self._claiming.setdefault(room.code, asyncio.Lock()):
+        async with self.claim_lock(room.code):
             if room.leading:
                 return None
             if self.draining:  # this process is stopping: it takes no room, whoever holds it
@@ -310,9 +313,20 @@ class Node:
             await room.became_owner(lease)
             return None
 
-    async def _post(self, owner: str, code: str, name: str, body: dict[str, Any]) -> dict[str, Any]:
+    def claim_lock(self, code: str) -> asyncio.Lock:
+        """Held while this process takes or gives up room ``code``."""
+        return self._claiming.setdefault(code, asyncio.Lock())
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """``work`` in the background on the hall's event loop (cancelled when the hall stops)."""
+        assert self._hall is not None
+        self._hall.spawn(work)
+
+    async def _post(self, owner: str, code: str, name: str, body: dict[str, Any], watched: int) -> dict[str, Any]:
+        """``watched``: the connections to the room here (handover.py)."""
         assert self._http is not None
-        answer = await self._http.post(f"http://{address_of(owner)}{INTERNAL}/{code}/{name}", json=body)
+        answer = await self._http.post(f"http://{address_of(owner)}{INTERNAL}/{code}/{name}", json=body,
+                                       headers={WATCHED_HEADER: str(watched)})
         if answer.status_code != 200:
             raise httpx.HTTPStatusError(f"{answer.status_code}: {answer.text[:200]}", request=answer.request,
                                         response=answer)
@@ -325,7 +339,7 @@ class Node:
         if self.draining:
             return
         for code in await asyncio.to_thread(self.leases.unowned):
-            if code in self._broken:
+            if code in self._broken or self.handover.kept_away(code):
                 continue
             try:
                 room = await self._hall.room(code)

@@ -19,7 +19,7 @@ import time
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from ..cluster.node import INTERNAL, SECRET_HEADER, Node
+from ..cluster.node import INTERNAL, SECRET_HEADER, WATCHED_HEADER, Node
 from ..errors import HallError
 from ..quotas import RateLimited
 from ..rematch import rematch_here
@@ -56,6 +56,7 @@ async def forwarded(code: str, name: str, request: Request, hall: HallDep, addre
             answer: Answer = await rematch_here(hall, room, command.token)
         else:
             answer = await hall.apply(room, command)
+        node.handover.forwarded_here(room, request.headers.get(WATCHED_HEADER, ""))
         return JSONResponse(answer_to_json(answer))
     except HallError as refused:
         return JSONResponse({"refused": {"code": refused.code, "message": str(refused)}})
