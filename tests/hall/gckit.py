@@ -1,6 +1,6 @@
 """What a room keeps per move, as Python's cyclic collector sees it (issue 25).
 
-Rooms of Patchwork played as the bench plays them (``parlour bench hall``: two people a room, each
+Rooms of Patchwork (or another game) played as the bench plays them (``parlour bench hall``: two people a room, each
 seat's connection sent its newest state after every move, legal actions not asked for), in one
 process and without a network: a :class:`~parlour.hall.hall.Hall` on SQLite, each seat a
 :class:`~parlour.hall.web.feed.Feed` asked for its state as its sending task would. Counted over
@@ -12,7 +12,7 @@ the moves, with the collector off:
 - ``kept``: tracked objects alive after a full collection that were not before, by type: what
   a move leaves for the older generations to go through.
 
-Run it as a script for the table (``.venv/bin/python tests/hall/gckit.py [moves]``).
+Run it as a script for the table (``.venv/bin/python tests/hall/gckit.py [moves [game...]]``).
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ class Unsent:
         pass
 
 
-async def _seated(hall: Hall, number: int) -> tuple[Room, list[Feed]]:
-    room, *_ = await hall.create_room("patchwork", {}, [{"kind": "open"}, {"kind": "open"}])
+async def _seated(hall: Hall, game: str, number: int) -> tuple[Room, list[Feed]]:
+    room, *_ = await hall.create_room(game, {}, [{"kind": "open"}, {"kind": "open"}])
     for seat in range(2):
         await hall.execute(room.code, Join(f"bench-{number}-{seat}", seat))
     await hall.execute(room.code, Start())
@@ -76,19 +76,19 @@ async def _move(hall: Hall, room: Room, feeds: list[Feed], rng: random.Random) -
     if room.status != "playing":
         return False
     seat = min(room.to_act())
-    action = hall.games["patchwork"].random_action(room.state, seat, rng)
+    action = room.game.random_action(room.state, seat, rng)
     await hall.execute(room.code, Act(seat, room.audience(seat).turn, action))
     for shown, feed in enumerate(feeds):
         feed.newest_state(room, shown, legal=False)
     return True
 
 
-async def _count(path: Path, moves: int, warm_up: int, rooms_played: int) -> Counted:
+async def _count(path: Path, game: str, moves: int, warm_up: int, rooms_played: int) -> Counted:
     store = SqlStore(f"sqlite:///{path / 'hall.sqlite3'}")
     hall = Hall(store, all_games(), SystemClock(), seed=25)
     await hall.start()
     try:
-        rooms = [await _seated(hall, number) for number in range(rooms_played)]
+        rooms = [await _seated(hall, game, number) for number in range(rooms_played)]
         rng = random.Random(25)
 
         async def play(count: int) -> int:
@@ -120,11 +120,11 @@ async def _count(path: Path, moves: int, warm_up: int, rooms_played: int) -> Cou
         store.close()
 
 
-def count(moves: int = 240, warm_up: int = 4 * ROOMS, rooms: int = ROOMS) -> Counted:
-    """Play ``moves`` moves over ``rooms`` rooms (after ``warm_up`` moves, which fill the caches
-    of a first move) and count what they left, on an event loop of a thread of its own."""
+def count(moves: int = 240, warm_up: int = 4 * ROOMS, rooms: int = ROOMS, game: str = "patchwork") -> Counted:
+    """Play ``moves`` moves over ``rooms`` rooms of ``game`` (after ``warm_up`` moves, which fill
+    the caches of a first move) and count what they left, on an event loop of a thread of its own."""
     with tempfile.TemporaryDirectory() as path, ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, _count(Path(path), moves, warm_up, rooms)).result()
+        return thread.submit(asyncio.run, _count(Path(path), game, moves, warm_up, rooms)).result()
 
 
 def table(counted: Counted, rows: int = 12) -> str:
@@ -138,4 +138,5 @@ def table(counted: Counted, rows: int = 12) -> str:
 
 if __name__ == "__main__":
     moves = int(sys.argv[1]) if len(sys.argv) > 1 else 240
-    print(table(count(moves, rooms=max(ROOMS, moves // 30))))
+    for game in sys.argv[2:] or ["patchwork"]:
+        print(f"{game}: {table(count(moves, rooms=max(ROOMS, moves // 30), game=game))}")
