@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "parlour:room:"
 POLL = 0.1  # seconds the subscriber waits for a message before it looks at its subscriptions again
 BACKOFF_FIRST, BACKOFF_LAST = 0.05, 2.0  # seconds between attempts while Redis cannot be reached
+PIPELINE = 1000  # publishes sent in one round trip at most
 REDIS_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
 
 
@@ -157,8 +158,9 @@ class RedisBroadcast(Broadcast):
             self._deliver(listener)
 
     def _send(self) -> None:
-        """Publish each change in order; keep what Redis refused, merged into one plain message a
-        room (look at the store), and try again."""
+        """Publish each change in order, everything queued since the last round trip in one
+        pipeline; keep what Redis refused (or might not have taken), merged into one plain message
+        a room (look at the store), and try again."""
         pending: list[tuple[str, bytes | None]] = []
         backoff = BACKOFF_FIRST
         while True:
@@ -169,11 +171,13 @@ class RedisBroadcast(Broadcast):
             if self._closed.is_set():
                 return
             try:
-                while pending:
-                    code, payload = pending[0]
-                    message = self._origin if payload is None else self._origin + b"\n" + payload
-                    self._redis.publish(self._prefix + code, message)
-                    del pending[0]
+                while pending:  # what queued up meanwhile, in one round trip (a group commit's changes)
+                    pipe = self._redis.pipeline(transaction=False)
+                    for code, payload in pending[:PIPELINE]:
+                        pipe.publish(self._prefix + code,
+                                     self._origin if payload is None else self._origin + b"\n" + payload)
+                    pipe.execute()
+                    del pending[:PIPELINE]
                 backoff = BACKOFF_FIRST
             except REDIS_ERRORS as broken:
                 pending = [(code, None) for code in dict.fromkeys(code for code, _ in pending)]

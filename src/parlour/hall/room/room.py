@@ -365,6 +365,7 @@ class Room:
             if record is not None:
                 following.apply_committed(self, record, quiet=True)
             self.leading, self.lease = True, lease
+            self.context.broadcast().leading(self.code, True)
             resume_vote(self, self.votes, record)  # the vote under way, as the store keeps it (room/votes.py)
             self.chat.forget()
             self.timer.stop()  # the turn timer starts again, here
@@ -376,6 +377,7 @@ class Room:
         if not self.leading:
             return
         self.leading, self.lease = False, None
+        self.context.broadcast().leading(self.code, False)
         self.timer.follow()
         self.refresh()
 
