@@ -26,12 +26,13 @@ from ..quotas import Guard, RateLimited
 from ..room import Room
 from ..room.chat import chat_key
 from ..room.commands import Act, Say
+from ..room.seats import Seat
 from ..social import Social
 from ..text import clip, reason
 from ..tokens import token_hash
 from ..wire import BadJson, dumps, read_json
 from .deps import AccountsDep, GuardDep, HallDep, ModerationDep, SocialDep, SocketAccount
-from .feed import Feed
+from .feed import Feed, Outbox
 from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX, client_address
 from .signed_in import RECHECK, SignedInSockets
 
@@ -87,6 +88,7 @@ class Connection:
         self.room: Room | None = None
         self.account: Account | None = None  # the player signed in on this connection, if any
         self.seat: int | None = None
+        self.held: Seat | None = None  # the record of the seat last found to be its player's
         self.token: str | None = None  # the seat token it said hello with
         self.greeted = False
         self.legal = True
@@ -98,7 +100,7 @@ class Connection:
         self.ended = False  # its session ended: it is being closed
 
     @property
-    def outbox(self) -> asyncio.Queue[Any]:
+    def outbox(self) -> Outbox:
         return self.feed.outbox
 
     @property
@@ -141,7 +143,13 @@ class Connection:
     def unseated(self) -> dict[str, Any] | None:
         """The ``welcome`` with no seat of :meth:`still_seated`, to send, if the seat went now."""
         assert self.room is not None
-        if self.seat is None or self.room.seats.holds(self.seat, self.token, self.account):
+        if self.seat is None:
+            return None
+        # a seat's holder changes only by a new Seat record (room/seats.py): one found held is not
+        # checked again (hashing the token) before every state and every move
+        current = self.room.seats[self.seat]
+        if current is self.held or self.room.seats.holds(self.seat, self.token, self.account):
+            self.held = current
             return None
         left, self.seat = self.seat, None
         self.room.disconnect(left)
@@ -372,7 +380,7 @@ async def serve_connection(connection: Connection, hall: Hall, code: str) -> Non
             await websocket.close(*ended)
 
 
-def drop(queue: asyncio.Queue[Any]) -> None:
+def drop(queue: Outbox) -> None:
     """Let go of everything ``queue`` holds."""
     while not queue.empty():
         queue.get_nowait()
