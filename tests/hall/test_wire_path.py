@@ -5,12 +5,15 @@ player's and again as soon as it changes hands."""
 from __future__ import annotations
 
 import asyncio
+import random
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from hallkit import Socket, host, started_room
 
+from parlour.hall.quotas import Guard, Limits, RateLimited
 from parlour.hall.room.seats import SeatBook
 from parlour.hall.web.feed import Outbox
 
@@ -69,3 +72,26 @@ def test_a_seat_is_checked_once_while_it_stays_its_players(client: Any, monkeypa
         assert client.post(f"/api/rooms/{code}/resign", headers=host(tokens[0])).status_code == 200
         assert ana.expect("welcome")["seat"] is None
         assert ana.sync()["legal"] is None
+
+
+@pytest.mark.parametrize("rate", ["30/second;600/minute", "3/second;5/10second", "2/minute"])
+def test_a_connections_own_rate_answers_as_the_limits_library_does(rate: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hit by hit, at the same moments, the same refusals and waits as ``limits``' fixed windows."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])  # both count by time.time()
+    guard = Guard(Limits(connection_messages=rate))
+    own = guard.own_rate("connection_messages")
+    rng = random.Random(rate)
+    answers: list[tuple[str, str | None, float | None]] = []
+    for _ in range(3000):
+        now[0] += rng.choices((0.0, 0.001, 0.01, 0.1, 0.4, 1.0, 3.0, 20.0), (70, 15, 8, 3, 2, 1, 0.7, 0.3))[0]
+        for how, take in (("limits", lambda: guard.take("connection_messages", "one connection")),
+                          ("own", own.take)):
+            try:
+                take()
+                answers.append((how, None, None))
+            except RateLimited as refused:
+                answers.append((how, str(refused), refused.retry_after))
+    by_limits, by_own = answers[0::2], answers[1::2]
+    assert [a[1:] for a in by_own] == [a[1:] for a in by_limits]
+    assert sum(a[1] is not None for a in by_own) > 100  # refusals were compared, not only passes

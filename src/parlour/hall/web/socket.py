@@ -81,7 +81,7 @@ class Connection:
         self.websocket = websocket
         self.guard = guard
         self.address = address
-        self.key = f"{address} {id(self)}"  # this connection, for its own message rate
+        self.rate = guard.own_rate("connection_messages")  # this connection's own message rate
         self.feed = Feed(websocket)  # what it is sent (web/feed.py)
         self.refused = 0  # messages refused for rate in a row
         self.hall: Hall | None = None
@@ -167,8 +167,7 @@ class Connection:
             if message["type"] == "websocket.disconnect" or self.ended:
                 return None
             try:
-                self.guard.take("connection_messages", self.key)
-                self.guard.take("messages", self.address)
+                self.guard.message(self.rate, self.address)
             except RateLimited as refused:
                 self.refused += 1
                 self.push(error("rate_limited", f"{refused}; nothing was done", id_of(message)))
