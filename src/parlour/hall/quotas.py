@@ -199,25 +199,26 @@ class Window:
     one ended; what is refused is counted too), kept on the connection, so that a message costs no
     shared table, lock or thread that forgets ended windows (they go with the connection)."""
 
-    __slots__ = ("name", "items", "counts", "ends")
+    __slots__ = ("name", "items", "bounds", "counts", "ends")
 
     def __init__(self, name: str, items: list[RateLimitItem]) -> None:
         self.name, self.items = name, items
+        self.bounds = [(i, item.amount, item.get_expiry()) for i, item in enumerate(items)]
         self.counts = [0] * len(items)
         self.ends = [0.0] * len(items)  # when each window ends (time.time(), as ``limits`` counts)
 
     def take(self, cost: int = 1) -> None:
         """Count ``cost``, or :class:`RateLimited`."""
         now = time.time()
-        for i, item in enumerate(self.items):
-            if self.ends[i] <= now:
-                self.counts[i] = 0
-            self.counts[i] += cost
-            if self.counts[i] == cost:
-                self.ends[i] = now + item.get_expiry()
-            if self.counts[i] > item.amount:
+        counts, ends = self.counts, self.ends
+        for i, amount, expiry in self.bounds:
+            if ends[i] <= now:  # the window ended: a new one starts with this count
+                counts[i], ends[i] = cost, now + expiry
+            else:
+                counts[i] += cost
+            if counts[i] > amount:
                 observe.quota_hit(self.name)
-                raise refusal(self.name, item, max(0.0, self.ends[i] - now))
+                raise refusal(self.name, self.items[i], max(0.0, ends[i] - now))
 
 
 def refusal(name: str, item: RateLimitItem, retry: float) -> RateLimited:
