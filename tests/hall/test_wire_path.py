@@ -8,6 +8,7 @@ import asyncio
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,37 +16,83 @@ from hallkit import Socket, host, started_room
 
 from parlour.hall.quotas import Guard, Limits, RateLimited
 from parlour.hall.room.seats import SeatBook
-from parlour.hall.web.feed import Outbox
+from parlour.hall.web.feed import Feed
 
 SKIP = {"type": "skip"}
 
 
-def test_the_outbox_gives_its_items_in_order_and_wakes_its_reader() -> None:
-    async def scenario() -> list[Any]:
-        outbox = Outbox()
-        got: list[Any] = []
+class Recorded:
+    """A WebSocket that records what goes out and how: by the sending task, or at once."""
 
-        async def reader() -> None:
-            while True:
-                got.append(await outbox.get())
+    def __init__(self) -> None:
+        self.out: list[tuple[Any, ...]] = []
+        self.takes = True  # whether a message may be sent at once (the socket's buffer is not full)
 
-        task = asyncio.create_task(reader())
-        await asyncio.sleep(0)  # the reader waits on an empty outbox
-        outbox.put_nowait(1)
-        outbox.put_nowait(2)
-        await asyncio.sleep(0)
-        outbox.put_nowait(3)
-        await asyncio.sleep(0)
-        assert outbox.empty() and outbox.qsize() == 0
-        task.cancel()
-        outbox.put_nowait(4)  # after a cancelled wait the outbox still takes and gives
-        assert outbox.qsize() == 1 and outbox.get_nowait() == 4
-        with pytest.raises(asyncio.QueueEmpty):
-            outbox.get_nowait()
-        return got
+    def send_now(self, text: str) -> bool:
+        if self.takes:
+            self.out.append(("at once", text))
+        return self.takes
 
+    async def send_text(self, text: str) -> None:
+        self.out.append(("task", text))
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.out.append(("close", code, reason))
+
+
+def run_apart(coroutine: Any) -> Any:
     with ThreadPoolExecutor(1) as thread:
-        assert thread.submit(asyncio.run, scenario()).result() == [1, 2, 3]
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+async def passes(n: int = 5) -> None:
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+def test_a_feed_sends_at_once_what_the_socket_takes_and_its_task_the_rest_in_order() -> None:
+    async def scenario() -> tuple[list[tuple[Any, ...]], bool]:
+        socket = Recorded()
+        feed = Feed(socket, socket.send_now)  # type: ignore[arg-type]
+        viewer = SimpleNamespace(room=None, seat=None, legal=True, unseated=lambda: None)
+        sender = asyncio.create_task(feed.run(viewer))  # type: ignore[arg-type]
+        feed.push({"n": 0})  # queued before the task ran: the task sends it
+        await passes()
+        feed.push({"n": 1})
+        feed.push({"n": 2})
+        assert socket.out == [("task", '{"n":0}')]  # nothing at once inside the pass that queued them
+        await passes()
+        socket.takes = False  # the socket's buffer is full: what comes waits for the task
+        feed.push({"n": 3})
+        feed.push({"n": 4})
+        await passes()
+        socket.takes = True
+        feed.push({"n": 5})
+        await passes()
+        feed.end({"n": 6}, 4000, "done")
+        await passes()
+        return socket.out, sender.done()
+
+    out, ended = run_apart(scenario())
+    assert out == [("task", '{"n":0}'), ("at once", '{"n":1}'), ("at once", '{"n":2}'), ("task", '{"n":3}'),
+                   ("task", '{"n":4}'), ("at once", '{"n":5}'), ("at once", '{"n":6}'), ("close", 4000, "done")]
+    assert ended
+
+
+def test_without_a_way_to_send_at_once_the_task_sends_everything() -> None:
+    async def scenario() -> list[tuple[Any, ...]]:
+        socket = Recorded()
+        feed = Feed(socket)  # type: ignore[arg-type]
+        sender = asyncio.create_task(feed.run(SimpleNamespace(room=None, seat=None, legal=True)))  # type: ignore[arg-type]
+        for n in range(3):
+            feed.push({"n": n})
+            await passes(n)
+        feed.end({"n": 3}, 4000, "done")
+        await passes()
+        assert sender.done()
+        return socket.out
+
+    assert run_apart(scenario()) == [*(("task", f'{{"n":{n}}}') for n in range(4)), ("close", 4000, "done")]
 
 
 def test_a_seat_is_checked_once_while_it_stays_its_players(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,9 +14,11 @@ client failed (slowloris). :func:`server_config` is uvicorn's configuration with
   ``CLOSE_READ`` bytes and ``CLOSE_TIMEOUT`` seconds while its client answers the close, its
   messages dropped unread (uvicorn read on for 10 s);
 
-and one thing it does for speed: the messages the hall sends one WebSocket in one pass of the event
+and two things it does for speed: the messages the hall sends one WebSocket in one pass of the event
 loop go out in one write to the socket (a move's acknowledgement and its state, say), not one
-write each: the writes were a sixth of the hall's CPU at saturation (docs/benchmarks.md);
+write each (the writes were a sixth of the hall's CPU at saturation: docs/benchmarks.md); and the
+hall may send a message at once, without a task and ASGI's send (``send_now``, offered in the
+scope's extensions as ``parlour.send_now``: hall/web/feed.py);
 
 and :func:`raise_descriptor_limit` lifts the soft limit on open files to the hard one.
 """
@@ -34,6 +36,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+
+from ..hall.web.feed import SEND_NOW
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's headers, from its first byte (a new connection: its opening)
 BODY_TIMEOUT = 30.0  # seconds for a request's body once its headers are in (a 4 MiB replay on a slow line)
@@ -94,6 +98,25 @@ class BoundedWebSocket(WebSocketsSansIOProtocol):
         self.counted: str | None = None
         self.read_after_close = 0
         self.flush_due = False  # a write of what was framed is to come in this pass of the loop
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        if self.response.status_code == 101:  # the application may send text at once (hall/web/feed.py)
+            self.scope["extensions"][SEND_NOW] = {"send": self.send_now}
+
+    def send_now(self, text: str) -> bool:
+        """Sends ``text`` as a message now, without waiting, if the socket takes it (it is open and
+        its buffer is not full); False if not (nothing was sent)."""
+        if not self.writable.is_set() or self.disconnected or not self.handshake_complete or self.close_sent:
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        if not self.flush_due:
+            self.flush_due = True
+            self.loop.call_soon(self.flush)
+        return True
 
     async def send(self, message: Any) -> None:
         if message["type"] != "websocket.send":

@@ -32,7 +32,7 @@ from ..text import clip, reason
 from ..tokens import token_hash
 from ..wire import BadJson, dumps, read_json
 from .deps import AccountsDep, GuardDep, HallDep, ModerationDep, SocialDep, SocketAccount
-from .feed import Feed, Outbox
+from .feed import SEND_NOW, Feed, Outbox, SendNow
 from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX, client_address
 from .signed_in import RECHECK, SignedInSockets
 
@@ -74,6 +74,12 @@ def id_of(message: Any) -> Any:
     return found if good_id(found) else None
 
 
+def send_now(websocket: WebSocket) -> SendNow | None:
+    """How the server lets a text message be sent at once, if it does (cli/edge.py's WebSocket)."""
+    extension = getattr(websocket, "scope", {}).get("extensions", {}).get(SEND_NOW)  # a test's fake has no scope
+    return extension.get("send") if isinstance(extension, dict) else None
+
+
 class Connection:
     """One client of a room: who it is (its seat, its player), what it sends, and its feed."""
 
@@ -82,7 +88,7 @@ class Connection:
         self.guard = guard
         self.address = address
         self.rate = guard.own_rate("connection_messages")  # this connection's own message rate
-        self.feed = Feed(websocket)  # what it is sent (web/feed.py)
+        self.feed = Feed(websocket, send_now(websocket))  # what it is sent (web/feed.py)
         self.refused = 0  # messages refused for rate in a row
         self.hall: Hall | None = None
         self.room: Room | None = None
@@ -369,6 +375,7 @@ async def serve_connection(connection: Connection, hall: Hall, code: str) -> Non
         pass  # the client went away
     finally:
         sender.cancel()
+        connection.feed.stop()
         if connection.greeted:
             hall.broadcast.unsubscribe(room.code, connection.feed.changed)
             hall.broadcast.unsubscribe(chat_key(room.code), connection.feed.chatted)
