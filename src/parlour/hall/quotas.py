@@ -6,7 +6,8 @@
 The rates and quotas are :class:`Limits`, one value per hall, set by ``parlour serve --limit
 NAME=VALUE`` (docs/protocol.md lists them all). Rates are counted by the maintained ``limits``
 library (fixed windows in memory), per client address and per connection; they start again
-with the process.
+with the process. A connection's own message rate is counted the same way on the connection
+(:class:`Window`): it is checked for every message of every move.
 """
 
 from __future__ import annotations
@@ -123,9 +124,17 @@ class Guard:
         for item in self._rates[name]:
             if not self._limiter.hit(item, name, key, cost=cost):
                 observe.quota_hit(name)
-                retry = self._retry_after(item, name, key)
-                raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
-                                  f" try again in {max(1, math.ceil(retry))} s", retry)
+                raise refusal(name, item, self._retry_after(item, name, key))
+
+    def own_rate(self, name: str) -> Window:
+        """The counts of ``name`` (a rate per connection) for one connection, kept by it."""
+        return Window(name, self._rates[name])
+
+    def message(self, rate: Window, address: str) -> None:
+        """One WebSocket message: counted by its connection's own ``rate`` (:meth:`own_rate` of
+        ``connection_messages``), then by its address; :class:`RateLimited` past either."""
+        rate.take()
+        self.take("messages", address)
 
     def check(self, name: str, key: str) -> None:
         """:class:`RateLimited` if ``key`` has no ``name`` left now; nothing is counted (a request
@@ -134,9 +143,7 @@ class Guard:
             return
         for item in self._rates[name]:
             if not self._limiter.test(item, name, key):
-                retry = self._retry_after(item, name, key)
-                raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
-                                  f" try again in {max(1, math.ceil(retry))} s", retry)
+                raise refusal(name, item, self._retry_after(item, name, key))
 
     def _retry_after(self, item: RateLimitItem, *keys: str) -> float:
         reset = self._limiter.get_window_stats(item, *keys).reset_time
@@ -184,6 +191,40 @@ class Guard:
         if with_bots:
             self.check_bot_room(address)
         self.take("rooms", address)
+
+
+class Window:
+    """One connection's counts of a rate of its own (``30/second;600/minute``): the fixed windows
+    of the ``limits`` library with its answers (a window starts at the first count after the last
+    one ended; what is refused is counted too), kept on the connection, so that a message costs no
+    shared table, lock or thread that forgets ended windows (they go with the connection)."""
+
+    __slots__ = ("name", "items", "bounds", "counts", "ends")
+
+    def __init__(self, name: str, items: list[RateLimitItem]) -> None:
+        self.name, self.items = name, items
+        self.bounds = [(i, item.amount, item.get_expiry()) for i, item in enumerate(items)]
+        self.counts = [0] * len(items)
+        self.ends = [0.0] * len(items)  # when each window ends (time.time(), as ``limits`` counts)
+
+    def take(self, cost: int = 1) -> None:
+        """Count ``cost``, or :class:`RateLimited`."""
+        now = time.time()
+        counts, ends = self.counts, self.ends
+        for i, amount, expiry in self.bounds:
+            if ends[i] <= now:  # the window ended: a new one starts with this count
+                counts[i], ends[i] = cost, now + expiry
+            else:
+                counts[i] += cost
+            if counts[i] > amount:
+                observe.quota_hit(self.name)
+                raise refusal(self.name, self.items[i], max(0.0, ends[i] - now))
+
+
+def refusal(name: str, item: RateLimitItem, retry: float) -> RateLimited:
+    """Past ``item`` of the rate ``name``, ``retry`` seconds before one more is allowed, in words."""
+    return RateLimited(f"too many {COUNTED[name]}: at most {describe(item)}; try again in {max(1, math.ceil(retry))} s",
+                       retry)
 
 
 def describe(item: RateLimitItem) -> str:
