@@ -199,7 +199,7 @@ class Audiences:
         """What ``seat`` sees of the game in ``state``: its view, who must act, the result."""
         to_act, result = common or self._common(state)
         view = None if state is None else self.game.view(state, seat)
-        return dumps_bytes({"view": view, "to_act": to_act, "result": result})
+        return kept(dumps_bytes({"view": view, "to_act": to_act, "result": result}))  # kept until the next change
 
     def state_text(self, seat: int | None, state: Any, moves: Callable[[], bytes], legal: bool = True,
                    log_start: int = 0, skipped: int = 0) -> str:
@@ -233,7 +233,7 @@ class Audiences:
         if not status and self._shared is not None:
             shared = (self._shared[0], self._deadline())
         else:
-            shared = (dumps_bytes(self._status()), self._deadline())
+            shared = (kept(dumps_bytes(self._status())), self._deadline())
         if shared != self._shared:
             self._shared = shared
             self.shared_revision += 1

@@ -1,10 +1,11 @@
 """The actions a room committed, in order, as a sequence of :class:`~parlour.hall.store.ActionRecord`.
 
 Each is kept as one piece of JSON text, ``[turn, seat, action, by, at]``, and read back when asked
-for (a replay, the audiences rebuilt, a replica's check): text is never tracked by Python's cyclic
-collector, whereas a record object and its action's dict are, for as long as the room lives, and a
-move that leaves tracked objects behind brings the collector's passes, which stop the whole hall,
-sooner and makes each longer (docs/benchmarks.md, session 19).
+for (a replay, the audiences rebuilt, a replica's check). Text is no concern of Python's cyclic
+collector, whereas a record object is tracked for as long as the room lives, and its action's dict,
+even untracked, counts towards the next young pass while it lives: a move that leaves such objects
+behind brings the collector's passes, which stop the whole hall, sooner and makes the older
+generations' passes longer (docs/benchmarks.md, session 19).
 
     history = History()
     history.append(ActionRecord(0, 1, {"type": "pass"}, "player", 1800000000.0))
