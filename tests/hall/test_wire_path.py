@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 from hallkit import Socket, host, started_room
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
 
 from parlour.hall.quotas import Guard, Limits, RateLimited
 from parlour.hall.room.seats import SeatBook
@@ -142,3 +145,32 @@ def test_a_connections_own_rate_answers_as_the_limits_library_does(rate: str, mo
     by_limits, by_own = answers[0::2], answers[1::2]
     assert [a[1:] for a in by_own] == [a[1:] for a in by_limits]
     assert sum(a[1] is not None for a in by_own) > 100  # refusals were compared, not only passes
+
+
+def test_an_addresss_message_rate_answers_as_the_limits_library_does_and_forgets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several addresses, interleaved: the same answers as ``limits``; windows that ended are let go."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    rates = "5/second;20/10second"
+    guard = Guard(Limits(messages=rates))
+    library = FixedWindowRateLimiter(MemoryStorage())
+    items = parse_many(rates)
+    rng = random.Random(7)
+    refusals = 0
+    for _ in range(4000):
+        now[0] += rng.choices((0.0, 0.01, 0.1, 0.5, 2.0, 15.0), (60, 20, 10, 6, 3, 1))[0]
+        address = rng.choice(("203.0.113.1", "203.0.113.2", "2001:db8::/64"))
+        expected = next((item for item in items if not library.hit(item, "messages", address)), None)
+        try:
+            guard.message(guard.own_rate("connection_messages"), address)
+            assert expected is None
+        except RateLimited as refused:
+            refusals += 1
+            assert expected is not None and f"at most {expected.amount} per" in str(refused)
+            reset = library.get_window_stats(expected, "messages", address).reset_time
+            assert refused.retry_after == pytest.approx(max(0.0, reset - now[0]))
+    assert refusals > 200
+    now[0] += 11  # every window ended: the next count lets the others go
+    guard.message(guard.own_rate("connection_messages"), "198.51.100.9")
+    assert len(guard._messages) == 1  # noqa: SLF001
