@@ -20,6 +20,8 @@ from limits.strategies import FixedWindowRateLimiter
 from parlour.hall.quotas import Guard, Limits, RateLimited
 from parlour.hall.room.seats import SeatBook
 from parlour.hall.web.feed import Feed
+from parlour.hall.web.socket import ack_text
+from parlour.hall.wire import dumps
 
 SKIP = {"type": "skip"}
 
@@ -174,3 +176,9 @@ def test_an_addresss_message_rate_answers_as_the_limits_library_does_and_forgets
     now[0] += 11  # every window ended: the next count lets the others go
     guard.message(guard.own_rate("connection_messages"), "198.51.100.9")
     assert len(guard._messages) == 1  # noqa: SLF001
+
+
+@pytest.mark.parametrize("message_id", [None, 0, -(2 ** 53) + 1, 2 ** 53 - 1, "m1", 'quo"te\\ \u00e9 \u2028', "x" * 64])
+def test_an_ack_is_the_json_of_its_dict(message_id: Any) -> None:
+    for turn in (0, 1, 12345):
+        assert ack_text(message_id, turn) == dumps({"type": "ack", "id": message_id, "turn": turn})

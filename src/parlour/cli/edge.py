@@ -163,7 +163,11 @@ class BoundedWebSocket(WebSocketsSansIOProtocol):
         if self.counted is not None:
             self.per_address.release(self.counted)
             self.counted = None
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(SEND_NOW, None)  # it holds this protocol: no cycle is left behind
         super().connection_lost(exc)
+
 
 class BoundedHttp(HttpToolsProtocol):
     """An HTTP connection with deadlines on its requests' headers and bodies, counted by address."""

@@ -158,8 +158,10 @@ class Feed:
         self._put(_Close(code, reason))
 
     def stop(self) -> None:
-        """The connection ended: nothing more is sent."""
+        """The connection ended: nothing more is sent (and the feed lets go of its viewer, which
+        holds it: no cycle is left for the collector)."""
         self._stopped = True
+        self._viewer = None
 
     def mute(self, name: str, on: bool) -> list[str]:
         """Mutes (``on`` False: unmutes) ``name``'s chat for this connection; returns the names
@@ -190,11 +192,11 @@ class Feed:
         self._pump_due = False
         if self._task_sends or self._stopped:
             return
-        assert self.send_now is not None
+        assert self.send_now is not None and self._viewer is not None
         while not self.outbox.empty():
             if isinstance(self.outbox.peek(), _Close):
                 break
-            texts = self._texts(self.outbox.get_nowait())
+            texts = self._texts(self.outbox.get_nowait(), self._viewer)
             for n, text in enumerate(texts):
                 if not self.send_now(text):
                     self.outbox.put_back(texts[n:])  # sent by the task once the socket takes them
@@ -221,16 +223,14 @@ class Feed:
             if isinstance(item, _Close):
                 await self.websocket.close(item.code, item.reason)
                 return
-            for text in self._texts(item):
+            for text in self._texts(item, viewer):
                 await self.websocket.send_text(text)
 
-    def _texts(self, item: Any) -> list[str]:
+    def _texts(self, item: Any, viewer: Viewer) -> list[str]:
         """What ``item`` of the outbox is sent as, made now: an answer as it is; the seat's newest
         state, after a ``welcome`` with no seat if the seat is no longer the viewer's (it is told
         it watches before it is shown anything as a spectator); the chat lines it lacks; nothing
         if it has them."""
-        viewer = self._viewer
-        assert viewer is not None
         if item is _STATE:
             self._state_queued = False
             welcome = viewer.unseated()
