@@ -31,12 +31,12 @@ class Recorded:
 
     def __init__(self) -> None:
         self.out: list[tuple[Any, ...]] = []
-        self.takes = True  # whether a message may be sent at once (the socket's buffer is not full)
+        self.takes: int | None = None  # how many messages the socket takes at once (None: all)
 
-    def send_now(self, text: str) -> bool:
-        if self.takes:
-            self.out.append(("at once", text))
-        return self.takes
+    def send_now(self, texts: list[str]) -> int:
+        taken = texts if self.takes is None else texts[:self.takes]
+        self.out += [("at once", text) for text in taken]
+        return len(taken)
 
     async def send_text(self, text: str) -> None:
         self.out.append(("task", text))
@@ -67,20 +67,25 @@ def test_a_feed_sends_at_once_what_the_socket_takes_and_its_task_the_rest_in_ord
         feed.push({"n": 2})
         assert socket.out == [("task", '{"n":0}')]  # nothing at once inside the pass that queued them
         await passes()
-        socket.takes = False  # the socket's buffer is full: what comes waits for the task
+        socket.takes = 0  # the socket's buffer is full: what comes waits for the task
         feed.push({"n": 3})
         feed.push({"n": 4})
         await passes()
-        socket.takes = True
+        socket.takes = 1  # it takes one more, then is full
         feed.push({"n": 5})
+        feed.push({"n": 6})
         await passes()
-        feed.end({"n": 6}, 4000, "done")
+        socket.takes = None
+        feed.push({"n": 7})
+        await passes()
+        feed.end({"n": 8}, 4000, "done")
         await passes()
         return socket.out, sender.done()
 
     out, ended = run_apart(scenario())
     assert out == [("task", '{"n":0}'), ("at once", '{"n":1}'), ("at once", '{"n":2}'), ("task", '{"n":3}'),
-                   ("task", '{"n":4}'), ("at once", '{"n":5}'), ("at once", '{"n":6}'), ("close", 4000, "done")]
+                   ("task", '{"n":4}'), ("at once", '{"n":5}'), ("task", '{"n":6}'), ("at once", '{"n":7}'),
+                   ("at once", '{"n":8}'), ("close", 4000, "done")]
     assert ended
 
 

@@ -38,9 +38,9 @@ from .middleware import OUTBOX_MAX
 MUTED_MAX = 50  # names one connection may mute in its room
 SEND_NOW = "parlour.send_now"  # the ASGI extension (cli/edge.py) by which a text message is sent at once
 
-# Sends a text message at once if the socket takes it now (its buffer is not full, it is open);
-# False if it does not (nothing was sent).
-SendNow = Callable[[str], bool]
+# Sends text messages at once, in order, as many as the socket takes now (it is open, its buffer
+# is not full): how many were sent.
+SendNow = Callable[[list[str]], int]
 
 _STATE = object()  # the room changed
 _CHAT = object()  # the chat has new lines
@@ -193,19 +193,13 @@ class Feed:
         if self._task_sends or self._stopped:
             return
         assert self.send_now is not None and self._viewer is not None
-        while not self.outbox.empty():
-            if isinstance(self.outbox.peek(), _Close):
-                break
-            texts = self._texts(self.outbox.get_nowait(), self._viewer)
-            for n, text in enumerate(texts):
-                if not self.send_now(text):
-                    self.outbox.put_back(texts[n:])  # sent by the task once the socket takes them
-                    break
-            else:
-                continue
-            break
-        else:
+        texts: list[str] = []
+        while not self.outbox.empty() and not isinstance(self.outbox.peek(), _Close):
+            texts += self._texts(self.outbox.get_nowait(), self._viewer)
+        sent = self.send_now(texts) if texts else 0
+        if sent == len(texts) and self.outbox.empty():
             return
+        self.outbox.put_back(texts[sent:])  # sent by the task once the socket takes them, then the close
         self._task_sends = True
         self._wake()
 
