@@ -5,10 +5,12 @@ at once through it (``send_now``: hall/web/feed.py), a move's ack and state in o
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,6 +32,7 @@ pytestmark = pytest.mark.timeout(60)
 
 WRITES: list[bytes] = []  # what the server's WebSockets wrote, write by write
 SENT_BY_TASK: list[Any] = []  # the messages the application sent through ASGI's send
+PROTOCOLS: list[weakref.ref[Any]] = []  # the server's WebSocket protocols, as they were made
 
 
 class Counted:
@@ -71,6 +74,7 @@ def served(app: Any, lifespan: str = "off") -> Iterator[int]:
 
     class CountedWebSocket(ws):  # type: ignore[misc, valid-type]
         def connection_made(self, transport: Any) -> None:
+            PROTOCOLS.append(weakref.ref(self))
             super().connection_made(Counted(transport))
 
         async def send(self, message: Any) -> None:
@@ -170,3 +174,21 @@ def test_the_hall_sends_its_messages_at_once_and_a_moves_ack_and_state_in_one_wr
     assert SENT_BY_TASK == []  # every message went out at once, none through a task and ASGI's send
     kinds = [[json.loads(frame)["type"] for frame in frames(write)] for write in WRITES if write[:1] == b"\x81"]
     assert kinds.count(["ack", "state"]) == 6  # each move's ack and the mover's new state: one write
+
+
+def test_a_closed_websocket_leaves_no_cycle_through_its_send_now(port: int) -> None:
+    """Its scope offered its own ``send_now``: the protocol is let go of when the connection is."""
+    PROTOCOLS.clear()
+    gc.disable()
+    try:
+        with connect(f"ws://127.0.0.1:{port}/") as ws:
+            assert ws.recv(timeout=5) == "message 1"
+            ws.send("close")
+            while ws.recv(timeout=5) != "last":
+                pass
+        deadline = time.monotonic() + 5
+        while PROTOCOLS and PROTOCOLS[0]() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert PROTOCOLS and PROTOCOLS[0]() is None
+    finally:
+        gc.enable()

@@ -13,10 +13,15 @@ from typing import Any
 
 import pytest
 from hallkit import Socket, host, started_room
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
 
 from parlour.hall.quotas import Guard, Limits, RateLimited
 from parlour.hall.room.seats import SeatBook
 from parlour.hall.web.feed import Feed
+from parlour.hall.web.socket import ack_text
+from parlour.hall.wire import dumps
 
 SKIP = {"type": "skip"}
 
@@ -26,12 +31,12 @@ class Recorded:
 
     def __init__(self) -> None:
         self.out: list[tuple[Any, ...]] = []
-        self.takes = True  # whether a message may be sent at once (the socket's buffer is not full)
+        self.takes: int | None = None  # how many messages the socket takes at once (None: all)
 
-    def send_now(self, text: str) -> bool:
-        if self.takes:
-            self.out.append(("at once", text))
-        return self.takes
+    def send_now(self, texts: list[str]) -> int:
+        taken = texts if self.takes is None else texts[:self.takes]
+        self.out += [("at once", text) for text in taken]
+        return len(taken)
 
     async def send_text(self, text: str) -> None:
         self.out.append(("task", text))
@@ -62,20 +67,25 @@ def test_a_feed_sends_at_once_what_the_socket_takes_and_its_task_the_rest_in_ord
         feed.push({"n": 2})
         assert socket.out == [("task", '{"n":0}')]  # nothing at once inside the pass that queued them
         await passes()
-        socket.takes = False  # the socket's buffer is full: what comes waits for the task
+        socket.takes = 0  # the socket's buffer is full: what comes waits for the task
         feed.push({"n": 3})
         feed.push({"n": 4})
         await passes()
-        socket.takes = True
+        socket.takes = 1  # it takes one more, then is full
         feed.push({"n": 5})
+        feed.push({"n": 6})
         await passes()
-        feed.end({"n": 6}, 4000, "done")
+        socket.takes = None
+        feed.push({"n": 7})
+        await passes()
+        feed.end({"n": 8}, 4000, "done")
         await passes()
         return socket.out, sender.done()
 
     out, ended = run_apart(scenario())
     assert out == [("task", '{"n":0}'), ("at once", '{"n":1}'), ("at once", '{"n":2}'), ("task", '{"n":3}'),
-                   ("task", '{"n":4}'), ("at once", '{"n":5}'), ("at once", '{"n":6}'), ("close", 4000, "done")]
+                   ("task", '{"n":4}'), ("at once", '{"n":5}'), ("task", '{"n":6}'), ("at once", '{"n":7}'),
+                   ("at once", '{"n":8}'), ("close", 4000, "done")]
     assert ended
 
 
@@ -142,3 +152,38 @@ def test_a_connections_own_rate_answers_as_the_limits_library_does(rate: str, mo
     by_limits, by_own = answers[0::2], answers[1::2]
     assert [a[1:] for a in by_own] == [a[1:] for a in by_limits]
     assert sum(a[1] is not None for a in by_own) > 100  # refusals were compared, not only passes
+
+
+def test_an_addresss_message_rate_answers_as_the_limits_library_does_and_forgets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several addresses, interleaved: the same answers as ``limits``; windows that ended are let go."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    rates = "5/second;20/10second"
+    guard = Guard(Limits(messages=rates))
+    library = FixedWindowRateLimiter(MemoryStorage())
+    items = parse_many(rates)
+    rng = random.Random(7)
+    refusals = 0
+    for _ in range(4000):
+        now[0] += rng.choices((0.0, 0.01, 0.1, 0.5, 2.0, 15.0), (60, 20, 10, 6, 3, 1))[0]
+        address = rng.choice(("203.0.113.1", "203.0.113.2", "2001:db8::/64"))
+        expected = next((item for item in items if not library.hit(item, "messages", address)), None)
+        try:
+            guard.message(guard.own_rate("connection_messages"), address)
+            assert expected is None
+        except RateLimited as refused:
+            refusals += 1
+            assert expected is not None and f"at most {expected.amount} per" in str(refused)
+            reset = library.get_window_stats(expected, "messages", address).reset_time
+            assert refused.retry_after == pytest.approx(max(0.0, reset - now[0]))
+    assert refusals > 200
+    now[0] += 11  # every window ended: the next count lets the others go
+    guard.message(guard.own_rate("connection_messages"), "198.51.100.9")
+    assert len(guard._messages) == 1  # noqa: SLF001
+
+
+@pytest.mark.parametrize("message_id", [None, 0, -(2 ** 53) + 1, 2 ** 53 - 1, "m1", 'quo"te\\ \u00e9 \u2028', "x" * 64])
+def test_an_ack_is_the_json_of_its_dict(message_id: Any) -> None:
+    for turn in (0, 1, 12345):
+        assert ack_text(message_id, turn) == dumps({"type": "ack", "id": message_id, "turn": turn})

@@ -14,11 +14,11 @@ client failed (slowloris). :func:`server_config` is uvicorn's configuration with
   ``CLOSE_READ`` bytes and ``CLOSE_TIMEOUT`` seconds while its client answers the close, its
   messages dropped unread (uvicorn read on for 10 s);
 
-and two things it does for speed: the messages the hall sends one WebSocket in one pass of the event
-loop go out in one write to the socket (a move's acknowledgement and its state, say), not one
-write each (the writes were a sixth of the hall's CPU at saturation: docs/benchmarks.md); and the
-hall may send a message at once, without a task and ASGI's send (``send_now``, offered in the
-scope's extensions as ``parlour.send_now``: hall/web/feed.py);
+and two things it does for speed: the hall may send messages at once, without a task and ASGI's
+send (``send_now``, offered in the scope's extensions as ``parlour.send_now``: hall/web/feed.py);
+and the messages it sends one WebSocket together (a move's acknowledgement and its state, say), or
+through ASGI in one pass of the event loop, go out in one write to the socket, not one write each
+(the writes were a sixth of the hall's CPU at saturation: docs/benchmarks.md);
 
 and :func:`raise_descriptor_limit` lifts the soft limit on open files to the hard one.
 """
@@ -104,19 +104,20 @@ class BoundedWebSocket(WebSocketsSansIOProtocol):
         if self.response.status_code == 101:  # the application may send text at once (hall/web/feed.py)
             self.scope["extensions"][SEND_NOW] = {"send": self.send_now}
 
-    def send_now(self, text: str) -> bool:
-        """Sends ``text`` as a message now, without waiting, if the socket takes it (it is open and
-        its buffer is not full); False if not (nothing was sent)."""
+    def send_now(self, texts: list[str]) -> int:
+        """Sends ``texts`` as messages now, in one write with whatever was framed before, if the
+        socket takes them (it is open and its buffer is not full); how many were sent (0: none)."""
         if not self.writable.is_set() or self.disconnected or not self.handshake_complete or self.close_sent:
-            return False
+            return 0
+        sent = 0
         try:
-            self.conn.send_text(text.encode())
+            for text in texts:
+                self.conn.send_text(text.encode())
+                sent += 1
         except InvalidState:
-            return False
-        if not self.flush_due:
-            self.flush_due = True
-            self.loop.call_soon(self.flush)
-        return True
+            pass
+        self.flush()
+        return sent
 
     async def send(self, message: Any) -> None:
         if message["type"] != "websocket.send":
@@ -163,7 +164,11 @@ class BoundedWebSocket(WebSocketsSansIOProtocol):
         if self.counted is not None:
             self.per_address.release(self.counted)
             self.counted = None
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(SEND_NOW, None)  # it holds this protocol: no cycle is left behind
         super().connection_lost(exc)
+
 
 class BoundedHttp(HttpToolsProtocol):
     """An HTTP connection with deadlines on its requests' headers and bodies, counted by address."""

@@ -6,8 +6,9 @@
 The rates and quotas are :class:`Limits`, one value per hall, set by ``parlour serve --limit
 NAME=VALUE`` (docs/protocol.md lists them all). Rates are counted by the maintained ``limits``
 library (fixed windows in memory), per client address and per connection; they start again
-with the process. A connection's own message rate is counted the same way on the connection
-(:class:`Window`): it is checked for every message of every move.
+with the process. WebSocket messages, checked for every move, are counted with the same windows
+and answers at less cost (:class:`Window`, :class:`Windows`): per connection on the connection,
+per address in the guard.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import dataclasses
 import ipaddress
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -113,6 +115,7 @@ class Guard:
         self.limits = limits
         self._rates = {name: parse_many(getattr(limits, name)) for name in COUNTED}
         self._limiter = FixedWindowRateLimiter(MemoryStorage())  # a moving window cost twice the CPU per message
+        self._messages = Windows("messages", self._rates["messages"])  # counted for every move: Window's cost
         self.exempt = frozenset(address_key(a.strip()) for a in limits.exempt.split(",") if a.strip())
         self.sockets: dict[str, int] = {}  # open WebSocket connections by address
         self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
@@ -120,6 +123,9 @@ class Guard:
     def take(self, name: str, key: str, cost: int = 1) -> None:
         """Count ``cost`` of ``name`` for ``key`` (an address, a connection), or :class:`RateLimited`."""
         if key in self.exempt and name not in PER_CONNECTION:
+            return
+        if name == "messages":
+            self._messages.take(key, cost)
             return
         for item in self._rates[name]:
             if not self._limiter.hit(item, name, key, cost=cost):
@@ -194,10 +200,10 @@ class Guard:
 
 
 class Window:
-    """One connection's counts of a rate of its own (``30/second;600/minute``): the fixed windows
-    of the ``limits`` library with its answers (a window starts at the first count after the last
-    one ended; what is refused is counted too), kept on the connection, so that a message costs no
-    shared table, lock or thread that forgets ended windows (they go with the connection)."""
+    """One key's counts of a rate (``30/second;600/minute``): the fixed windows of the ``limits``
+    library, with its answers (a window starts at the first count after the last one ended; what
+    is refused is counted too), without its shared table's locks, key strings and the thread that
+    forgets ended windows. A connection keeps its own (its message rate; they go with it)."""
 
     __slots__ = ("name", "items", "bounds", "counts", "ends")
 
@@ -207,9 +213,9 @@ class Window:
         self.counts = [0] * len(items)
         self.ends = [0.0] * len(items)  # when each window ends (time.time(), as ``limits`` counts)
 
-    def take(self, cost: int = 1) -> None:
+    def take(self, cost: int = 1, now: float | None = None) -> None:
         """Count ``cost``, or :class:`RateLimited`."""
-        now = time.time()
+        now = time.time() if now is None else now
         counts, ends = self.counts, self.ends
         for i, amount, expiry in self.bounds:
             if ends[i] <= now:  # the window ended: a new one starts with this count
@@ -219,6 +225,34 @@ class Window:
             if counts[i] > amount:
                 observe.quota_hit(self.name)
                 raise refusal(self.name, self.items[i], max(0.0, ends[i] - now))
+
+
+class Windows:
+    """A rate's :class:`Window` for each key (a client address), each forgotten once its windows
+    have ended and it is the least recently counted (memory stays bounded as with ``limits``)."""
+
+    def __init__(self, name: str, items: list[RateLimitItem]) -> None:
+        self.name, self.items = name, items
+        self._by_key: OrderedDict[str, Window] = OrderedDict()
+
+    def take(self, key: str, cost: int = 1) -> None:
+        """Count ``cost`` for ``key``, or :class:`RateLimited`."""
+        now = time.time()
+        by_key = self._by_key
+        while by_key:  # forget what has ended, oldest first
+            oldest = next(iter(by_key.values()))
+            if max(oldest.ends) > now:
+                break
+            by_key.popitem(last=False)
+        window = by_key.get(key)
+        if window is None:
+            window = by_key[key] = Window(self.name, self.items)
+        else:
+            by_key.move_to_end(key)
+        window.take(cost, now)
+
+    def __len__(self) -> int:
+        return len(self._by_key)
 
 
 def refusal(name: str, item: RateLimitItem, retry: float) -> RateLimited:

@@ -38,9 +38,9 @@ from .middleware import OUTBOX_MAX
 MUTED_MAX = 50  # names one connection may mute in its room
 SEND_NOW = "parlour.send_now"  # the ASGI extension (cli/edge.py) by which a text message is sent at once
 
-# Sends a text message at once if the socket takes it now (its buffer is not full, it is open);
-# False if it does not (nothing was sent).
-SendNow = Callable[[str], bool]
+# Sends text messages at once, in order, as many as the socket takes now (it is open, its buffer
+# is not full): how many were sent.
+SendNow = Callable[[list[str]], int]
 
 _STATE = object()  # the room changed
 _CHAT = object()  # the chat has new lines
@@ -158,8 +158,10 @@ class Feed:
         self._put(_Close(code, reason))
 
     def stop(self) -> None:
-        """The connection ended: nothing more is sent."""
+        """The connection ended: nothing more is sent (and the feed lets go of its viewer, which
+        holds it: no cycle is left for the collector)."""
         self._stopped = True
+        self._viewer = None
 
     def mute(self, name: str, on: bool) -> list[str]:
         """Mutes (``on`` False: unmutes) ``name``'s chat for this connection; returns the names
@@ -190,20 +192,14 @@ class Feed:
         self._pump_due = False
         if self._task_sends or self._stopped:
             return
-        assert self.send_now is not None
-        while not self.outbox.empty():
-            if isinstance(self.outbox.peek(), _Close):
-                break
-            texts = self._texts(self.outbox.get_nowait())
-            for n, text in enumerate(texts):
-                if not self.send_now(text):
-                    self.outbox.put_back(texts[n:])  # sent by the task once the socket takes them
-                    break
-            else:
-                continue
-            break
-        else:
+        assert self.send_now is not None and self._viewer is not None
+        texts: list[str] = []
+        while not self.outbox.empty() and not isinstance(self.outbox.peek(), _Close):
+            texts += self._texts(self.outbox.get_nowait(), self._viewer)
+        sent = self.send_now(texts) if texts else 0
+        if sent == len(texts) and self.outbox.empty():
             return
+        self.outbox.put_back(texts[sent:])  # sent by the task once the socket takes them, then the close
         self._task_sends = True
         self._wake()
 
@@ -221,16 +217,14 @@ class Feed:
             if isinstance(item, _Close):
                 await self.websocket.close(item.code, item.reason)
                 return
-            for text in self._texts(item):
+            for text in self._texts(item, viewer):
                 await self.websocket.send_text(text)
 
-    def _texts(self, item: Any) -> list[str]:
+    def _texts(self, item: Any, viewer: Viewer) -> list[str]:
         """What ``item`` of the outbox is sent as, made now: an answer as it is; the seat's newest
         state, after a ``welcome`` with no seat if the seat is no longer the viewer's (it is told
         it watches before it is shown anything as a spectator); the chat lines it lacks; nothing
         if it has them."""
-        viewer = self._viewer
-        assert viewer is not None
         if item is _STATE:
             self._state_queued = False
             welcome = viewer.unseated()

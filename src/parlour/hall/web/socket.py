@@ -61,6 +61,11 @@ def good_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and -2 ** 53 < value < 2 ** 53
 
 
+def ack_text(message_id: Any, turn: int) -> str:
+    """``{"type": "ack", "id": message_id, "turn": turn}`` as the hall sends it, without the dict."""
+    return '{"type":"ack","id":%s,"turn":%d}' % (dumps(message_id), turn)
+
+
 def id_of(message: Any) -> Any:
     """The ``id`` of a received WebSocket message, if it has a good one (a refusal names it)."""
     text = message.get("text")
@@ -300,7 +305,7 @@ class Connection:
         arrived, room, seat = time.perf_counter(), self.room, self.seat
 
         def acknowledge(turn: int) -> None:
-            self.push({"type": "ack", "id": message_id, "turn": turn})
+            self.feed.push_text(ack_text(message_id, turn))
             observe.acknowledged(room.code, seat, turn, time.perf_counter() - arrived)
 
         await self.hall.run(self.room, Act(self.seat, message.get("turn"), message["action"]), on_commit=acknowledge)
