@@ -66,6 +66,37 @@ def test_a_led_room_is_not_heard_on_redis_until_it_follows_again_and_then_catche
     assert [key for key, _ in heard if key == "ROOM1"] == ["ROOM1", "ROOM1"]  # never our own publish
 
 
+def test_what_one_turn_of_the_event_loop_publishes_goes_to_redis_in_one_handoff_in_order(redis_server):
+    """A group commit's moves are acknowledged in one turn of the event loop: their publishes wake
+    the Redis sender thread once, not once a move, and the other processes hear each, in order."""
+    async def play() -> tuple[int, list[bytes | None]]:
+        fanout = Fanout(redis_server.url, lambda key, payload: None, asyncio.get_running_loop())
+        heard: list[bytes | None] = []
+        other = RedisBroadcast(redis_server.url, heard=lambda key, payload: heard.append(payload))
+        handoffs = 0
+        tell = fanout.redis.tell_others_all
+
+        def counted(changes: list[tuple[str, bytes | None]]) -> None:
+            nonlocal handoffs
+            handoffs += 1
+            tell(changes)
+
+        fanout.redis.tell_others_all = counted  # type: ignore[method-assign]
+        try:
+            other.subscribe("ROOM1", lambda: None)
+            await until(lambda: subscribers(redis_server.url, "ROOM1") == 1, "the other process never subscribed")
+            for n in range(50):  # one turn of the loop
+                fanout.publish("ROOM1", str(n).encode())
+            await until(lambda: len([p for p in heard if p is not None]) == 50, "not every change was heard")
+            return handoffs, [p for p in heard if p is not None]
+        finally:
+            other.close()
+            await asyncio.to_thread(fanout.close)
+
+    handoffs, heard = run_apart(play())
+    assert handoffs == 1 and heard == [str(n).encode() for n in range(50)]
+
+
 @pytest.fixture
 def halls(postgres_url: str, redis_server: RedisServer, tmp_path: Path) -> Iterator[Halls]:
     running = Halls(empty_database(postgres_url), redis_server.url, tmp_path)

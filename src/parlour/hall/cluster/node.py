@@ -85,6 +85,8 @@ class Fanout(Broadcast):
         self.redis = RedisBroadcast(redis_url, deliver=loop.call_soon_threadsafe, heard=heard)
         self._remote: set[str] = set()  # the keys with listeners here, subscribed on Redis
         self._led: set[str] = set()  # the rooms this process leads: not subscribed on Redis
+        self._loop = loop
+        self._told: list[tuple[str, bytes | None]] = []  # published in this turn of the event loop
 
     def subscribe(self, code: str, listener: Listener) -> None:
         self.here.subscribe(code, listener)
@@ -115,13 +117,26 @@ class Fanout(Broadcast):
             self.redis.unsubscribe(code, _on_redis)
 
     def publish(self, code: str, payload: bytes | None = None) -> None:
+        """Listeners here at once; Redis gets what this turn of the event loop published (a group
+        commit's moves are acknowledged in one) together, handed to its sender thread once."""
         self.here.publish(code)
-        self.redis.tell_others(code, payload)
+        if self._loop.is_closed():  # stopping: no turn of the loop comes any more
+            self.redis.tell_others(code, payload)
+            return
+        if not self._told:
+            self._loop.call_soon(self._tell)
+        self._told.append((code, payload))
+
+    def _tell(self) -> None:
+        told, self._told = self._told, []
+        self.redis.tell_others_all(told)
 
     def publish_here(self, code: str) -> None:
         self.here.publish(code)
 
     def close(self) -> None:
+        """(On a thread, the hall's event loop waiting for it: nothing is published meanwhile.)"""
+        self._tell()
         self.redis.close()
 
 

@@ -62,7 +62,7 @@ class RedisBroadcast(Broadcast):
         self._local = LocalBroadcast()
         self._lock = threading.Lock()  # guards _local between the caller and the subscriber thread
         self._subscriptions_changed = threading.Event()
-        self._outbox: queue.SimpleQueue[tuple[str, bytes | None] | None] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[list[tuple[str, bytes | None]] | None] = queue.SimpleQueue()
         self._closed = threading.Event()
         self._threads = [threading.Thread(target=self._listen, name="redis-broadcast-listen", daemon=True),
                          threading.Thread(target=self._send, name="redis-broadcast-send", daemon=True)]
@@ -88,7 +88,13 @@ class RedisBroadcast(Broadcast):
 
     def tell_others(self, code: str, payload: bytes | None = None) -> None:
         """Tell only the other processes that room ``code`` changed (in the background)."""
-        self._outbox.put((code, payload))
+        self._outbox.put([(code, payload)])
+
+    def tell_others_all(self, changes: list[tuple[str, bytes | None]]) -> None:
+        """:meth:`tell_others` of each of ``changes`` (room, payload), in order, waking the sender
+        thread once."""
+        if changes:
+            self._outbox.put(changes)
 
     def ping(self) -> None:
         """Returns once Redis answered; raises if it cannot be reached (blocking)."""
@@ -166,7 +172,7 @@ class RedisBroadcast(Broadcast):
         while True:
             item = self._outbox.get() if not pending else self._next_or_none()
             while item is not None:
-                pending.append(item)
+                pending += item
                 item = self._next_or_none()
             if self._closed.is_set():
                 return
@@ -186,7 +192,7 @@ class RedisBroadcast(Broadcast):
                 self._closed.wait(backoff)
                 backoff = min(backoff * 2, BACKOFF_LAST)
 
-    def _next_or_none(self) -> tuple[str, bytes | None] | None:
+    def _next_or_none(self) -> list[tuple[str, bytes | None]] | None:
         try:
             return self._outbox.get_nowait()
         except queue.Empty:
