@@ -54,6 +54,7 @@ from .commands import (
     Vote,
 )
 from .context import RoomContext
+from .history import History
 from .leaving import ended_early, farewell, host_away, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
@@ -121,7 +122,7 @@ class Room:
         return self.play.turn
 
     @property
-    def records(self) -> list[ActionRecord]:
+    def records(self) -> History:
         return self.play.records
 
     # -- what anyone may see ----------------------------------------------------------------------
