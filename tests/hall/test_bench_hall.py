@@ -29,6 +29,8 @@ def test_bench_hall_asks_for_analyses_during_the_window(capsys, monkeypatch):
     said = next(line for line in out.splitlines() if line.startswith("alongside:"))
     judged = int(said.split(" and ")[1].split(" moves judged")[0])
     assert judged > 0 and "refused" not in said, said  # the worker judged moves while the rooms played
+    flat = " ".join(out.split())
+    assert " s of CPU and waited " in flat and " s for the busy hall" in flat  # hall/pacing.py, from /metrics
     assert "every acknowledged move is in the store" in out
     assert main(["bench", "hall", "--analyses", "2", "--servers", "1"]) != 0
     assert "one hall" in capsys.readouterr().err

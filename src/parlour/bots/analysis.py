@@ -165,10 +165,11 @@ def advise(game: Game[Any], view: Any, seat: int, legal: list[Action], seed: int
 
 def analyse(game: Game[Any], replay: Mapping[str, Any], seat: int | None = None, budget: Budget = DEFAULT_BUDGET,
             progress: Callable[[int, int], None] | None = None, first: int = 1,
-            last: int | None = None) -> list[Judgement]:
+            last: int | None = None, pace: Callable[[], None] | None = None) -> list[Judgement]:
     """Every move of ``replay`` (a replay of ``game``, :mod:`parlour.core.replays`) judged, or only
     ``seat``'s, or only those from move ``first`` to ``last`` (counting from 1; a part, for a
-    worker); ``progress(done, total)`` is told after each move."""
+    worker); ``progress(done, total)`` is told after each move; ``pace()`` is called before each
+    move judged (the hall's worker waits there while the hall is busy: hall/pacing.py)."""
     check(replay)
     players: int = replay["players"]
     if seat is not None and not 0 <= seat < players:
@@ -185,6 +186,8 @@ def analyse(game: Game[Any], replay: Mapping[str, Any], seat: int | None = None,
         except ParlourError as error:
             raise BadReplay(f"move {turn} of the replay does not apply: {error}") from None
         if (seat is None or mover == seat) and turn >= first:
+            if pace is not None:
+                pace()
             legal = game.legal_actions(state, mover)
             judged.append(judge(game, game.view(state, mover), mover, legal, action,
                                 move_seed(replay["seed"], turn), turn, budget))

@@ -55,17 +55,29 @@ class Analysing:
         self.made = 0  # analyses made in the block's time
         self.moves = 0  # moves judged in the block's time (of analyses made, and of the one under way)
         self.refused: list[str] = []
+        self.spent: dict[str, float] = {}  # the worker's seconds judging and waiting for the busy hall, in the block
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._ask, name="parlour-bench-analyses", daemon=True)
 
     def __enter__(self) -> Analysing:
+        self.spent = self._worker_seconds() if self.codes else {}
         self._thread.start()
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self._stop.set()
+        if self.codes:
+            self.spent = {spent: value - self.spent.get(spent, 0.0) for spent, value in self._worker_seconds().items()}
         self._thread.join(30)
+
+    def _worker_seconds(self) -> dict[str, float]:
+        """The hall's ``parlour_analysis_worker_seconds`` (hall/pacing.py): judging, waiting."""
+        from prometheus_client.parser import text_string_to_metric_families
+
+        text = httpx.get(f"{self.base}/metrics", timeout=10).text
+        return {sample.labels["spent"]: sample.value for family in text_string_to_metric_families(text)
+                if family.name == "parlour_analysis_worker_seconds" for sample in family.samples}
 
     def _ask(self) -> None:
         waiting: dict[str, int] = {}  # code -> moves already judged when last seen
@@ -96,4 +108,6 @@ class Analysing:
         """The line the bench prints."""
         return (f"alongside: {self.made} of {len(self.codes)} games' analyses made and {self.moves} moves judged"
                 f" by the hall's analysis worker during the window (its CPU time is in the server's)"
+                + (f"; it judged for {self.spent.get('judging', 0.0):.1f} s of CPU and waited"
+                   f" {self.spent.get('waiting', 0.0):.1f} s for the busy hall" if self.spent else "")
                 + (f"; refused: {self.refused[:3]}" if self.refused else ""))

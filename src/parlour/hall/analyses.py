@@ -2,8 +2,9 @@
 time, from a queue with a cap per person and in all; each is stored once made and never made again.
 
 The worker runs at the lowest CPU priority, so live rooms (and the bots' own workers) always come
-first; a game is judged a few moves per call, so progress can be told, and a call that takes far
-too long ends the worker and the analysis with a reason::
+first, and between two moves it waits while the hall is busy with live play, down to a floor
+(hall/pacing.py); a game is judged a few moves per call, its progress told move by move, and a
+worker that judges no move for far too long is ended, and the analysis with a reason::
 
     analyses = Analyses(store, games)
     state = await analyses.request(code, replay, requester="ana")   # made, pending or failed
@@ -26,6 +27,7 @@ from typing import Any, Final
 from ..bots.analysis import DEFAULT_BUDGET, LABELS
 from ..core import Game
 from .errors import HallError
+from .pacing import FLOOR, Load, Pacer, Shared, watch
 from .store import AnalysisRecord, Store
 
 log = logging.getLogger(__name__)
@@ -34,7 +36,7 @@ QUEUED: Final = 16  # analyses waiting or being made, in all
 PER_REQUESTER: Final = 2  # of those, asked for by one person (an account, else an address)
 MOVES: Final = 2_000  # the longest game analysed (a game's cap on moves is lower: docs/analysis.md)
 PART: Final = 10  # moves judged per call to the worker
-PART_SECONDS: Final = 120.0  # a call taking longer (a stuck worker) ends the analysis
+STUCK_SECONDS: Final = 120.0  # a worker judging no move for this long is stuck: it ends the analysis
 WORKER_NICE: Final = 19
 
 
@@ -54,40 +56,64 @@ class Job:
         return len(self.replay["actions"])
 
 
-def _lower_priority() -> None:
+_worker_pace: list[tuple[Shared, Pacer]] = []  # in the worker: what it shares with the hall, its pacer
+
+
+def _start_worker(array: Any, floor: float) -> None:
     """The worker runs only on a core nothing else wants (Linux's SCHED_IDLE; elsewhere nice 19): at
     nice 19 alone it still took a share of the cores from the live rooms, whose ack p99 went from
-    6-8 ms to 18-21 ms at 1,000 moves/s while analyses ran (parlour bench hall --analyses)."""
+    6-8 ms to 18-21 ms at 1,000 moves/s while analyses ran (parlour bench hall --analyses); and it
+    waits between moves while the hall is busy (hall/pacing.py): at SCHED_IDLE it still slowed them."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
     if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
         with contextlib.suppress(OSError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    shared = Shared(array)
+    _worker_pace[:] = [(shared, Pacer(lambda: shared.busy, floor))]
 
 
 def judge_part(game_id: str, replay: dict[str, Any], first: int, last: int, rounds: int, width: int
                ) -> list[dict[str, Any]]:
-    """In the worker: moves ``first`` to ``last`` of ``replay`` judged (their JSON)."""
+    """In the worker: moves ``first`` to ``last`` of ``replay`` judged (their JSON), each move after
+    the pacer's leave, the last move judged told to the hall as it goes."""
     from ..bots.analysis import Budget, analyse
     from ..games import all_games
 
+    shared, pacer = _worker_pace[0]
+
+    def pace() -> None:
+        pacer()
+        shared.spent(pacer.worked, pacer.waited)
+
+    def judged(turn: int, total: int) -> None:
+        if turn >= first:
+            shared.turn = turn
+
     game = all_games()[game_id]
-    return [j.to_json() for j in analyse(game, replay, budget=Budget(rounds, width), first=first, last=last)]
+    return [j.to_json() for j in analyse(game, replay, budget=Budget(rounds, width), progress=judged, first=first,
+                                         last=last, pace=pace)]
 
 
 class Analyses:
     """The queue of analyses to make, the worker that makes them, and the store that keeps them."""
 
-    def __init__(self, store: Store, games: Mapping[str, Game[Any]], now: Any = time.time) -> None:
+    def __init__(self, store: Store, games: Mapping[str, Game[Any]], now: Any = time.time,
+                 load: Load | None = None, floor: float = FLOOR) -> None:
         self.store = store
         self.games = games
         self.now = now
         self.budget = DEFAULT_BUDGET
+        self.load = load if load is not None else Load()  # is the hall busy? (hall/pacing.py)
+        self.floor = floor  # the share of its time the worker still works while the hall is busy
         self._jobs: dict[str, Job] = {}  # by room code, in the order asked
         self._failed: dict[str, str] = {}  # room code -> why its analysis could not be made (until restart)
         self._wake = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
         self._pool: ProcessPoolExecutor | None = None
+        self._context = multiprocessing.get_context("spawn")
+        self.shared = Shared.new(self._context)  # what the hall and its worker tell each other
+        self._making: Job | None = None
 
     async def request(self, code: str, replay: dict[str, Any], requester: str) -> dict[str, Any]:
         """Room ``code``'s analysis: made (stored), or pending with its progress (queued now if it
@@ -109,7 +135,8 @@ class Analyses:
 
     def pending(self, job: Job) -> dict[str, Any]:
         ahead = list(self._jobs).index(job.code)
-        return {"status": "pending", "done": job.done, "total": job.total, "ahead": ahead}
+        done = max(job.done, self.shared.turn) if job is self._making else job.done  # told move by move
+        return {"status": "pending", "done": done, "total": job.total, "ahead": ahead}
 
     def _queue(self, code: str, replay: dict[str, Any], requester: str) -> Job:
         if len(replay["actions"]) > MOVES:
@@ -149,23 +176,37 @@ class Analyses:
     async def _make(self, job: Job) -> None:
         loop = asyncio.get_running_loop()
         moves: list[dict[str, Any]] = []
-        for first in range(1, job.total + 1, PART):
-            last = min(job.total, first + PART - 1)
-            future = loop.run_in_executor(self._worker(), judge_part, job.game, job.replay, first, last,
-                                          self.budget.rounds, self.budget.width)
-            try:
-                moves += await asyncio.wait_for(future, PART_SECONDS)
-            except TimeoutError:
-                self._end_worker()
-                raise RuntimeError(f"moves {first} to {last} took more than {PART_SECONDS:.0f} s") from None
-            job.done = last
+        self._making, self.shared.turn = job, 0
+        watching = loop.create_task(watch(self.load, self.shared), name="parlour-analyses-load")
+        try:
+            for first in range(1, job.total + 1, PART):
+                last = min(job.total, first + PART - 1)
+                future = loop.run_in_executor(self._worker(), judge_part, job.game, job.replay, first, last,
+                                              self.budget.rounds, self.budget.width)
+                moves += await self._judged(future, first, last)
+                job.done = last
+        finally:
+            self._making = None
+            watching.cancel()
         await self.store.save_analysis(AnalysisRecord(job.code, self.now(), {
             "rounds": self.budget.rounds, "width": self.budget.width}, moves))
 
+    async def _judged(self, future: asyncio.Future[list[dict[str, Any]]], first: int, last: int
+                      ) -> list[dict[str, Any]]:
+        """The worker's answer, unless it judges no move for :data:`STUCK_SECONDS` (waiting for a
+        busy hall included: a wait lasts at most nine times the move before it)."""
+        seen = self.shared.turn
+        while not (await asyncio.wait({future}, timeout=STUCK_SECONDS))[0]:
+            if self.shared.turn == seen:
+                self._end_worker()
+                raise RuntimeError(f"no move of {first} to {last} was judged in {STUCK_SECONDS:.0f} s")
+            seen = self.shared.turn
+        return future.result()
+
     def _worker(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_lower_priority)
+            self._pool = ProcessPoolExecutor(1, mp_context=self._context, initializer=_start_worker,
+                                             initargs=(self.shared.array, self.floor))
         return self._pool
 
     def _end_worker(self) -> None:

@@ -71,6 +71,7 @@ LOOP_SAMPLE_EVERY = 0.02  # seconds: 50 wake-ups a second, a few microseconds ea
 MOVE_LOG = logging.getLogger("parlour.moves")  # a line a move, for log shippers (parlour serve --log-format json)
 
 _moves: dict[tuple[str, str], Any] = {}  # (game, by) -> its counter: labels() looked up once
+_committed = [0]  # every move committed, read cheaply (hall/pacing.py: is the hall busy?)
 
 
 def moved(game: str, by: str) -> None:
@@ -79,6 +80,12 @@ def moved(game: str, by: str) -> None:
     if counter is None:
         counter = _moves[game, by] = MOVES.labels(game, by)
     counter.inc()
+    _committed[0] += 1
+
+
+def committed() -> int:
+    """Moves committed by this process so far, all games together."""
+    return _committed[0]
 
 
 def acknowledged(room: str, seat: int, turn: int, latency: float) -> None:

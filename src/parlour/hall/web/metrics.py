@@ -86,6 +86,9 @@ def hall_registry(hall: Hall, guard: Guard, outbox: Outbox, analyses: Analyses) 
                   ("channel",), lambda: {(channel,): float(n) for channel, n in outbox.waiting.items()})
     reading.gauge("parlour_analyses_queued", "Analyses of finished games asked for and not yet made", (),
                   lambda: {(): float(analyses.queued)})
+    reading.gauge("parlour_analysis_worker_seconds", "Seconds the analysis worker spent judging moves (its CPU)"
+                  " and waiting between them for a busy hall (hall/pacing.py), since it started", ("spent",),
+                  lambda: {("judging",): analyses.shared.worked, ("waiting",): analyses.shared.waited})
     reading.gauge("parlour_draining", "1 while this process drains to stop or restart (SIGTERM)", (),
                   lambda: {(): float(hall.draining)})
     if hall.clustered:
