@@ -133,8 +133,9 @@ class Inbox:
 
 class BoundedWebSocket(WebSocketsSansIOProtocol):
     """A WebSocket the HTTP protocol below handed its connection to (and its place in the count).
-    Its messages are framed as they are sent, and written to the socket together at the end of the
-    event loop's pass (anything else uvicorn writes, a close or a pong, takes them first, in order)."""
+    Its messages are framed as they are sent and written to the socket together: those given to
+    :meth:`send_now` at once, those sent through ASGI at the end of the event loop's pass (anything
+    else uvicorn writes, a close or a pong, takes what was framed first, in order)."""
 
     per_address: Connections
     close_after: float = CLOSE_TIMEOUT
