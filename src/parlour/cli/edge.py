@@ -14,11 +14,12 @@ client failed (slowloris). :func:`server_config` is uvicorn's configuration with
   ``CLOSE_READ`` bytes and ``CLOSE_TIMEOUT`` seconds while its client answers the close, its
   messages dropped unread (uvicorn read on for 10 s);
 
-and two things it does for speed: the hall may send messages at once, without a task and ASGI's
+and three things it does for speed: the hall may send messages at once, without a task and ASGI's
 send (``send_now``, offered in the scope's extensions as ``parlour.send_now``: hall/web/feed.py);
-and the messages it sends one WebSocket together (a move's acknowledgement and its state, say), or
+the messages it sends one WebSocket together (a move's acknowledgement and its state, say), or
 through ASGI in one pass of the event loop, go out in one write to the socket, not one write each
-(the writes were a sixth of the hall's CPU at saturation: docs/benchmarks.md);
+(the writes were a sixth of the hall's CPU at saturation: docs/benchmarks.md); and what the
+client sends waits for the application in an :class:`Inbox`, not an asyncio.Queue;
 
 and :func:`raise_descriptor_limit` lifts the soft limit on open files to the hard one.
 """
@@ -26,8 +27,10 @@ and :func:`raise_descriptor_limit` lifts the soft limit on open files to the har
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import resource
+from collections import deque
 from collections.abc import Collection
 from typing import Any
 
@@ -83,10 +86,56 @@ def _answer(status: bytes, words: str) -> bytes:
             + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body)
 
 
+class Inbox:
+    """What a WebSocket's client sent, for the application's receive: the three calls of
+    asyncio.Queue that uvicorn makes of it (``put_nowait``, ``get``, ``empty``), for a fraction of
+    its CPU (a deque; a future only while the application waits)."""
+
+    __slots__ = ("_items", "_waiters", "_loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._items: deque[Any] = deque()
+        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._loop = loop
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        self._wake_next()
+
+    def _wake_next(self) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+    async def get(self) -> Any:
+        while not self._items:
+            waiter = self._loop.create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            except BaseException:  # cancelled: as asyncio.Queue, a wake-up it had goes to the next
+                waiter.cancel()
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+                if self._items and not waiter.cancelled():
+                    self._wake_next()
+                raise
+        return self._items.popleft()
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+
 class BoundedWebSocket(WebSocketsSansIOProtocol):
     """A WebSocket the HTTP protocol below handed its connection to (and its place in the count).
-    Its messages are framed as they are sent, and written to the socket together at the end of the
-    event loop's pass (anything else uvicorn writes, a close or a pong, takes them first, in order)."""
+    Its messages are framed as they are sent and written to the socket together: those given to
+    :meth:`send_now` at once, those sent through ASGI at the end of the event loop's pass (anything
+    else uvicorn writes, a close or a pong, takes what was framed first, in order)."""
 
     per_address: Connections
     close_after: float = CLOSE_TIMEOUT
@@ -98,6 +147,7 @@ class BoundedWebSocket(WebSocketsSansIOProtocol):
         self.counted: str | None = None
         self.read_after_close = 0
         self.flush_due = False  # a write of what was framed is to come in this pass of the loop
+        self.queue = Inbox(self.loop)  # type: ignore[assignment]
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)

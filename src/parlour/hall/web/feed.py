@@ -113,7 +113,8 @@ class Feed:
         self.websocket = websocket
         self.send_now = send_now
         self.outbox = Outbox()
-        self._viewer: Viewer | None = None  # known once the sending task runs
+        self._viewer: Viewer | None = None  # known once the sending task runs, with its event loop
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._task_sends = True  # the sending task sends what is queued (else the event loop does: _pump)
         self._waiter: asyncio.Future[None] | None = None  # the sending task, waiting to be handed work
         self._pump_due = False
@@ -180,7 +181,8 @@ class Feed:
             self._wake()
         elif not self._pump_due:
             self._pump_due = True
-            asyncio.get_running_loop().call_soon(self._pump)
+            assert self._loop is not None  # known when the task let the loop send (asking costs a getpid())
+            self._loop.call_soon(self._pump)
 
     def _wake(self) -> None:
         waiter, self._waiter = self._waiter, None
@@ -206,11 +208,11 @@ class Feed:
     async def run(self, viewer: Viewer) -> None:
         """Sends what is queued, in order, for as long as the connection lasts (with ``send_now``,
         only what the event loop could not send at once, then the close)."""
-        self._viewer = viewer
+        self._viewer, self._loop = viewer, asyncio.get_running_loop()
         while True:
             if self.outbox.empty():
                 self._task_sends = self.send_now is None
-                self._waiter = asyncio.get_running_loop().create_future()
+                self._waiter = self._loop.create_future()
                 await self._waiter
                 continue
             item = self.outbox.get_nowait()
