@@ -34,3 +34,7 @@ def test_a_duel_plays_each_deal_from_both_seats(capsys: pytest.CaptureFixture[st
         check_analysis.main(["dinosaurs", "--duel", "1"])  # no fitted chance of winning to compare
     with pytest.raises(SystemExit):
         check_analysis.main(["patchwork", "--iterations", "9,3"])
+    with pytest.raises(SystemExit):
+        check_analysis.main(["patchwork", "--duel", "1", "--seconds", "0"])
+    assert check_analysis.main(["patchwork", "--duel", "1", "--seconds", "0.002"]) == 0  # under the clock
+    assert "0.002 s a move" in capsys.readouterr().out

@@ -10,7 +10,8 @@ the game's fitted chance of winning, the one the analysis judges by. ``--duel N`
 deals, seats swapped, between a bot of each kind of leaves::
 
     python -m parlour.cli.check_analysis patchwork --levels random,medium --seed 6 --turn 16 --leaves fitted
-    python -m parlour.cli.check_analysis patchwork --duel 100 --seed 40000
+    python -m parlour.cli.check_analysis patchwork --duel 100 --seed 40000 --iterations 300,600
+    python -m parlour.cli.check_analysis patchwork --duel 50 --seconds 0.05   # under the clock
 """
 
 from __future__ import annotations
@@ -22,24 +23,28 @@ import time
 from typing import Any
 
 
-def hard_bot(game: Any, seed: int, fitted: bool) -> Any:
-    """The hard level's search, stopped by iterations, not the clock; ``fitted``: the game's fitted
-    chance of winning (``win_chance`` on its search hooks) at its leaves instead of its evaluation."""
+def hard_bot(game: Any, seed: int, fitted: bool, seconds: float = 1e6) -> Any:
+    """The hard level's search, stopped by iterations (:func:`play_on` sets them) or after ``seconds``;
+    ``fitted``: the game's fitted chance of winning (``win_chance`` on its search hooks) at its
+    leaves instead of its evaluation."""
     from ..bots.mcts import MctsBot
 
-    bot = MctsBot(game, seed=seed, time_limit=1e6)
+    bot = MctsBot(game, seed=seed, time_limit=seconds)
     if fitted:
         bot._evaluate = game.search.win_chance
     return bot
 
 
-def play_on(game: Any, state: Any, seed: int, fitted: tuple[bool, bool], iterations: tuple[int, int]) -> list[float]:
-    """Each seat's share of the win once two hard bots (``fitted``: the leaves of each) finish the game."""
+def play_on(game: Any, state: Any, seed: int, fitted: tuple[bool, bool], iterations: tuple[int, int],
+            seconds: float | None = None) -> list[float]:
+    """Each seat's share of the win once two hard bots (``fitted``: the leaves of each) finish the
+    game, each move searched for ``iterations`` (drawn between the two), or for ``seconds``."""
     draws = random.Random(seed)
-    bots = [hard_bot(game, seed * 2 + seat, fitted[seat]) for seat in range(2)]
+    bots = [hard_bot(game, seed * 2 + seat, fitted[seat], seconds or 1e6) for seat in range(2)]
     while not game.is_over(state):
         seat = min(game.to_act(state))
-        bots[seat].max_iterations = draws.randint(*iterations)
+        count = draws.randint(*iterations)
+        bots[seat].max_iterations = None if seconds else count
         move = bots[seat].choose(game.view(state, seat), seat, game.legal_actions(state, seat))
         state = game.apply(state, seat, move)
     winners = game.result(state).winners
@@ -71,13 +76,15 @@ def check(game: Any, levels: list[str], seed: int, turn: int, think: float, play
     return {"judged": judged.to_json(), "mover": levels[mover], "playouts": shares}
 
 
-def duel(game: Any, deals: int, seed: int, iterations: tuple[int, int]) -> tuple[float, int]:
+def duel(game: Any, deals: int, seed: int, iterations: tuple[int, int], seconds: float | None = None
+         ) -> tuple[float, int]:
     """The fitted-leaves bot's wins (ties shared) in ``2 x deals`` games against the hard level's."""
     won = 0.0
     for deal in range(deals):
         for fitted_seat in (0, 1):
             start = game.start(2, {}, seed=seed + deal)
-            won += play_on(game, start, seed + deal, (fitted_seat == 0, fitted_seat == 1), iterations)[fitted_seat]
+            won += play_on(game, start, seed + deal, (fitted_seat == 0, fitted_seat == 1), iterations,
+                           seconds)[fitted_seat]
     return won, 2 * deals
 
 
@@ -97,16 +104,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", default="400,1200",
                         help="LOW,HIGH: each bot's iterations a move (default 400,1200)")
     parser.add_argument("--duel", type=int, default=0, metavar="DEALS", help="play DEALS deals, seats swapped, instead")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="with --duel: each move searched for this long, as the hall's bots are, not by iterations")
     args = parser.parse_args(argv)
     game = get(args.game)
     low, high = (int(x) for x in args.iterations.split(","))
     if getattr(game.search, "win_chance", None) is None or game.max_players != 2 or not 1 <= low <= high:
         parser.error("a two-player game with a fitted win_chance, and 1 <= LOW <= HIGH iterations")
+    if args.seconds is not None and not 0 < args.seconds <= 60:
+        parser.error(f"--seconds is above 0 and at most 60, not {args.seconds}")
     began = time.process_time()
     if args.duel:
-        won, games = duel(game, args.duel, args.seed, (low, high))
+        won, games = duel(game, args.duel, args.seed, (low, high), args.seconds)
+        searched = f"{args.seconds:g} s a move" if args.seconds else f"{low}-{high} iterations a move"
         print(f"the fitted chance at the leaves won {won:g} of {games} games against the hard level's evaluation"
-              f" ({won / games:.1%}); {time.process_time() - began:.0f} s of CPU")
+              f" ({won / games:.1%}; {searched}); {time.process_time() - began:.0f} s of CPU")
         return 0
     found = check(game, args.levels.split(","), args.seed, args.turn, args.think, args.playouts,
                   args.leaves == "fitted", (low, high))
