@@ -16,7 +16,7 @@ from test_limits import run_apart
 from test_postgres import empty_database
 
 from parlour.hall.store import ActionRecord, RoomRecord, SqlStore, StoreError, actions_table
-from parlour.hall.store.leases import Lease, LeaseLost, Leases, check_fence, fence
+from parlour.hall.store.leases import Fence, Lease, LeaseLost, Leases, check_fence, fence
 
 LENGTH = 5.0
 WITHIN = 20.0  # seconds a test waits for what must happen before it calls it lost
@@ -156,6 +156,37 @@ def test_a_transaction_of_many_rooms_checks_their_leases_in_one_statement_and_in
     with pytest.raises(LeaseLost, match="1 of the 10 rooms' leases"), store.engine.begin() as connection:
         execute(connection, moves(1))
     assert all(turns(store, code) == [0] for code in codes)  # nothing of it written
+
+
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)
+def test_on_postgresql_a_commits_fencing_check_is_one_statement_text_whatever_its_number_of_leases(
+        store, leases, clock):
+    """The fencing check of 3 leases and of 12 is the same SQL (two arrays, not a tuple IN of 3n
+    parameters that the driver parsed anew each commit), and still finds a lost lease among them."""
+    codes = [f"ROOM{n}" for n in range(12)]
+    held = {code: leases.acquire(code, "hall-1") for code in codes}
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    def check(some: list[str]) -> None:
+        with store.engine.begin() as connection:
+            Fence.check_all(connection, [fence(held[code]) for code in some])
+
+    sa.event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        check(codes[:3])
+        check(codes)
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", count)
+    assert len(statements) == 2 and statements[0] == statements[1], statements
+    clock.advance(LENGTH)
+    leases.acquire("ROOM7", "hall-2")
+    held = {code: leases.renew(lease) or lease for code, lease in held.items()}
+    with pytest.raises(LeaseLost, match="1 of the 12 rooms' leases"):
+        check(codes)
+    assert leases.holder("ROOM7").owner == "hall-2"
 
 
 def test_a_renewal_renews_the_leases_still_held_and_leaves_out_those_that_changed_hands(store, leases, clock):

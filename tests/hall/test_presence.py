@@ -94,6 +94,28 @@ def test_nothing_is_written_while_nothing_changes(redis_server):
     b.close()
 
 
+def test_a_tick_makes_no_value_for_a_room_whose_counts_are_as_told(redis_server, monkeypatch):
+    """Every tick went through every room shown here, decoding what it told and encoding what it
+    would tell, to find them equal: now the counts (watchers, connections) are compared first."""
+    clock = Clock()
+    b, at_b = process(redis_server.url, "b:2/y", clock, leading=True)
+    at_b.watchers, at_b.seats[0].connections = 2, 1
+    made = []
+    value = Presence._value
+    monkeypatch.setattr(Presence, "_value", lambda self, room: made.append(room.code) or value(self, room))
+    asyncio.run(b.tick())
+    assert made == ["ROOMXX"]
+    for _ in range(5):
+        asyncio.run(b.tick())
+    assert made == ["ROOMXX"]
+    at_b.seats[0].connections = 0  # Ana's connection closed: told, with when
+    at_b.seats[0].away_since = clock.time
+    before = hset_calls(b.client)
+    asyncio.run(b.tick())
+    assert made == ["ROOMXX", "ROOMXX"] and hset_calls(b.client) == before + 1
+    b.close()
+
+
 def test_a_killed_process_counts_for_nothing_once_its_word_expired_and_its_last_sight_is_kept(redis_server):
     clock = Clock()
     a, at_a = process(redis_server.url, "a:1/x", clock, leading=True)

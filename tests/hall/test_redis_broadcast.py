@@ -3,6 +3,7 @@ hall processes (each has its own connections and threads, as a process would).""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -123,3 +124,39 @@ def test_after_redis_restarts_the_subscription_comes_back_and_missed_changes_are
     calls = listener.calls
     there.publish("ROOM1")
     listener.wait_beyond(calls)
+
+
+def test_changes_queued_together_go_to_redis_in_one_round_trip_each_in_order(halls, redis_server) -> None:
+    """What queued up while the sender was busy (a group commit's changes) is published in one
+    pipeline, not one round trip a change; the other process still hears each, in order."""
+    here, there = halls
+    heard: list[bytes | None] = []
+    done = threading.Event()
+    listener = RedisBroadcast(redis_server.url, heard=lambda code, payload: (
+        heard.append(payload), payload == b"199" and done.set()))
+    try:
+        subscribed = Counter()
+        listener.subscribe("ROOM1", subscribed)
+        wait_for_subscribers(redis_server, "ROOM1", 1)
+        pool = there._redis.connection_pool
+        taken = 0
+        get_connection = pool.get_connection
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal taken
+            taken += 1
+            return get_connection(*args, **kwargs)
+
+        pool.get_connection = counted  # type: ignore[method-assign]  # one a round trip
+        switching = sys.getswitchinterval()
+        sys.setswitchinterval(1.0)  # the sender thread waits for this one to block: all 200 are queued
+        try:
+            for n in range(200):
+                there.tell_others("ROOM1", str(n).encode())
+        finally:
+            sys.setswitchinterval(switching)
+        assert done.wait(WITHIN)
+        assert [payload for payload in heard if payload is not None] == [str(n).encode() for n in range(200)]
+        assert taken <= 5, f"{taken} round trips for 200 changes"
+    finally:
+        listener.close()

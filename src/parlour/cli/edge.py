@@ -14,6 +14,12 @@ client failed (slowloris). :func:`server_config` is uvicorn's configuration with
   ``CLOSE_READ`` bytes and ``CLOSE_TIMEOUT`` seconds while its client answers the close, its
   messages dropped unread (uvicorn read on for 10 s);
 
+and two things it does for speed: the hall may send messages at once, without a task and ASGI's
+send (``send_now``, offered in the scope's extensions as ``parlour.send_now``: hall/web/feed.py);
+and the messages it sends one WebSocket together (a move's acknowledgement and its state, say), or
+through ASGI in one pass of the event loop, go out in one write to the socket, not one write each
+(the writes were a sixth of the hall's CPU at saturation: docs/benchmarks.md);
+
 and :func:`raise_descriptor_limit` lifts the soft limit on open files to the hard one.
 """
 
@@ -27,7 +33,11 @@ from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+from ..hall.web.feed import SEND_NOW
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's headers, from its first byte (a new connection: its opening)
 BODY_TIMEOUT = 30.0  # seconds for a request's body once its headers are in (a 4 MiB replay on a slow line)
@@ -74,7 +84,9 @@ def _answer(status: bytes, words: str) -> bytes:
 
 
 class BoundedWebSocket(WebSocketsSansIOProtocol):
-    """A WebSocket the HTTP protocol below handed its connection to (and its place in the count)."""
+    """A WebSocket the HTTP protocol below handed its connection to (and its place in the count).
+    Its messages are framed as they are sent, and written to the socket together at the end of the
+    event loop's pass (anything else uvicorn writes, a close or a pong, takes them first, in order)."""
 
     per_address: Connections
     close_after: float = CLOSE_TIMEOUT
@@ -85,6 +97,52 @@ class BoundedWebSocket(WebSocketsSansIOProtocol):
         self.close_timeout = self.close_after
         self.counted: str | None = None
         self.read_after_close = 0
+        self.flush_due = False  # a write of what was framed is to come in this pass of the loop
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        if self.response.status_code == 101:  # the application may send text at once (hall/web/feed.py)
+            self.scope["extensions"][SEND_NOW] = {"send": self.send_now}
+
+    def send_now(self, texts: list[str]) -> int:
+        """Sends ``texts`` as messages now, in one write with whatever was framed before, if the
+        socket takes them (it is open and its buffer is not full); how many were sent (0: none)."""
+        if not self.writable.is_set() or self.disconnected or not self.handshake_complete or self.close_sent:
+            return 0
+        sent = 0
+        try:
+            for text in texts:
+                self.conn.send_text(text.encode())
+                sent += 1
+        except InvalidState:
+            pass
+        self.flush()
+        return sent
+
+    async def send(self, message: Any) -> None:
+        if message["type"] != "websocket.send":
+            return await super().send(message)
+        await self.writable.wait()  # as uvicorn's own send: the socket's buffer is not too full
+        if self.disconnected or not self.handshake_complete or self.close_sent or self.initial_response is not None:
+            return await super().send(message)  # what uvicorn says then (ClientDisconnected, a RuntimeError)
+        data, text = message.get("bytes"), message.get("text")
+        try:
+            if data is not None:
+                self.conn.send_binary(data)
+            elif text is not None:
+                self.conn.send_text(text.encode())
+        except InvalidState:
+            raise ClientDisconnected() from None
+        if not self.flush_due:
+            self.flush_due = True
+            self.loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Writes what was framed since the last write, in one piece."""
+        self.flush_due = False
+        output = self.conn.data_to_send()
+        if output and not self.transport.is_closing():
+            self.transport.write(b"".join(output))
 
     def data_received(self, data: bytes) -> None:
         if self.close_sent:
@@ -106,7 +164,11 @@ class BoundedWebSocket(WebSocketsSansIOProtocol):
         if self.counted is not None:
             self.per_address.release(self.counted)
             self.counted = None
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(SEND_NOW, None)  # it holds this protocol: no cycle is left behind
         super().connection_lost(exc)
+
 
 class BoundedHttp(HttpToolsProtocol):
     """An HTTP connection with deadlines on its requests' headers and bodies, counted by address."""

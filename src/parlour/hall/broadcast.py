@@ -37,6 +37,12 @@ class Broadcast(ABC):
         process, or one that only it can see (a connection came or went)."""
         self.publish(code)
 
+    def leading(self, code: str, leads: bool) -> None:
+        """This process applies room ``code`` from now on (``leads``), or follows the process that
+        does: a cluster's broadcast need not hear the room's changes from the others while it
+        leads (only it commits them), and must again once it follows. Alone: nothing to do."""
+        return
+
 
 class LocalBroadcast(Broadcast):
     """Listeners in this process."""

@@ -110,6 +110,8 @@ class Moderation:
         if now - self._loaded > RELOAD:
             self._loaded = now
             self.hall.spawn(self.load())
+        if not self._on:  # nobody is under a sanction (the usual case: every move asks)
+            return
         for key in (("account", account.id if account is not None else None), ("address", address), ("room", room)):
             for sanction in self._on.get(key, ()) if key[1] is not None else ():  # type: ignore[arg-type]
                 if sanction.kind in kinds and sanction.starts <= now and (sanction.ends is None or sanction.ends > now):

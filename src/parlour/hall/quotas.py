@@ -6,7 +6,9 @@
 The rates and quotas are :class:`Limits`, one value per hall, set by ``parlour serve --limit
 NAME=VALUE`` (docs/protocol.md lists them all). Rates are counted by the maintained ``limits``
 library (fixed windows in memory), per client address and per connection; they start again
-with the process.
+with the process. WebSocket messages, checked for every move, are counted with the same windows
+and answers at less cost (:class:`Window`, :class:`Windows`): per connection on the connection,
+per address in the guard.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import dataclasses
 import ipaddress
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -112,6 +115,7 @@ class Guard:
         self.limits = limits
         self._rates = {name: parse_many(getattr(limits, name)) for name in COUNTED}
         self._limiter = FixedWindowRateLimiter(MemoryStorage())  # a moving window cost twice the CPU per message
+        self._messages = Windows("messages", self._rates["messages"])  # counted for every move: Window's cost
         self.exempt = frozenset(address_key(a.strip()) for a in limits.exempt.split(",") if a.strip())
         self.sockets: dict[str, int] = {}  # open WebSocket connections by address
         self._bot_rooms: dict[str, dict[str, Callable[[], bool]]] = {}  # address -> room code -> still on?
@@ -120,12 +124,23 @@ class Guard:
         """Count ``cost`` of ``name`` for ``key`` (an address, a connection), or :class:`RateLimited`."""
         if key in self.exempt and name not in PER_CONNECTION:
             return
+        if name == "messages":
+            self._messages.take(key, cost)
+            return
         for item in self._rates[name]:
             if not self._limiter.hit(item, name, key, cost=cost):
                 observe.quota_hit(name)
-                retry = self._retry_after(item, name, key)
-                raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
-                                  f" try again in {max(1, math.ceil(retry))} s", retry)
+                raise refusal(name, item, self._retry_after(item, name, key))
+
+    def own_rate(self, name: str) -> Window:
+        """The counts of ``name`` (a rate per connection) for one connection, kept by it."""
+        return Window(name, self._rates[name])
+
+    def message(self, rate: Window, address: str) -> None:
+        """One WebSocket message: counted by its connection's own ``rate`` (:meth:`own_rate` of
+        ``connection_messages``), then by its address; :class:`RateLimited` past either."""
+        rate.take()
+        self.take("messages", address)
 
     def check(self, name: str, key: str) -> None:
         """:class:`RateLimited` if ``key`` has no ``name`` left now; nothing is counted (a request
@@ -134,9 +149,7 @@ class Guard:
             return
         for item in self._rates[name]:
             if not self._limiter.test(item, name, key):
-                retry = self._retry_after(item, name, key)
-                raise RateLimited(f"too many {COUNTED[name]}: at most {describe(item)};"
-                                  f" try again in {max(1, math.ceil(retry))} s", retry)
+                raise refusal(name, item, self._retry_after(item, name, key))
 
     def _retry_after(self, item: RateLimitItem, *keys: str) -> float:
         reset = self._limiter.get_window_stats(item, *keys).reset_time
@@ -184,6 +197,68 @@ class Guard:
         if with_bots:
             self.check_bot_room(address)
         self.take("rooms", address)
+
+
+class Window:
+    """One key's counts of a rate (``30/second;600/minute``): the fixed windows of the ``limits``
+    library, with its answers (a window starts at the first count after the last one ended; what
+    is refused is counted too), without its shared table's locks, key strings and the thread that
+    forgets ended windows. A connection keeps its own (its message rate; they go with it)."""
+
+    __slots__ = ("name", "items", "bounds", "counts", "ends")
+
+    def __init__(self, name: str, items: list[RateLimitItem]) -> None:
+        self.name, self.items = name, items
+        self.bounds = [(i, item.amount, item.get_expiry()) for i, item in enumerate(items)]
+        self.counts = [0] * len(items)
+        self.ends = [0.0] * len(items)  # when each window ends (time.time(), as ``limits`` counts)
+
+    def take(self, cost: int = 1, now: float | None = None) -> None:
+        """Count ``cost``, or :class:`RateLimited`."""
+        now = time.time() if now is None else now
+        counts, ends = self.counts, self.ends
+        for i, amount, expiry in self.bounds:
+            if ends[i] <= now:  # the window ended: a new one starts with this count
+                counts[i], ends[i] = cost, now + expiry
+            else:
+                counts[i] += cost
+            if counts[i] > amount:
+                observe.quota_hit(self.name)
+                raise refusal(self.name, self.items[i], max(0.0, ends[i] - now))
+
+
+class Windows:
+    """A rate's :class:`Window` for each key (a client address), each forgotten once its windows
+    have ended and it is the least recently counted (memory stays bounded as with ``limits``)."""
+
+    def __init__(self, name: str, items: list[RateLimitItem]) -> None:
+        self.name, self.items = name, items
+        self._by_key: OrderedDict[str, Window] = OrderedDict()
+
+    def take(self, key: str, cost: int = 1) -> None:
+        """Count ``cost`` for ``key``, or :class:`RateLimited`."""
+        now = time.time()
+        by_key = self._by_key
+        while by_key:  # forget what has ended, oldest first
+            oldest = next(iter(by_key.values()))
+            if max(oldest.ends) > now:
+                break
+            by_key.popitem(last=False)
+        window = by_key.get(key)
+        if window is None:
+            window = by_key[key] = Window(self.name, self.items)
+        else:
+            by_key.move_to_end(key)
+        window.take(cost, now)
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+
+def refusal(name: str, item: RateLimitItem, retry: float) -> RateLimited:
+    """Past ``item`` of the rate ``name``, ``retry`` seconds before one more is allowed, in words."""
+    return RateLimited(f"too many {COUNTED[name]}: at most {describe(item)}; try again in {max(1, math.ceil(retry))} s",
+                       retry)
 
 
 def describe(item: RateLimitItem) -> str:

@@ -18,7 +18,11 @@ MAX_DEPTH = 32  # nesting of JSON objects and arrays, REST and WebSocket alike
 
 
 def dumps_bytes(value: Any) -> bytes:
-    """Compact JSON as UTF-8 bytes, as the hall sends it."""
+    """Compact JSON as UTF-8 bytes, as the hall sends it (keys that are not text become text)."""
+    try:
+        return orjson.dumps(value)  # more than twice as fast as with OPT_NON_STR_KEYS, which few values need
+    except TypeError:
+        pass
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # what orjson refuses and json takes: integers beyond 64 bits
@@ -49,9 +53,16 @@ def read_json(data: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         if "depth" in words:
             raise BadJson(f"JSON nested deeper than {max_depth} levels is refused") from None
         raise BadJson(f"this is not JSON the hall reads ({clip(words, 120)})") from None
-    if depth(value) > max_depth:
+    if brackets(data) > max_depth and depth(value) > max_depth:  # fewer brackets cannot nest deeper
         raise BadJson(f"JSON nested deeper than {max_depth} levels is refused")
     return value
+
+
+def brackets(data: str | bytes) -> int:
+    """How many ``[`` and ``{`` ``data`` holds (in strings too): the deepest it can nest."""
+    if isinstance(data, str):
+        return data.count("[") + data.count("{")
+    return data.count(b"[") + data.count(b"{")
 
 
 def depth(value: Any) -> int:
@@ -69,3 +80,10 @@ def depth(value: Any) -> int:
         deepest = max(deepest, at)
         level.extend((child, at + 1) for child in children if isinstance(child, (dict, list)))
     return deepest
+
+
+def kept(data: bytes) -> bytes:
+    """``data`` (JSON from :func:`dumps_bytes`) copied to a buffer of its own size, for what is kept
+    (a room's log lines, the parts of its state messages): orjson returns bytes in a buffer of at
+    least 4 KiB (a 1.4 KiB view: 8 KiB), which they would otherwise hold for as long as they live."""
+    return bytes(memoryview(data))

@@ -70,7 +70,12 @@ class Fanout(Broadcast):
     committed; a change another process published (or a Redis subscription coming back, when
     changes may have been missed: no payload) calls ``heard(key, payload)`` on the hall's event
     loop, which applies it to the copy here (or catches the copy up from the store) and then
-    calls :meth:`publish_here`."""
+    calls :meth:`publish_here`.
+
+    A room this process leads is not subscribed to on Redis (its chat is: a moderator at any
+    process may hide a line): only its owner commits its changes, and each publish came back to
+    the owner to be read and dropped. Once the room follows another process it is subscribed to
+    again, and the subscription's coming into place (no payload) catches the copy up."""
 
     carries_payloads = True
 
@@ -79,27 +84,59 @@ class Fanout(Broadcast):
         self.here = LocalBroadcast()
         self.redis = RedisBroadcast(redis_url, deliver=loop.call_soon_threadsafe, heard=heard)
         self._remote: set[str] = set()  # the keys with listeners here, subscribed on Redis
+        self._led: set[str] = set()  # the rooms this process leads: not subscribed on Redis
+        self._loop = loop
+        self._told: list[tuple[str, bytes | None]] = []  # published in this turn of the event loop
 
     def subscribe(self, code: str, listener: Listener) -> None:
         self.here.subscribe(code, listener)
-        if code not in self._remote:
-            self._remote.add(code)
-            self.redis.subscribe(code, _on_redis)
+        self._hear(code)
 
     def unsubscribe(self, code: str, listener: Listener) -> None:
         self.here.unsubscribe(code, listener)
-        if not self.here.listeners(code) and code in self._remote:
+        if not self.here.listeners(code):
+            self._deafen(code)
+
+    def leading(self, code: str, leads: bool) -> None:
+        if leads:
+            self._led.add(code)
+            self._deafen(code)
+        else:
+            self._led.discard(code)
+            if self.here.listeners(code):
+                self._hear(code)
+
+    def _hear(self, code: str) -> None:
+        if code not in self._remote and code not in self._led:
+            self._remote.add(code)
+            self.redis.subscribe(code, _on_redis)
+
+    def _deafen(self, code: str) -> None:
+        if code in self._remote:
             self._remote.discard(code)
             self.redis.unsubscribe(code, _on_redis)
 
     def publish(self, code: str, payload: bytes | None = None) -> None:
+        """Listeners here at once; Redis gets what this turn of the event loop published (a group
+        commit's moves are acknowledged in one) together, handed to its sender thread once."""
         self.here.publish(code)
-        self.redis.tell_others(code, payload)
+        if self._loop.is_closed():  # stopping: no turn of the loop comes any more
+            self.redis.tell_others(code, payload)
+            return
+        if not self._told:
+            self._loop.call_soon(self._tell)
+        self._told.append((code, payload))
+
+    def _tell(self) -> None:
+        told, self._told = self._told, []
+        self.redis.tell_others_all(told)
 
     def publish_here(self, code: str) -> None:
         self.here.publish(code)
 
     def close(self) -> None:
+        """(On a thread, the hall's event loop waiting for it: nothing is published meanwhile.)"""
+        self._tell()
         self.redis.close()
 
 
@@ -206,6 +243,8 @@ class Node:
         return self._hall is not None and self._hall.draining
 
     def let_go(self, room: Room) -> None:
+        if self.broadcast is not None:
+            self.broadcast.leading(room.code, False)  # forgotten here: no longer led
         lease = self.held.pop(room.code, None)
         self._claiming.pop(room.code, None)
         if lease is not None:

@@ -67,6 +67,9 @@ class Presence:
         self.hall = hall
         self.client = redis.Redis.from_url(redis_url, socket_timeout=EVERY, socket_connect_timeout=EVERY)
         self._told: dict[str, str] = {}  # code -> the value this process last wrote for it
+        # code -> the counts (watchers, each seat's connections) of that value: while they stay,
+        # so does the value, which is then neither made nor compared again
+        self._counts: dict[str, tuple[int, tuple[int, ...]]] = {}
         self._seen: dict[str, list[float | None]] = {}  # code -> when each seat's last connection here closed
         self._read: dict[str, float] = {}  # code -> when it was last read (time.monotonic)
         self._failing = False
@@ -97,17 +100,22 @@ class Presence:
             del self._read[code]
         for code in [code for code in self._told if code not in rooms]:
             del self._told[code]
+            self._counts.pop(code, None)
             self._seen.pop(code, None)
-        writes = {}
+        writes, counted = {}, {}
         for code, room in rooms.items():
             if room.watchers == 0 and code not in self._told:
                 continue  # nobody was ever connected to it here: nothing to tell
+            counts = (room.watchers, tuple(seat.connections for seat in room.seats))
+            if self._counts.get(code) == counts:
+                continue  # as told
             value = self._value(room)
             if self._told.get(code) != value:
-                writes[code] = value
+                writes[code], counted[code] = value, counts
         self._ticks += 1
         slow = self._ticks % SLOW == 0
-        await self._exchange(writes, [room for room in rooms.values() if _judged_here(room, slow)])
+        if await self._exchange(writes, [room for room in rooms.values() if _judged_here(room, slow)]):
+            self._counts.update(counted)
 
     def close(self) -> None:
         self.client.close()
@@ -123,7 +131,8 @@ class Presence:
                 seen[i] = seat.away_since  # it closed since the last tick
         return json.dumps({"w": room.watchers, "c": [seat.connections for seat in room.seats], "s": seen})
 
-    async def _exchange(self, writes: Mapping[str, str], rooms: Sequence[Room]) -> None:
+    async def _exchange(self, writes: Mapping[str, str], rooms: Sequence[Room]) -> bool:
+        """Whether Redis took ``writes`` (and ``rooms`` were read)."""
         try:
             alive, hashes = await asyncio.to_thread(self._pipeline, writes, [room.code for room in rooms])
         except redis.RedisError as error:
@@ -132,7 +141,7 @@ class Presence:
                             " rooms without judging presence, and no game ends as abandoned, until Redis answers",
                             error)
             self._failing = True
-            return
+            return False
         if self._failing:
             log.warning("who is connected at the other halls is told and read again")
         self._failing = False
@@ -141,6 +150,7 @@ class Presence:
         for room, fields in zip(rooms, hashes):
             self._read[room.code] = read
             self._apply(room, [json.loads(value) for owner, value in fields.items() if owner in alive], now)
+        return True
 
     def _pipeline(self, writes: Mapping[str, str], codes: Sequence[str]) -> tuple[set[str], list[dict[str, str]]]:
         """One round trip (on a thread): this process's word renewed, its writes, the processes

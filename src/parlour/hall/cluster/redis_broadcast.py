@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "parlour:room:"
 POLL = 0.1  # seconds the subscriber waits for a message before it looks at its subscriptions again
 BACKOFF_FIRST, BACKOFF_LAST = 0.05, 2.0  # seconds between attempts while Redis cannot be reached
+PIPELINE = 1000  # publishes sent in one round trip at most
 REDIS_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
 
 
@@ -61,7 +62,7 @@ class RedisBroadcast(Broadcast):
         self._local = LocalBroadcast()
         self._lock = threading.Lock()  # guards _local between the caller and the subscriber thread
         self._subscriptions_changed = threading.Event()
-        self._outbox: queue.SimpleQueue[tuple[str, bytes | None] | None] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[list[tuple[str, bytes | None]] | None] = queue.SimpleQueue()
         self._closed = threading.Event()
         self._threads = [threading.Thread(target=self._listen, name="redis-broadcast-listen", daemon=True),
                          threading.Thread(target=self._send, name="redis-broadcast-send", daemon=True)]
@@ -87,7 +88,13 @@ class RedisBroadcast(Broadcast):
 
     def tell_others(self, code: str, payload: bytes | None = None) -> None:
         """Tell only the other processes that room ``code`` changed (in the background)."""
-        self._outbox.put((code, payload))
+        self._outbox.put([(code, payload)])
+
+    def tell_others_all(self, changes: list[tuple[str, bytes | None]]) -> None:
+        """:meth:`tell_others` of each of ``changes`` (room, payload), in order, waking the sender
+        thread once."""
+        if changes:
+            self._outbox.put(changes)
 
     def ping(self) -> None:
         """Returns once Redis answered; raises if it cannot be reached (blocking)."""
@@ -157,23 +164,26 @@ class RedisBroadcast(Broadcast):
             self._deliver(listener)
 
     def _send(self) -> None:
-        """Publish each change in order; keep what Redis refused, merged into one plain message a
-        room (look at the store), and try again."""
+        """Publish each change in order, everything queued since the last round trip in one
+        pipeline; keep what Redis refused (or might not have taken), merged into one plain message
+        a room (look at the store), and try again."""
         pending: list[tuple[str, bytes | None]] = []
         backoff = BACKOFF_FIRST
         while True:
             item = self._outbox.get() if not pending else self._next_or_none()
             while item is not None:
-                pending.append(item)
+                pending += item
                 item = self._next_or_none()
             if self._closed.is_set():
                 return
             try:
-                while pending:
-                    code, payload = pending[0]
-                    message = self._origin if payload is None else self._origin + b"\n" + payload
-                    self._redis.publish(self._prefix + code, message)
-                    del pending[0]
+                while pending:  # what queued up meanwhile, in one round trip (a group commit's changes)
+                    pipe = self._redis.pipeline(transaction=False)
+                    for code, payload in pending[:PIPELINE]:
+                        pipe.publish(self._prefix + code,
+                                     self._origin if payload is None else self._origin + b"\n" + payload)
+                    pipe.execute()
+                    del pending[:PIPELINE]
                 backoff = BACKOFF_FIRST
             except REDIS_ERRORS as broken:
                 pending = [(code, None) for code in dict.fromkeys(code for code, _ in pending)]
@@ -182,7 +192,7 @@ class RedisBroadcast(Broadcast):
                 self._closed.wait(backoff)
                 backoff = min(backoff * 2, BACKOFF_LAST)
 
-    def _next_or_none(self) -> tuple[str, bytes | None] | None:
+    def _next_or_none(self) -> list[tuple[str, bytes | None]] | None:
         try:
             return self._outbox.get_nowait()
         except queue.Empty:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ...core import Game, LogEntry, Result
-from ..wire import dumps_bytes
+from ..wire import dumps_bytes, kept
 
 LOG_SENT = 200  # the most log lines one state message carries: a connection lacking more gets the newest
 LOG_KEPT = 1000  # the newest log lines an audience keeps (at least LOG_SENT); the older ones are let go
@@ -27,15 +27,20 @@ LOG_KEPT = 1000  # the newest log lines an audience keeps (at least LOG_SENT); t
 class Audience:
     """One seat (``seat`` None: the spectators) and what it has been shown so far."""
 
-    __slots__ = ("seat", "turn", "room_turns", "game", "entries", "lines", "dropped", "epoch", "revision")
+    __slots__ = ("seat", "turn", "room_turns", "game", "texts", "line_turns", "lines", "dropped", "epoch", "revision")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.turn = 0  # how many of the room's actions this audience has seen
         self.room_turns = [0]  # room_turns[k]: the room's turn when this audience's turn became k
         self.game: bytes | None = None  # {"view", "to_act", "result"} as JSON; None: to be made
-        self.entries: list[tuple[int, LogEntry]] = []  # the log lines it may read, at its own turns
-        self.lines: list[bytes] = []  # the same lines as JSON objects, the players' names put in
+        # The log lines it may read: each line's text as the game wrote it ({p0}: a seat) and the
+        # audience's turn it came at, then as JSON with the players' names put in. Kept as text and
+        # numbers only, which Python's collector never tracks (a move would otherwise leave objects
+        # for it to go through as long as the room lives: docs/benchmarks.md, session 19).
+        self.texts: list[str] = []
+        self.line_turns: list[int] = []
+        self.lines: list[bytes] = []
         self.dropped = 0  # the oldest lines let go (LOG_KEPT): line k of the log is lines[k - dropped]
         self.epoch = 0  # goes up when the lines are written again (a seat changed its name)
         self.revision = 0  # goes up whenever its game part or its log changes
@@ -55,11 +60,12 @@ class Audience:
             self.revision += 1
             self.game = game
             for entry in readable:
-                self.entries.append((self.turn, entry))
+                self.texts.append(entry.text)
+                self.line_turns.append(self.turn)
                 self.lines.append(write(self.turn, entry))
             if len(self.lines) >= 2 * LOG_KEPT:  # let the oldest go, now and then
                 cut = len(self.lines) - LOG_KEPT
-                del self.entries[:cut], self.lines[:cut]
+                del self.texts[:cut], self.line_turns[:cut], self.lines[:cut]
                 self.dropped += cut
         return seen
 
@@ -78,24 +84,25 @@ class Audience:
 
     def rename(self, write: LineWriter) -> None:
         """Write every line again with new names (a seat changed hands)."""
-        self.lines = [write(turn, entry) for turn, entry in self.entries]
+        self.lines = [write(turn, LogEntry(text)) for turn, text in zip(self.line_turns, self.texts, strict=True)]
         self.epoch += 1
         self.revision += 1
 
 
 class LineWriter:
     """Log lines as JSON with the players' names put in; a line several audiences read at the
-    same turn of theirs is written once."""
+    same turn of theirs is written once. Each is a right-sized copy: the audiences keep it as long
+    as the room (:func:`~parlour.hall.wire.kept`)."""
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
-        self._written: dict[tuple[int, int], bytes] = {}
+        self._written: dict[tuple[int, str], bytes] = {}
 
     def __call__(self, turn: int, entry: LogEntry) -> bytes:
-        key = (turn, id(entry))  # the entries outlive the writer, so their ids stay theirs
+        key = (turn, entry.text)  # the same words at the same turn make the same line
         line = self._written.get(key)
         if line is None:
-            line = self._written[key] = dumps_bytes({"turn": turn, "text": entry.render(self.names)})
+            line = self._written[key] = kept(dumps_bytes({"turn": turn, "text": entry.render(self.names)}))
         return line
 
 
@@ -192,7 +199,7 @@ class Audiences:
         """What ``seat`` sees of the game in ``state``: its view, who must act, the result."""
         to_act, result = common or self._common(state)
         view = None if state is None else self.game.view(state, seat)
-        return dumps_bytes({"view": view, "to_act": to_act, "result": result})
+        return kept(dumps_bytes({"view": view, "to_act": to_act, "result": result}))  # kept until the next change
 
     def state_text(self, seat: int | None, state: Any, moves: Callable[[], bytes], legal: bool = True,
                    log_start: int = 0, skipped: int = 0) -> str:
@@ -226,7 +233,7 @@ class Audiences:
         if not status and self._shared is not None:
             shared = (self._shared[0], self._deadline())
         else:
-            shared = (dumps_bytes(self._status()), self._deadline())
+            shared = (kept(dumps_bytes(self._status())), self._deadline())
         if shared != self._shared:
             self._shared = shared
             self.shared_revision += 1

@@ -16,6 +16,7 @@ from typing import Any
 from ...core import Game, IllegalAction, LogEntry, normalise_action
 from ..errors import HallError
 from ..store import ActionRecord
+from .history import History
 
 
 class Play:
@@ -26,7 +27,7 @@ class Play:
         self.seed = seed
         self.state: Any = None
         self.turn = 0  # the room's own count of actions; each audience counts the ones it saw
-        self.records: list[ActionRecord] = []
+        self.records = History()  # kept as text, out of the collector's sight (room/history.py)
         # waiting_since[seat]: the turn since which the seat has been asked to act without acting
         self.waiting_since: list[int | None] = [None] * players
 

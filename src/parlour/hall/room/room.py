@@ -54,6 +54,7 @@ from .commands import (
     Vote,
 )
 from .context import RoomContext
+from .history import History
 from .leaving import ended_early, farewell, host_away, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
@@ -121,7 +122,7 @@ class Room:
         return self.play.turn
 
     @property
-    def records(self) -> list[ActionRecord]:
+    def records(self) -> History:
         return self.play.records
 
     # -- what anyone may see ----------------------------------------------------------------------
@@ -364,6 +365,7 @@ class Room:
             if record is not None:
                 following.apply_committed(self, record, quiet=True)
             self.leading, self.lease = True, lease
+            self.context.broadcast().leading(self.code, True)
             resume_vote(self, self.votes, record)  # the vote under way, as the store keeps it (room/votes.py)
             self.chat.forget()
             self.timer.stop()  # the turn timer starts again, here
@@ -375,6 +377,7 @@ class Room:
         if not self.leading:
             return
         self.leading, self.lease = False, None
+        self.context.broadcast().leading(self.code, False)
         self.timer.follow()
         self.refresh()
 

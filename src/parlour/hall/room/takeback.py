@@ -26,6 +26,7 @@ from .chat import Chat
 from .coach import AT_ONCE, SECONDS, Coaching, Hold
 from .coach import Room as CoachedRoom
 from .commands import TakeBack
+from .history import History
 from .play import Play
 
 log = logging.getLogger(__name__)
@@ -167,7 +168,7 @@ def rewind(room: Room, turn: int, hold: Hold | None = None) -> None:
         if hold is not None and turn == play.turn - 1:
             play.state, play.turn, play.waiting_since, play.records = hold.before, turn, hold.waiting, records
         else:
-            play.records = []
+            play.records = History()
             play.begin()
             for record in records:
                 play.advance(record, room.game.apply(play.state, record.seat, record.action))

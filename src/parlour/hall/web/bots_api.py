@@ -208,7 +208,7 @@ class BotStream:
         self.websocket = websocket
         self.guard = guard
         self.address = address
-        self.key = f"{address} bot {id(self)}"
+        self.rate = guard.own_rate("connection_messages")
         self.challenges = challenges
         self.account = account
         self.online: OnlineBot | None = None
@@ -248,8 +248,7 @@ class BotStream:
             if message["type"] == "websocket.disconnect":
                 return
             try:
-                self.guard.take("connection_messages", self.key)
-                self.guard.take("messages", self.address)
+                self.guard.message(self.rate, self.address)
             except RateLimited as refused:
                 self.refused += 1
                 if self.refused > self.guard.limits.flood:

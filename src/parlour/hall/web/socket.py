@@ -26,12 +26,13 @@ from ..quotas import Guard, RateLimited
 from ..room import Room
 from ..room.chat import chat_key
 from ..room.commands import Act, Say
+from ..room.seats import Seat
 from ..social import Social
 from ..text import clip, reason
 from ..tokens import token_hash
 from ..wire import BadJson, dumps, read_json
 from .deps import AccountsDep, GuardDep, HallDep, ModerationDep, SocialDep, SocketAccount
-from .feed import Feed
+from .feed import SEND_NOW, Feed, Outbox, SendNow
 from .middleware import ID_MAX, MAX_MESSAGE, OUTBOX_MAX, client_address
 from .signed_in import RECHECK, SignedInSockets
 
@@ -60,6 +61,11 @@ def good_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and -2 ** 53 < value < 2 ** 53
 
 
+def ack_text(message_id: Any, turn: int) -> str:
+    """``{"type": "ack", "id": message_id, "turn": turn}`` as the hall sends it, without the dict."""
+    return '{"type":"ack","id":%s,"turn":%d}' % (dumps(message_id), turn)
+
+
 def id_of(message: Any) -> Any:
     """The ``id`` of a received WebSocket message, if it has a good one (a refusal names it)."""
     text = message.get("text")
@@ -73,6 +79,12 @@ def id_of(message: Any) -> Any:
     return found if good_id(found) else None
 
 
+def send_now(websocket: WebSocket) -> SendNow | None:
+    """How the server lets a text message be sent at once, if it does (cli/edge.py's WebSocket)."""
+    extension = getattr(websocket, "scope", {}).get("extensions", {}).get(SEND_NOW)  # a test's fake has no scope
+    return extension.get("send") if isinstance(extension, dict) else None
+
+
 class Connection:
     """One client of a room: who it is (its seat, its player), what it sends, and its feed."""
 
@@ -80,13 +92,14 @@ class Connection:
         self.websocket = websocket
         self.guard = guard
         self.address = address
-        self.key = f"{address} {id(self)}"  # this connection, for its own message rate
-        self.feed = Feed(websocket)  # what it is sent (web/feed.py)
+        self.rate = guard.own_rate("connection_messages")  # this connection's own message rate
+        self.feed = Feed(websocket, send_now(websocket))  # what it is sent (web/feed.py)
         self.refused = 0  # messages refused for rate in a row
         self.hall: Hall | None = None
         self.room: Room | None = None
         self.account: Account | None = None  # the player signed in on this connection, if any
         self.seat: int | None = None
+        self.held: Seat | None = None  # the record of the seat last found to be its player's
         self.token: str | None = None  # the seat token it said hello with
         self.greeted = False
         self.legal = True
@@ -98,7 +111,7 @@ class Connection:
         self.ended = False  # its session ended: it is being closed
 
     @property
-    def outbox(self) -> asyncio.Queue[Any]:
+    def outbox(self) -> Outbox:
         return self.feed.outbox
 
     @property
@@ -141,7 +154,13 @@ class Connection:
     def unseated(self) -> dict[str, Any] | None:
         """The ``welcome`` with no seat of :meth:`still_seated`, to send, if the seat went now."""
         assert self.room is not None
-        if self.seat is None or self.room.seats.holds(self.seat, self.token, self.account):
+        if self.seat is None:
+            return None
+        # a seat's holder changes only by a new Seat record (room/seats.py): one found held is not
+        # checked again (hashing the token) before every state and every move
+        current = self.room.seats[self.seat]
+        if current is self.held or self.room.seats.holds(self.seat, self.token, self.account):
+            self.held = current
             return None
         left, self.seat = self.seat, None
         self.room.disconnect(left)
@@ -159,8 +178,7 @@ class Connection:
             if message["type"] == "websocket.disconnect" or self.ended:
                 return None
             try:
-                self.guard.take("connection_messages", self.key)
-                self.guard.take("messages", self.address)
+                self.guard.message(self.rate, self.address)
             except RateLimited as refused:
                 self.refused += 1
                 self.push(error("rate_limited", f"{refused}; nothing was done", id_of(message)))
@@ -287,7 +305,7 @@ class Connection:
         arrived, room, seat = time.perf_counter(), self.room, self.seat
 
         def acknowledge(turn: int) -> None:
-            self.push({"type": "ack", "id": message_id, "turn": turn})
+            self.feed.push_text(ack_text(message_id, turn))
             observe.acknowledged(room.code, seat, turn, time.perf_counter() - arrived)
 
         await self.hall.run(self.room, Act(self.seat, message.get("turn"), message["action"]), on_commit=acknowledge)
@@ -362,6 +380,7 @@ async def serve_connection(connection: Connection, hall: Hall, code: str) -> Non
         pass  # the client went away
     finally:
         sender.cancel()
+        connection.feed.stop()
         if connection.greeted:
             hall.broadcast.unsubscribe(room.code, connection.feed.changed)
             hall.broadcast.unsubscribe(chat_key(room.code), connection.feed.chatted)
@@ -372,7 +391,7 @@ async def serve_connection(connection: Connection, hall: Hall, code: str) -> Non
             await websocket.close(*ended)
 
 
-def drop(queue: asyncio.Queue[Any]) -> None:
+def drop(queue: Outbox) -> None:
     """Let go of everything ``queue`` holds."""
     while not queue.empty():
         queue.get_nowait()
