@@ -15,6 +15,7 @@ from parlour.bots.analysis import Budget, analyse
 from parlour.cli.bench_analysis import bots_game
 from parlour.games import all_games, get
 from parlour.hall import analyses as analyses_module
+from parlour.hall import observe
 from parlour.hall.analyses import Analyses
 from parlour.hall.pacing import BUSY_MOVES, LATE, Load, Pacer
 
@@ -53,6 +54,13 @@ def test_the_hall_is_busy_with_many_moves_a_second_or_a_late_event_loop() -> Non
     assert load.look(0.0)
     clock.now += 0.6
     assert not load.look(0.0)
+
+
+def test_the_hall_counts_the_moves_it_commits_for_its_load() -> None:
+    before = observe.committed()
+    observe.moved("patchwork", "player")
+    observe.moved("dinosaurs", "bot")
+    assert observe.committed() == before + 2 and Load().moves is observe.committed
 
 
 def test_the_worker_waits_while_the_hall_is_busy_and_goes_on_when_it_is_quiet() -> None:
