@@ -126,9 +126,11 @@ class Window:
 
 async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_legal: bool, window: Window,
                     latencies: list[float], done: list[int], think: float = 0.0,
-                    acked_at: list[float] | None = None) -> None:
+                    acked_at: list[float] | None = None, retried: list[int] | None = None) -> None:
     """Connect, wait for the window to open, then play one seat until the game ends or the
-    window closes; record send-to-ack latencies."""
+    window closes; record send-to-ack latencies. A move answered ``retry`` (with several halls,
+    the room changed hands while it was on its way: nothing was done) is chosen again from the
+    newest state, as docs/protocol.md asks a client to do, and counted in ``retried``."""
     from orjson import dumps, loads
     from websockets.asyncio.client import connect
 
@@ -147,6 +149,7 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
         rng = random.Random(token)  # each seat its own pace and moves
         sent: dict[int, float] = {}
         latest: dict[str, Any] | None = None
+        acted_on: dict[str, Any] | None = None  # the newest state when the move in flight was sent
         number = 0
         while True:
             wait = stop_at - time.perf_counter() if not sent else 30.0
@@ -167,6 +170,11 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
                 latest = None  # states read before the ack predate the move; the next one shows it
             elif kind == "state":
                 latest = message
+            elif kind == "error" and message.get("code") == "retry" and message.get("id") in sent:
+                sent.pop(message["id"])
+                latest = latest or acted_on  # nothing was done: choose again from the newest state
+                if retried is not None:
+                    retried.append(1)
             elif kind == "error":
                 raise RuntimeError(f"the server refused a move: {message}")
             if sent or latest is None:
@@ -186,7 +194,7 @@ async def play_seat(url: str, token: str, game_id: str, bot_name: str, with_lega
                 number += 1
                 sent[number] = time.perf_counter()
                 await ws.send(dumps({"type": "act", "id": number, "turn": latest["turn"], "action": action}).decode())
-                latest = None
+                acted_on, latest = latest, None
         done.append(1)
 
 
@@ -198,11 +206,12 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
     latencies: list[float] = []
     acked_at: list[float] = []
     done: list[int] = []
+    retried: list[int] = []
     window = Window(sum(len(tokens) for _, tokens in rooms))
     observe.watch_collector()
     watching = asyncio.ensure_future(observe.watch_loop())
     tasks = [asyncio.ensure_future(play_seat(f"{base_ws}/ws/rooms/{code}", token, game, bot, with_legal, window,
-                                             latencies, done, think, acked_at))
+                                             latencies, done, think, acked_at, retried))
              for code, tokens in rooms for token in tokens]
     finished = asyncio.ensure_future(asyncio.wait(tasks))  # a seat that failed to connect ends early
     await asyncio.wait([finished, asyncio.ensure_future(window.connected.wait())],
@@ -225,7 +234,7 @@ async def drive(base_ws: str, rooms: list[tuple[str, list[str]]], game: str, bot
     watching.cancel()
     errors = [repr(r) for r in results if isinstance(r, BaseException)]
     return {"latencies": latencies, "acked_at": acked_at, "elapsed": elapsed, "errors": errors[:5],
-            "failed": len(errors), "cpu": time.process_time() - cpu,
+            "failed": len(errors), "retried": len(retried), "cpu": time.process_time() - cpu,
             "stalls": difference(histograms(observe.REGISTRY.collect()), stalls)}
 
 
@@ -260,6 +269,7 @@ class Run:
     cpu: dict[str, float]  # CPU seconds over the window, by part ("server", "halls", "PostgreSQL", ...)
     load: tuple[tuple[float, ...], tuple[float, ...]]  # load averages before and after
     counted: dict[str, int] = field(default_factory=dict)  # growth of counters over the window
+    retried: int = 0  # moves answered ``retry`` and chosen again (several halls: a room changed hands)
     memory: tuple[int, int] = (0, 0)  # the halls' resident bytes before the rooms, at the window's end
     stored: int = 0  # actions in the store once the clients are done
     rooms: int = 0
@@ -332,6 +342,7 @@ def measure(args: argparse.Namespace, game: Any, port: int, parts: dict[str, lis
         process.join()
     return Run(latencies=sorted(x for r in reports for x in r["latencies"]),
                elapsed=max(r["elapsed"] for r in reports), failed=sum(r["failed"] for r in reports),
+               retried=sum(r["retried"] for r in reports),
                errors=[e for r in reports for e in r["errors"]][:5], client_cpu=sum(r["cpu"] for r in reports),
                cpu={name: cpu_after[name] - cpu_before[name] for name in parts}, load=(load_before, load_after),
                counted=counted, memory=(memory_before, memory_after), rooms=len(rooms),
@@ -449,6 +460,9 @@ def report(console: Any, args: argparse.Namespace, game: Any, result: Run, serve
         console.print(f"resident memory of the {next(iter(result.cpu))}: {before / 2**20:.0f} MiB before the rooms,"
                       f" {after / 2**20:.0f} MiB at the end of the window, so"
                       f" {(after - before) / result.rooms / 1024:.0f} KiB a room (its game, its seats' connections)")
+    if result.retried:
+        console.print(f"{result.retried} moves answered `retry` (the room changed hands between halls; nothing"
+                      " was done) and chosen again from the newest state")
     if result.failed:
         console.print(f"[red]{result.failed} client connections failed[/red]: {result.errors}")
     if result.alongside:
