@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import uvicorn
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
@@ -132,3 +137,24 @@ class Socket:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+@contextmanager
+def in_thread(config: Callable[[int], uvicorn.Config]) -> Iterator[int]:
+    """A uvicorn server of ``config(port)`` on a free loopback port, run in a thread until the block
+    ends: the port, once the server has started."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(config(listener.getsockname()[1]))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(20)
+        listener.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
-from hallkit import CHEAP_ARGON2ID, HALL_SEED
+from hallkit import CHEAP_ARGON2ID, HALL_SEED, in_thread
 
 from parlour.cli.edge import CLOSE_TIMEOUT, server_config
 from parlour.games import all_games
@@ -44,22 +44,12 @@ def served(tmp_path: Path) -> Iterator[Served]:
     store = SqlStore(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
     app = create_app(store, all_games(), SystemClock(), limits=Limits(), password_hasher=CHEAP_ARGON2ID,
                      seed=HALL_SEED)
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    config = server_config(app, "127.0.0.1", port, CAP, header_timeout=HEADER_TIMEOUT, body_timeout=HEADER_TIMEOUT,
-                           log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    yield Served(port)
-    server.should_exit = True
-    thread.join(20)
-    listener.close()
+    def config(port: int) -> uvicorn.Config:
+        return server_config(app, "127.0.0.1", port, CAP, header_timeout=HEADER_TIMEOUT, body_timeout=HEADER_TIMEOUT,
+                             log_level="warning", lifespan="on")
+
+    with in_thread(config) as port:
+        yield Served(port)
     store.close()
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import socket
-import threading
 import time
 import weakref
 from collections.abc import Iterator
@@ -18,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from hallkit import CHEAP_ARGON2ID, HALL_SEED, started_room
+from hallkit import CHEAP_ARGON2ID, HALL_SEED, in_thread, started_room
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -83,21 +81,12 @@ def served(app: Any, lifespan: str = "off") -> Iterator[int]:
                 SENT_BY_TASK.append(message)
             await super().send(message)
 
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, http=http, ws=CountedWebSocket, log_level="warning", lifespan=lifespan,
-                            ws_per_message_deflate=False)  # as `parlour serve` runs it
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    yield listener.getsockname()[1]
-    server.should_exit = True
-    thread.join(20)
-    listener.close()
+    def config(port: int) -> uvicorn.Config:
+        return uvicorn.Config(app, http=http, ws=CountedWebSocket, log_level="warning", lifespan=lifespan,
+                              ws_per_message_deflate=False)  # as `parlour serve` runs it
+
+    with in_thread(config) as port:
+        yield port
 
 
 @pytest.fixture
