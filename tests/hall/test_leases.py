@@ -283,3 +283,48 @@ def wait_until_blocked_on_a_lock(engine: sa.Engine) -> None:
             assert time.monotonic() < deadline, "the takeover never waited for the lease's row"
             time.sleep(0.01)
             watcher.commit()  # pg_stat_activity is a snapshot per transaction
+
+
+def test_a_room_claimed_while_a_renewal_runs_keeps_its_lease_renewed(tmp_path: Path) -> None:
+    """A renewal that comes while a claimed room is still catching up (before it leads) does not let
+    go of its lease: it was so let go of, never renewed again, and taken over by another hall
+    LENGTH later while its owner still applied it (a move answered ``retry``; session 19)."""
+    from types import SimpleNamespace
+
+    from parlour.hall.cluster.node import Node
+
+    store = SqlStore(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
+    try:
+        node = Node(store, "redis://127.0.0.1:1/0", "127.0.0.1:1", secret="the cluster's secret, for a test")
+
+        class CatchingUp:
+            code, leading = "ROOM1", False
+
+            def __init__(self) -> None:
+                self.inside, self.go_on = asyncio.Event(), asyncio.Event()
+
+            async def became_owner(self, lease: Lease) -> None:
+                self.inside.set()
+                await self.go_on.wait()  # reading what its last owner committed
+                self.leading = True
+
+        room = CatchingUp()
+        node._hall = SimpleNamespace(rooms={room.code: room}, store=store, draining=False)  # type: ignore[assignment]
+
+        async def play() -> None:
+            claiming = asyncio.ensure_future(node.claim(room))  # type: ignore[arg-type]
+            await asyncio.wait_for(asyncio.wait([claiming, asyncio.ensure_future(room.inside.wait())],
+                                                return_when=asyncio.FIRST_COMPLETED), WITHIN)
+            assert room.inside.is_set(), claiming.exception() if claiming.done() else "no claim"
+            await node.renew()  # a renewal while the room catches up
+            room.go_on.set()
+            assert await asyncio.wait_for(claiming, WITHIN) is None
+            assert room.code in node.held
+            before = node.held[room.code].expires
+            time.sleep(0.01)
+            await node.renew()  # and the next one renews it
+            assert node.held[room.code].expires > before
+
+        run_apart(play())
+    finally:
+        store.close()

@@ -309,8 +309,10 @@ class Node:
                 lease = await asyncio.to_thread(self.leases.acquire, room.code, self.id)
                 if lease is None:  # taken between the two looks: ask again next time
                     return await asyncio.to_thread(self.leases.holder, room.code)
-            self.held[room.code] = lease
+            # Held (and so renewed) once the room leads: a renewal meanwhile lets go of the held
+            # leases of rooms that do not lead, which would leave this one to expire under it.
             await room.became_owner(lease)
+            self.held[room.code] = lease
             return None
 
     def claim_lock(self, code: str) -> asyncio.Lock:
@@ -358,31 +360,35 @@ class Node:
                 log.warning("could not look for rooms nobody holds: %s", error)
 
     async def _renew_loop(self) -> None:
-        assert self._hall is not None
-        rooms = self._hall.rooms
         while True:
             await asyncio.sleep(RENEW_EVERY)
-            for code in [c for c in self.held if c not in rooms or not rooms[c].leading]:
-                del self.held[code]  # lost on a commit, or let go of
-            held = {code: lease.token for code, lease in self.held.items()}
-            if not held:
+            await self.renew()
+
+    async def renew(self) -> None:
+        """Renews the leases of the rooms this process leads; lets go of those it no longer does."""
+        assert self._hall is not None
+        rooms = self._hall.rooms
+        for code in [c for c in self.held if c not in rooms or not rooms[c].leading]:
+            del self.held[code]  # lost on a commit, or let go of
+        held = {code: lease.token for code, lease in self.held.items()}
+        if not held:
+            return
+        try:
+            renewed = await self._hall.store.renew_leases(self.id, held, time.time)
+        except Exception as error:  # the database is away: commits fail too; renew next time
+            log.warning("could not renew %d lease(s): %s", len(held), error)
+            return
+        for code, token in held.items():
+            lease = self.held.get(code)
+            if lease is None or lease.token != token:
                 continue
-            try:
-                renewed = await self._hall.store.renew_leases(self.id, held, time.time)
-            except Exception as error:  # the database is away: commits fail too; renew next time
-                log.warning("could not renew %d lease(s): %s", len(held), error)
-                continue
-            for code, token in held.items():
-                lease = self.held.get(code)
-                if lease is None or lease.token != token:
-                    continue
-                if code in renewed:
-                    self.held[code] = Lease(code, self.id, token, renewed[code])
-                else:
-                    log.warning("room %s was taken over by another process", code)
-                    del self.held[code]
-                    if code in rooms:
-                        rooms[code].lost_ownership()
+            if code in renewed:
+                self.held[code] = Lease(code, self.id, token, renewed[code])
+            else:
+                log.warning("room %s was taken over by another process", code)
+                del self.held[code]
+                if code in rooms:
+                    rooms[code].lost_ownership()
 
     def release_later(self, lease: Lease) -> None:
         """Give up the lease of a room this process lets go of (in the background on the hall's
