@@ -164,17 +164,17 @@ class SqlStore(NotifySql):
         if writes:
             await self.write(writes)
 
-    async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
-                            lease: Lease | None = None, settle: Settlement | None = None,
-                            deadline: Deadline | None = None) -> None:
-        writes = [rooms.acting(code, action), *rooms.updating(code, None, status, None)]
+    def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
+                      lease: Lease | None = None, settle: Settlement | None = None,
+                      deadline: Deadline | None = None, encoded: bytes | None = None) -> asyncio.Future[None]:
+        writes = [rooms.acting(code, action, encoded), *rooms.updating(code, None, status, None)]
         if deadline is not None:
             writes.append(deadline_write(code, deadline))
         if settle is not None:
             writes.append(settling(settle))
         if lease is not None:
             writes.append(fence(lease))
-        await self.write(writes)
+        return self.submit(writes)
 
     async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:
         await self.write([rooms.taking_back(code, turn), *([fence(lease)] if lease is not None else [])])
@@ -221,9 +221,14 @@ class SqlStore(NotifySql):
 
     async def write(self, writes: list[Write]) -> None:
         """``writes`` in one transaction, committed (with others queued meanwhile) by the writer."""
+        await self.submit(writes)
+
+    def submit(self, writes: list[Write]) -> asyncio.Future[None]:
+        """``writes`` queued for the writer; the future ends once they committed (or failed), and a
+        caller that stops waiting for it does not stop the commit."""
         future = asyncio.get_running_loop().create_future()
         self._queue.put((writes, future))
-        await future
+        return future
 
     def _write_loop(self) -> None:
         try:
