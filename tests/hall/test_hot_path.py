@@ -14,8 +14,9 @@ from typing import Any
 
 import orjson
 import pytest
+from gckit import Unsent
 
-from parlour.games import all_games
+from parlour.games import all_games, get
 from parlour.hall import wire
 from parlour.hall.broadcast import Broadcast, LocalBroadcast
 from parlour.hall.clock import SystemClock
@@ -26,6 +27,7 @@ from parlour.hall.room.acting import check_turn
 from parlour.hall.room.commands import Act, Acted, Join, Start
 from parlour.hall.room.seats import SeatBook
 from parlour.hall.store import SqlStore, StoreError
+from parlour.hall.web.feed import Feed
 
 
 def run_apart(coroutine: Any) -> Any:
@@ -252,3 +254,31 @@ def test_an_action_is_encoded_once_for_the_store_the_history_and_the_other_halls
         return actions
 
     assert len(run_apart(in_a_hall(tmp_path, play, told))) == 12
+
+
+def test_a_room_of_two_makes_one_patchwork_view_a_move_for_both_seats(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Patchwork shows every seat the same view but its "seat" (Game.same_view_but_seat): the
+    second seat's state is made from the first one's view, and is what its own view would say."""
+    patchwork = type(get("patchwork"))
+    made: list[int | None] = []
+    real = patchwork.view
+
+    def view(self: Any, state: Any, seat: int | None) -> Any:
+        made.append(seat)
+        return real(self, state, seat)
+
+    async def play(hall: Hall, room: Room, store: SqlStore) -> None:
+        rng, feeds = random.Random(20), [Feed(Unsent()), Feed(Unsent())]  # type: ignore[arg-type]
+        for seat in (0, 1):
+            room.connect(seat)
+        monkeypatch.setattr(patchwork, "view", view)
+        for _ in range(20):
+            await hall.execute(room.code, next_move(room, rng))
+            for seat, feed in enumerate(feeds):
+                text = feed.newest_state(room, seat, legal=False)
+                assert text is not None
+                assert wire.loads(text)["view"] == real(room.game, room.state, seat)
+        assert made == [None] * 20  # one a move, the spectators', for both seats
+
+    run_apart(in_a_hall(tmp_path, play))

@@ -198,7 +198,7 @@ class Audiences:
                   common: tuple[list[int], dict[str, Any] | None] | None = None) -> bytes:
         """What ``seat`` sees of the game in ``state``: its view, who must act, the result."""
         to_act, result = common or self._common(state)
-        view = None if state is None else self.game.view(state, seat)
+        view = None if state is None else _LAST_VIEW.of(self.game, state, seat)
         return kept(dumps_bytes({"view": view, "to_act": to_act, "result": result}))  # kept until the next change
 
     def state_text(self, seat: int | None, state: Any, moves: Callable[[], bytes], legal: bool = True,
@@ -238,3 +238,30 @@ class Audiences:
             self._shared = shared
             self.shared_revision += 1
         self._texts.clear()
+
+
+class LastView:
+    """The spectators' view last made of a game whose seats' views are it with their own "seat"
+    (:attr:`~parlour.core.Game.same_view_but_seat`), with its state. A room's seats ask for theirs
+    one after the other (their connections send in turn, in one pass of the event loop), so each
+    seat after the first gets a copy of it with its seat instead of a view made anew: half of
+    Patchwork's views in a room of two. One for the whole hall, let go at the next one: nothing of
+    it lives on per room for the collector to go through. The copies are only encoded (they share
+    the view's lists and objects)."""
+
+    __slots__ = ("state", "view")
+
+    def __init__(self) -> None:
+        self.state: Any = None
+        self.view: dict[str, Any] = {}
+
+    def of(self, game: Game[Any], state: Any, seat: int | None) -> Any:
+        """``game``'s view of ``state`` for ``seat``, made once for all seats where the game allows it."""
+        if not game.same_view_but_seat:
+            return game.view(state, seat)
+        if self.state is not state:
+            self.view, self.state = game.view(state, None), state
+        return {**self.view, "seat": seat}
+
+
+_LAST_VIEW = LastView()
