@@ -27,6 +27,7 @@ from parlour.hall.room.acting import check_turn
 from parlour.hall.room.commands import Act, Acted, Join, Start
 from parlour.hall.room.seats import SeatBook
 from parlour.hall.store import SqlStore, StoreError
+from parlour.hall.store.sql import Commit
 from parlour.hall.web.feed import Feed
 
 
@@ -118,7 +119,7 @@ class HeldCommits:
         monkeypatch.setattr(store, "append_action", self.append_action)
 
     def append_action(self, *args: Any, **kwargs: Any) -> asyncio.Future[None]:
-        answer = asyncio.get_running_loop().create_future()
+        answer = Commit(loop=asyncio.get_running_loop())  # as the store's: it cannot be cancelled
         self.answers.append(answer)
         if self.fail is None:
             self.real(*args, **kwargs).add_done_callback(self.made.append)

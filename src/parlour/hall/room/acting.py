@@ -118,22 +118,21 @@ async def commit(room: Room, move: Move) -> bool:
     """``move`` committed with what commits with it (the fencing check of the room's lease, a
     finished game's ratings, a turn-based deadline), or :class:`HallError` in words (the room's
     :meth:`refusal`). Once under way, the commit is waited out even if the waiting task is
-    cancelled (its connection closed): the room must then take what the store took. Returns
-    whether it was cancelled meanwhile, for the room to raise :class:`asyncio.CancelledError` once
-    it took the move. Only the store's future is shielded: ``asyncio.shield`` of the room's whole
-    coroutine made a task a move, about 4% of a saturated hall's CPU."""
+    cancelled (its connection closed): the store's future cannot be cancelled, so the task hears
+    of it only once the commit ended, and the room must then take what the store took. Returns
+    whether it was cancelled, for the room to raise :class:`asyncio.CancelledError` once it took
+    the move. (``asyncio.shield`` of the room's act made a task a move: ~4% of a saturated hall's CPU.)"""
     saving = room.context.store.append_action(room.code, move.record, status="over" if move.over else None,
                                               lease=room.lease, settle=move.settle, deadline=move.deadline,
                                               encoded=move.encoded)
     cancelled = False
-    while not saving.done():
-        try:
-            await asyncio.shield(saving)  # of a future: no task is made
-        except asyncio.CancelledError:
-            cancelled = True  # the commit goes on: wait for it all the same
-        except Exception:  # the store's error: taken from the future below
-            pass
-    error = saving.exception()
+    try:
+        await saving
+    except asyncio.CancelledError:
+        cancelled = True
+    except Exception:  # the store's error: taken from the future below
+        pass
+    error = saving.exception()  # (ended: it cannot be cancelled)
     if error is None:
         return cancelled
     refused = room.refusal(error) if isinstance(error, StoreError) else error  # a lost lease: the room follows

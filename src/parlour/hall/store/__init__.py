@@ -122,8 +122,8 @@ class Store(NotifyStore, Protocol):
         ``deadline`` and, for the last one of a game, its places and ratings (``settle``), all in
         one transaction; ``encoded``: its action as the hall's JSON, if the caller made it already.
         Its commit is under way once this returns: the future (not a coroutine) ends once it
-        committed or failed, whether or not anyone still waits for it (a room waits it out even
-        when the caller's task is cancelled: hall/room/acting.py)."""
+        committed or failed and cannot be cancelled, so a task cancelled while it waits for it
+        hears so only once it ended (a room takes the move all the same: hall/room/acting.py)."""
         ...
 
     async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:

@@ -174,7 +174,7 @@ class SqlStore(NotifySql):
             writes.append(settling(settle))
         if lease is not None:
             writes.append(fence(lease))
-        return self.submit(writes)
+        return self.submit(writes, commit=True)
 
     async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:
         await self.write([rooms.taking_back(code, turn), *([fence(lease)] if lease is not None else [])])
@@ -223,10 +223,12 @@ class SqlStore(NotifySql):
         """``writes`` in one transaction, committed (with others queued meanwhile) by the writer."""
         await self.submit(writes)
 
-    def submit(self, writes: list[Write]) -> asyncio.Future[None]:
+    def submit(self, writes: list[Write], commit: bool = False) -> asyncio.Future[None]:
         """``writes`` queued for the writer; the future ends once they committed (or failed), and a
-        caller that stops waiting for it does not stop the commit."""
-        future = asyncio.get_running_loop().create_future()
+        caller that stops waiting for it does not stop the commit. ``commit``: a :class:`Commit`,
+        which waits cannot be cancelled."""
+        loop = asyncio.get_running_loop()
+        future = Commit(loop=loop) if commit else loop.create_future()
         self._queue.put((writes, future))
         return future
 
@@ -298,6 +300,17 @@ class SqlStore(NotifySql):
             self._writer.join()
         self._readers.shutdown(wait=True)
         self.engine.dispose()
+
+
+class Commit(asyncio.Future[None]):
+    """A commit under way, which cannot be cancelled: the writer makes it whoever waits. A task
+    cancelled while it waits for one gets its :class:`asyncio.CancelledError` once the commit
+    ended (asyncio's task, finding the future it waits for not cancelled, throws it in then), and
+    can still take what the store took (hall/room/acting.py: a move). Nothing else is made for it:
+    ``asyncio.shield`` made a future and two callbacks a move, and of a coroutine, a task."""
+
+    def cancel(self, msg: Any = None) -> bool:
+        return False
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None) -> None:
