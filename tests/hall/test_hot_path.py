@@ -24,6 +24,7 @@ from parlour.hall.errors import HallError
 from parlour.hall.hall import Hall
 from parlour.hall.room import Room
 from parlour.hall.room.acting import check_turn
+from parlour.hall.room.audience import LastView
 from parlour.hall.room.commands import Act, Acted, Join, Start
 from parlour.hall.room.seats import SeatBook
 from parlour.hall.store import SqlStore, StoreError
@@ -260,7 +261,8 @@ def test_an_action_is_encoded_once_for_the_store_the_history_and_the_other_halls
 def test_a_room_of_two_makes_one_patchwork_view_a_move_for_both_seats(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Patchwork shows every seat the same view but its "seat" (Game.same_view_but_seat): the
-    second seat's state is made from the first one's view, and is what its own view would say."""
+    view is made and encoded once a change, and each seat's state holds the JSON its own view
+    would make, byte for byte."""
     patchwork = type(get("patchwork"))
     made: list[int | None] = []
     real = patchwork.view
@@ -269,17 +271,44 @@ def test_a_room_of_two_makes_one_patchwork_view_a_move_for_both_seats(tmp_path: 
         made.append(seat)
         return real(self, state, seat)
 
+    encoded: list[Any] = []
+
+    def dumps(value: Any, *args: Any, **kwargs: Any) -> bytes:
+        part = value.get("view", value) if isinstance(value, dict) else None
+        if isinstance(part, dict) and "players" in part:  # a Patchwork view (or the part of one with its players)
+            encoded.append(part)
+        return orjson.dumps(value, *args, **kwargs)
+
     async def play(hall: Hall, room: Room, store: SqlStore) -> None:
         rng, feeds = random.Random(20), [Feed(Unsent()), Feed(Unsent())]  # type: ignore[arg-type]
         for seat in (0, 1):
             room.connect(seat)
         monkeypatch.setattr(patchwork, "view", view)
+        monkeypatch.setattr(wire, "orjson", types.SimpleNamespace(**{**vars(orjson), "dumps": dumps}))
         for _ in range(20):
             await hall.execute(room.code, next_move(room, rng))
             for seat, feed in enumerate(feeds):
                 text = feed.newest_state(room, seat, legal=False)
                 assert text is not None
-                assert wire.loads(text)["view"] == real(room.game, room.state, seat)
+                own = real(room.game, room.state, seat)
+                assert wire.loads(text)["view"] == own
+                assert f'"view":{orjson.dumps(own).decode()},' in text  # byte for byte
         assert made == [None] * 20  # one a move, the spectators', for both seats
+        assert len(encoded) == 20  # and its JSON once a move
 
     run_apart(in_a_hall(tmp_path, play))
+
+
+@pytest.mark.parametrize("keys", [["seat", "a", "b"], ["a", "seat", "b"], ["a", "b", "seat"], ["a", "b"], ["seat"], []])
+def test_the_last_view_puts_each_seat_where_the_views_own_seat_is(keys: list[str]) -> None:
+    class Seatless:
+        same_view_but_seat = True
+
+        def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+            return {key: {"seat": seat, "n": [1, "é"]} if key == "a" else seat if key == "seat" else 2 ** 40
+                    for key in keys}
+
+    game, last, state = Seatless(), LastView(), object()
+    for seat in (None, 0, 1, 12):
+        expected = wire.dumps_bytes({**game.view(state, None), "seat": seat})
+        assert last.encoded(game, state, seat) == expected  # type: ignore[arg-type]

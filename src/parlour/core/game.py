@@ -205,7 +205,7 @@ class Game(ABC, Generic[S]):
     # True when every seat's view is the spectators' with its own "seat": view(state, seat) ==
     # {**view(state, None), "seat": seat}, keys in the same order (a game that hides nothing and
     # words nothing for a seat; tests/games/test_views.py checks it). The hall then makes one view
-    # a change for all of a room's seats (hall/room/audience.py).
+    # and its JSON a change for all of a room's seats (hall/room/audience.py).
     same_view_but_seat: ClassVar[bool] = False
     options: ClassVar[tuple[Option, ...]] = ()
     # Each action type and the fields it carries besides "type", by kind: "int", "bool", "str",
