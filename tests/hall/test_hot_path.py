@@ -300,12 +300,15 @@ def test_a_room_of_two_makes_one_patchwork_view_a_move_for_both_seats(tmp_path: 
 
 
 @pytest.mark.parametrize("keys", [["seat", "a", "b"], ["a", "seat", "b"], ["a", "b", "seat"], ["a", "b"], ["seat"], []])
-def test_the_last_view_puts_each_seat_where_the_views_own_seat_is(keys: list[str]) -> None:
+@pytest.mark.parametrize("odd", [None, 2 ** 70, {3: "a key that is not text"}])
+def test_the_last_view_puts_each_seat_where_the_views_own_seat_is(keys: list[str], odd: Any) -> None:
+    """Byte for byte as the seat's own view encodes, even with values that orjson does not take as
+    they are (a whole number past 64 bits, a key that is not text: dumps_bytes's other ways)."""
     class Seatless:
         same_view_but_seat = True
 
         def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-            return {key: {"seat": seat, "n": [1, "é"]} if key == "a" else seat if key == "seat" else 2 ** 40
+            return {key: {"seat": seat, "n": [1, "é", 1e-7]} if key == "a" else seat if key == "seat" else odd
                     for key in keys}
 
     game, last, state = Seatless(), LastView(), object()

@@ -29,6 +29,12 @@ def dumps_bytes(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def dumps_as_is(value: Any) -> bytes:
+    """:func:`dumps_bytes`'s JSON of ``value`` when orjson takes it as it is (then each part of
+    it is, byte for byte, the JSON of that part); TypeError for what needs its other ways."""
+    return orjson.dumps(value)
+
+
 def embedded(data: bytes) -> Any:
     """JSON already made by :func:`dumps_bytes`, put into a value that :func:`dumps_bytes` encodes
     next as it is, not encoded again (an action: its record, the store's row and the change told

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ...core import Game, LogEntry, Result
-from ..wire import dumps_bytes, embedded, kept
+from ..wire import dumps_as_is, dumps_bytes, embedded, kept
 
 LOG_SENT = 200  # the most log lines one state message carries: a connection lacking more gets the newest
 LOG_KEPT = 1000  # the newest log lines an audience keeps (at least LOG_SENT); the older ones are let go
@@ -254,24 +254,37 @@ class LastView:
     their JSON). One for the whole hall, let go at the next one, and only bytes: nothing of it
     lives on per room, nor for the collector to go through."""
 
-    __slots__ = ("state", "opening", "closing")
+    __slots__ = ("state", "opening", "closing", "view")
 
     def __init__(self) -> None:
         self.state: Any = None
         self.opening = self.closing = b""  # the view's JSON before the seat's value, and after it
+        self.view: dict[str, Any] | None = None  # a view orjson does not take as it is: encoded per seat
 
     def encoded(self, game: Game[Any], state: Any, seat: int | None) -> bytes:
         """The JSON of ``game.view(state, seat)``, byte for byte."""
         if self.state is not state:
-            view = game.view(state, None)
-            keys = list(view)
-            at = keys.index("seat") if "seat" in view else len(keys)  # {**view, "seat": seat}: its place
-            before = dumps_bytes({key: view[key] for key in keys[:at]})
-            after = dumps_bytes({key: view[key] for key in keys[at + 1:]})
-            self.opening = before[:-1] + (b',"seat":' if at else b'"seat":')
-            self.closing = b"," + after[1:] if at + 1 < len(keys) else b"}"
+            self._take(game.view(state, None))
             self.state = state
+        if self.view is not None:
+            return dumps_bytes({**self.view, "seat": seat})
         return self.opening + (b"null" if seat is None else b"%d" % seat) + self.closing
+
+    def _take(self, view: dict[str, Any]) -> None:
+        self.view = None
+        try:
+            whole = dumps_as_is(view)
+        except TypeError:
+            self.view = view
+            return
+        keys = list(view)
+        if "seat" not in view:  # {**view, "seat": seat} puts it last
+            self.opening, self.closing = whole[:-1] + (b',"seat":' if keys else b'"seat":'), b"}"
+            return
+        at = keys.index("seat")
+        before = dumps_as_is({key: view[key] for key in keys[:at]})  # "{" and the keys before the seat, then "}"
+        seat_at = len(before) - 1 + (1 if at else 0) + len(b'"seat":')
+        self.opening, self.closing = whole[:seat_at], whole[seat_at + len(dumps_as_is(view["seat"])):]
 
 
 _LAST_VIEW = LastView()
