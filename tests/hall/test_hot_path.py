@@ -182,6 +182,19 @@ def test_a_move_whose_caller_is_cancelled_during_its_commit_is_taken_all_the_sam
     run_apart(in_a_hall(tmp_path, play))
 
 
+def test_a_move_once_the_store_is_closed_is_refused_at_once(tmp_path: Path) -> None:
+    """A commit cannot be cancelled, so one that no writer would ever make must fail, not wait for ever
+    (a hall stopping would hang on it)."""
+    async def play(hall: Hall, room: Room, store: SqlStore) -> None:
+        store.close()
+        with pytest.raises(HallError) as refused:
+            await asyncio.wait_for(hall.execute(room.code, next_move(room, random.Random(20))), 5)
+        assert refused.value.code == "store" and "the store is closed" in str(refused.value)
+        assert room.turn == 0
+
+    run_apart(in_a_hall(tmp_path, play))
+
+
 def test_a_move_cancelled_before_it_is_judged_is_not_made(tmp_path: Path) -> None:
     """Nothing was acknowledged, nothing done: the player sees the state on reconnecting and acts again."""
     async def play(hall: Hall, room: Room, store: SqlStore) -> None:

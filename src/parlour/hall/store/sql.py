@@ -77,6 +77,7 @@ class SqlStore(NotifySql):
         self._conn: sa.Connection | None = None  # the writer thread's own
         self._writer = threading.Thread(target=self._write_loop, name="parlour-store-writer", daemon=True)
         self._writer.start()
+        self._open = True  # False once closed: a write then fails at once (a Commit would wait for ever)
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="parlour-store-reader")
         self.batches = 0  # transactions committed
         self.social = SocialRows(self._read, self.write)  # friends, blocks, invitations, your data
@@ -229,7 +230,10 @@ class SqlStore(NotifySql):
         which waits cannot be cancelled."""
         loop = asyncio.get_running_loop()
         future = Commit(loop=loop) if commit else loop.create_future()
-        self._queue.put((writes, future))
+        if self._open:
+            self._queue.put((writes, future))
+        else:
+            future.set_exception(_closed_error())
         return future
 
     def _write_loop(self) -> None:
@@ -294,12 +298,24 @@ class SqlStore(NotifySql):
             _settle(future, None)
 
     def close(self) -> None:
-        """Finish pending writes and let go of resources."""
+        """Finish pending writes and let go of resources; a write asked for after fails."""
+        self._open = False
         if self._writer.is_alive():
             self._queue.put(None)
             self._writer.join()
+        while True:  # queued behind the end (from another thread): failed, not left waiting for ever
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                _settle(item[1], _closed_error())
         self._readers.shutdown(wait=True)
         self.engine.dispose()
+
+
+def _closed_error() -> StoreError:
+    return StoreError("the store is closed (the hall is stopping): nothing was saved")
 
 
 class Commit(asyncio.Future[None]):
