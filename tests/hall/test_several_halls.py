@@ -8,6 +8,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +41,26 @@ class Halls:
         self.logs: list[Path] = []  # each process's output, shown when a test fails
 
     def start(self, count: int, options: tuple[str, ...] = ()) -> None:
-        """``count`` more processes; ``options``: more of ``parlour serve``'s for each."""
-        for _ in range(count):
-            port = free_port()
-            log = self.folder / f"hall-{len(self.ports)}.log"
-            self.processes.append(start_server(self.db_url, port, (
+        """``count`` more processes, started at once; ``options``: more of ``parlour serve``'s for each."""
+        if not self.processes:  # the store's schema brought up to date first, here, as no two halls may at once
+            SqlStore(self.db_url).close()
+        ports = [free_port() for _ in range(count)]
+        logs = [self.folder / f"hall-{len(self.ports) + n}.log" for n in range(count)]
+
+        def start(port: int, log: Path) -> subprocess.Popen[bytes]:
+            return start_server(self.db_url, port, (
                 "--no-client-quotas", "--redis", self.redis_url, "--bot-workers", "1", *options), log=log,
-                env={"PARLOUR_CLUSTER_SECRET": "the halls' forwarding secret, outside the store"}))
-            self.ports.append(port)
-            self.logs.append(log)
+                env={"PARLOUR_CLUSTER_SECRET": "the halls' forwarding secret, outside the store"})
+
+        with ThreadPoolExecutor(count) as starting:  # each waits for its process to answer
+            futures = [starting.submit(start, port, log) for port, log in zip(ports, logs)]
+        for future, port, log in zip(futures, ports, logs):
+            if future.exception() is None:  # (those that started are stopped by close() whatever happens)
+                self.processes.append(future.result())
+                self.ports.append(port)
+                self.logs.append(log)
+        for future in futures:
+            future.result()  # a process that did not start: its error
 
     def base(self, hall: int) -> str:
         return f"http://127.0.0.1:{self.ports[hall]}"
