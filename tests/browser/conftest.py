@@ -71,6 +71,8 @@ def screenshot() -> Callable[[object, str], Path]:
     def shoot(page, name: str, full_page: bool = True) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
+        if full_page:  # from the top: a page scrolled down shows its sticky header mid-picture
+            page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(path), full_page=full_page)
         return path
     return shoot

@@ -54,3 +54,21 @@ def test_a_finished_game_s_analysis_shows_its_chart_and_its_blunders(open_page, 
         row.locator(".analysis-see").click()
         expect(page.locator("#step-counter")).to_have_text(f"move {worst['turn'] - 1} of {len(moves)}")
         expect(page.locator("#replay-view")).to_have_value(str(worst["seat"]))
+
+
+def test_an_analysis_waiting_for_a_busy_hall_says_so(open_page, screenshot):
+    """While live games keep the hall busy, analyses wait for them (hall/pacing.py): the page says
+    why the progress stands still and how long it may still wait."""
+    waiting = {"status": "pending", "done": 0, "total": 48, "ahead": 1, "waiting": True, "waited": 75.0,
+               "patience": 300.0, "names": ["Ana", "Ben"], "game": "patchwork"}
+    for size, name in ((DESK, "desk"), (PHONE, "phone")):
+        page = open_page("/")
+        page.set_viewport_size(size)
+        page.route("**/api/rooms/ABCDEF/analysis", lambda route: route.fulfill(json=waiting))
+        page.goto("/r/ABCDEF/analysis")
+        expect(page.locator("#analysis-pending")).to_contain_text("0 of 48 moves judged; 1 game ahead of this one.")
+        expect(page.locator("#analysis-waiting")).to_have_text(
+            "The hall is busy with live games, and they come first: the analysis waits for a quieter moment"
+            " (4 minutes at most), then goes on slowly if it has to.")
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        screenshot(page, f"analysis-waiting-{name}")

@@ -34,6 +34,7 @@ def made(client: Any, code: str, seconds: float = 120.0) -> dict[str, Any]:
             return dict(body)
         assert body["status"] == "pending", body
         assert 0 <= body["done"] <= body["total"]
+        assert isinstance(body["waiting"], bool) and 0 <= body["waited"] <= body["patience"] + 60
         assert time.monotonic() < deadline, "the analysis was not made in time"
         time.sleep(0.2)
 

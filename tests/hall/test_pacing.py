@@ -1,6 +1,7 @@
 """Analyses yield to live play (issue 33, hall/pacing.py): the hall says it is busy when it commits
-many moves or its event loop runs late; the analysis worker then waits between moves, down to a
-floor, and goes on as soon as the hall is quiet; paced or not, the judgement is the same."""
+many moves or its event loop runs late; the analysis worker then waits before each move, for as long
+as the hall stays busy up to an analysis's patience, then at a floor, and goes on as soon as the hall
+is quiet; a waiting worker is not a stuck one; paced or not, the judgement is the same."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from parlour.games import all_games, get
 from parlour.hall import analyses as analyses_module
 from parlour.hall import observe
 from parlour.hall.analyses import Analyses
-from parlour.hall.pacing import BUSY_MOVES, LATE, Load, Pacer
+from parlour.hall.pacing import BUSY_MOVES, LATE, PATIENCE, Load, Pacer
 
 SMALL = Budget(rounds=6, width=3)
 
@@ -65,7 +66,8 @@ def test_the_hall_counts_the_moves_it_commits_for_its_load() -> None:
 
 def test_the_worker_waits_while_the_hall_is_busy_and_goes_on_when_it_is_quiet() -> None:
     clock, busy = Clock(), [True]
-    pacer = Pacer(lambda: busy[0], floor=0.1, cpu=lambda: clock.cpu, clock=lambda: clock.now, sleep=clock.sleep)
+    pacer = Pacer(lambda: busy[0], floor=0.1, patience=0.0, cpu=lambda: clock.cpu, clock=lambda: clock.now,
+                  sleep=clock.sleep)  # no patience: at the floor from the start
     pacer()  # before the first move: nothing judged yet, nothing to wait for
     assert clock.slept == []
     clock.cpu += 0.08  # a move judged in 0.08 s of CPU, the hall busy throughout: 0.72 s of waiting, no more
@@ -93,6 +95,62 @@ def test_the_worker_waits_while_the_hall_is_busy_and_goes_on_when_it_is_quiet() 
     assert clock.slept == []
     with pytest.raises(ValueError, match="share of the time"):
         Pacer(lambda: True, floor=0)
+    with pytest.raises(ValueError, match="number of seconds"):
+        Pacer(lambda: True, patience=-1)
+
+
+def test_an_analysis_waits_for_a_busy_hall_all_its_patience_then_goes_on_at_the_floor() -> None:
+    clock, told = Clock(), []
+    pacer = Pacer(lambda: True, floor=0.1, patience=2.0, cpu=lambda: clock.cpu, clock=lambda: clock.now,
+                  sleep=clock.sleep, looked=lambda p: told.append((p.waiting, p.game_waited)))
+    pacer()  # the hall busy before the first move: the whole patience, and no move judged meanwhile
+    assert sum(clock.slept) == pytest.approx(2.0) and max(clock.slept) <= 0.05
+    assert all(waiting for waiting, _ in told[:-1]) and told[-1] == (False, pytest.approx(2.0))
+    assert [waited for _, waited in told] == sorted(waited for _, waited in told)  # the hall sees it grow
+    clock.slept.clear()
+    clock.cpu += 0.08
+    pacer()  # patience spent, still busy: the floor, 0.72 s after a 0.08 s move
+    assert sum(clock.slept) == pytest.approx(0.72) and pacer.game_waited == pytest.approx(2.72)
+
+    pacer.new_game()  # another game: its patience is whole again
+    assert told[-1] == (False, 0.0)
+    clock.slept.clear()
+    clock.cpu += 0.08
+    looks = [0]
+
+    def quiet_after_three_looks() -> bool:
+        looks[0] += 1
+        return looks[0] <= 3
+
+    pacer.busy = quiet_after_three_looks
+    pacer()  # waits while busy (longer than the floor would let it), goes on at the look it is quiet
+    assert len(clock.slept) == 3 and pacer.game_waited == pytest.approx(0.15)
+    assert pacer.waited == pytest.approx(2.72 + 0.15) and pacer.worked == pytest.approx(0.16)
+
+
+def test_a_worker_waiting_for_a_busy_hall_is_not_taken_for_a_stuck_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analyses_module, "STUCK_SECONDS", 0.3)
+
+    async def run() -> None:
+        made = Analyses(Kept(), all_games())
+        worker = Pacer(lambda: True, patience=10.0, sleep=lambda s: None, looked=made.shared.told)
+        future: asyncio.Future[list[dict[str, Any]]] = asyncio.get_running_loop().create_future()
+
+        async def wait_a_while() -> None:  # the worker waits for the hall 1.2 s, 4 times the stuck time
+            for _ in range(24):
+                worker.game_waited += 0.05
+                worker.looked(worker)
+                await asyncio.sleep(0.05)
+            future.set_result([{"turn": 1}])
+
+        waiting = asyncio.create_task(wait_a_while())
+        assert await made._judged(future, 1, 10) == [{"turn": 1}]
+        await waiting
+        never: asyncio.Future[list[dict[str, Any]]] = asyncio.get_running_loop().create_future()
+        with pytest.raises(RuntimeError, match="no move of 11 to 20 was judged in 0 s"):
+            await made._judged(never, 11, 20)  # neither judging nor waiting: stuck
+
+    asyncio.run(run())
 
 
 class Kept:
@@ -139,16 +197,17 @@ def test_a_busy_hall_holds_the_worker_back_until_it_is_quiet(monkeypatch: pytest
 
     async def run() -> tuple[list[Any], dict[str, Any]]:
         kept = Kept()
-        made = Analyses(kept, all_games(), load=load, floor=1e-4)  # busy: up to 10,000 times a move's time
+        made = Analyses(kept, all_games(), load=load)  # the hall's own patience and floor
         made.budget = SMALL
         made.shared.busy = True
         try:
-            assert (await made.request("ROOM", replay, "ana"))["status"] == "pending"
-            await until(lambda: made.shared.turn >= 1, 120, "the first move was never judged")
-            held = made.shared.turn
-            await asyncio.sleep(1.5)  # the hall busy: the worker waits after its first move
-            during = (await made.request("ROOM", replay, "ana"))
-            assert made.shared.turn == held and during["done"] == held and during["status"] == "pending"
+            first = await made.request("ROOM", replay, "ana")
+            assert first["status"] == "pending" and first["patience"] == PATIENCE == 300.0
+            await until(lambda: made.shared.waiting, 120, "the worker never waited for the busy hall")
+            await asyncio.sleep(1.5)  # the hall busy: the worker judges nothing at all
+            during = await made.request("ROOM", replay, "ana")
+            assert made.shared.turn == 0 and during["done"] == 0 and during["status"] == "pending"
+            assert during["waiting"] is True and during["waited"] >= 1.4
             load.busy = False  # quiet: it goes on, and finishes
             await until(lambda: made.queued == 0, 120, "the analysis did not go on once the hall was quiet")
             return kept.saved, {"waited": made.shared.waited, "worked": made.shared.worked}
@@ -157,7 +216,7 @@ def test_a_busy_hall_holds_the_worker_back_until_it_is_quiet(monkeypatch: pytest
 
     saved, spent = asyncio.run(run())
     assert len(saved) == 1 and len(saved[0].moves) == len(replay["actions"])
-    assert spent["waited"] >= 1.4
+    assert spent["waited"] >= 1.4 and spent["worked"] > 0
 
 
 def test_an_analysis_still_completes_on_a_hall_always_busy_and_judges_the_same() -> None:
@@ -166,7 +225,7 @@ def test_an_analysis_still_completes_on_a_hall_always_busy_and_judges_the_same()
 
     async def run() -> tuple[list[Any], float, float]:
         kept = Kept()
-        made = Analyses(kept, all_games(), load=Steered(busy=True), floor=0.25)
+        made = Analyses(kept, all_games(), load=Steered(busy=True), floor=0.25, patience=1.0)
         made.budget = SMALL
         try:
             await made.request("ROOM", replay, "ana")
@@ -185,5 +244,5 @@ def test_an_analysis_still_completes_on_a_hall_always_busy_and_judges_the_same()
     assert len(saved) == 1
     # the same seed, the same judgement: exactly what analyse() gives unpaced, in this process
     assert saved[0].moves == [j.to_json() for j in analyse(game, replay, budget=SMALL)]
-    # at the floor: three times the CPU of each move spent waiting (floor 0.25), the hall never quiet
-    assert worked > 0 and 2.7 * worked <= waited <= 3 * worked + 2.0
+    # its patience (1 s), then at the floor: three times the CPU of each move spent waiting (floor 0.25)
+    assert worked > 0 and 1.0 + 2.7 * worked <= waited + 3 * 0.2 and waited <= 1.0 + 3 * worked + 2.0

@@ -2,9 +2,10 @@
 time, from a queue with a cap per person and in all; each is stored once made and never made again.
 
 The worker runs at the lowest CPU priority, so live rooms (and the bots' own workers) always come
-first, and between two moves it waits while the hall is busy with live play, down to a floor
-(hall/pacing.py); a game is judged a few moves per call, its progress told move by move, and a
-worker that judges no move for far too long is ended, and the analysis with a reason::
+first, and before each move it waits while the hall is busy with live play (hall/pacing.py: five
+minutes at most an analysis, then it goes on at a floor); a game is judged a few moves per call,
+its progress told move by move, and a worker that neither judges nor waits for far too long is
+ended, and the analysis with a reason::
 
     analyses = Analyses(store, games)
     state = await analyses.request(code, replay, requester="ana")   # made, pending or failed
@@ -27,7 +28,7 @@ from typing import Any, Final
 from ..bots.analysis import DEFAULT_BUDGET, LABELS
 from ..core import Game
 from .errors import HallError
-from .pacing import FLOOR, Load, Pacer, Shared, watch
+from .pacing import FLOOR, PATIENCE, Load, Pacer, Shared, watch
 from .store import AnalysisRecord, Store
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,7 @@ QUEUED: Final = 16  # analyses waiting or being made, in all
 PER_REQUESTER: Final = 2  # of those, asked for by one person (an account, else an address)
 MOVES: Final = 2_000  # the longest game analysed (a game's cap on moves is lower: docs/analysis.md)
 PART: Final = 10  # moves judged per call to the worker
-STUCK_SECONDS: Final = 120.0  # a worker judging no move for this long is stuck: it ends the analysis
+STUCK_SECONDS: Final = 120.0  # a worker neither judging nor waiting this long is stuck: it ends the analysis
 WORKER_NICE: Final = 19
 
 
@@ -59,7 +60,7 @@ class Job:
 _worker_pace: list[tuple[Shared, Pacer]] = []  # in the worker: what it shares with the hall, its pacer
 
 
-def _start_worker(array: Any, floor: float) -> None:
+def _start_worker(array: Any, floor: float, patience: float) -> None:
     """The worker runs only on a core nothing else wants (Linux's SCHED_IDLE; elsewhere nice 19): at
     nice 19 alone it still took a share of the cores from the live rooms, whose ack p99 went from
     6-8 ms to 18-21 ms at 1,000 moves/s while analyses ran (parlour bench hall --analyses); and it
@@ -70,21 +71,20 @@ def _start_worker(array: Any, floor: float) -> None:
         with contextlib.suppress(OSError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     shared = Shared(array)
-    _worker_pace[:] = [(shared, Pacer(lambda: shared.busy, floor))]
+    _worker_pace[:] = [(shared, Pacer(lambda: shared.busy, floor, patience, looked=shared.told))]
 
 
 def judge_part(game_id: str, replay: dict[str, Any], first: int, last: int, rounds: int, width: int
                ) -> list[dict[str, Any]]:
     """In the worker: moves ``first`` to ``last`` of ``replay`` judged (their JSON), each move after
-    the pacer's leave, the last move judged told to the hall as it goes."""
+    the pacer's leave (a game's patience starts with its first move), the last move judged told to
+    the hall as it goes."""
     from ..bots.analysis import Budget, analyse
     from ..games import all_games
 
     shared, pacer = _worker_pace[0]
-
-    def pace() -> None:
-        pacer()
-        shared.spent(pacer.worked, pacer.waited)
+    if first == 1:
+        pacer.new_game()
 
     def judged(turn: int, total: int) -> None:
         if turn >= first:
@@ -92,20 +92,21 @@ def judge_part(game_id: str, replay: dict[str, Any], first: int, last: int, roun
 
     game = all_games()[game_id]
     return [j.to_json() for j in analyse(game, replay, budget=Budget(rounds, width), progress=judged, first=first,
-                                         last=last, pace=pace)]
+                                         last=last, pace=pacer)]
 
 
 class Analyses:
     """The queue of analyses to make, the worker that makes them, and the store that keeps them."""
 
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], now: Any = time.time,
-                 load: Load | None = None, floor: float = FLOOR) -> None:
+                 load: Load | None = None, floor: float = FLOOR, patience: float = PATIENCE) -> None:
         self.store = store
         self.games = games
         self.now = now
         self.budget = DEFAULT_BUDGET
         self.load = load if load is not None else Load()  # is the hall busy? (hall/pacing.py)
-        self.floor = floor  # the share of its time the worker still works while the hall is busy
+        self.floor = floor  # the share of its time the worker still works once its patience is spent
+        self.patience = patience  # seconds an analysis waits for a busy hall, in all, before the floor
         self._jobs: dict[str, Job] = {}  # by room code, in the order asked
         self._failed: dict[str, str] = {}  # room code -> why its analysis could not be made (until restart)
         self._wake = asyncio.Event()
@@ -134,9 +135,14 @@ class Analyses:
         return len(self._jobs)
 
     def pending(self, job: Job) -> dict[str, Any]:
+        """Progress, told move by move; and whether the worker now waits for a busy hall, how long
+        this analysis has waited and may wait in all (then it goes on, slowly, busy or not)."""
         ahead = list(self._jobs).index(job.code)
-        done = max(job.done, self.shared.turn) if job is self._making else job.done  # told move by move
-        return {"status": "pending", "done": done, "total": job.total, "ahead": ahead}
+        making = job is self._making
+        done = max(job.done, self.shared.turn) if making else job.done
+        waited = self.shared.game_waited if making else 0.0
+        return {"status": "pending", "done": done, "total": job.total, "ahead": ahead,
+                "waiting": making and self.shared.waiting, "waited": round(waited, 1), "patience": self.patience}
 
     def _queue(self, code: str, replay: dict[str, Any], requester: str) -> Job:
         if len(replay["actions"]) > MOVES:
@@ -193,20 +199,21 @@ class Analyses:
 
     async def _judged(self, future: asyncio.Future[list[dict[str, Any]]], first: int, last: int
                       ) -> list[dict[str, Any]]:
-        """The worker's answer, unless it judges no move for :data:`STUCK_SECONDS` (waiting for a
-        busy hall included: a wait lasts at most nine times the move before it)."""
-        seen = self.shared.turn
+        """The worker's answer, unless for :data:`STUCK_SECONDS` it neither judges a move nor waits
+        for a busy hall (a wait is told at every look, 20 times a second)."""
+        seen = self.shared.turn, self.shared.game_waited
         while not (await asyncio.wait({future}, timeout=STUCK_SECONDS))[0]:
-            if self.shared.turn == seen:
+            now = self.shared.turn, self.shared.game_waited
+            if now == seen:
                 self._end_worker()
                 raise RuntimeError(f"no move of {first} to {last} was judged in {STUCK_SECONDS:.0f} s")
-            seen = self.shared.turn
+            seen = now
         return future.result()
 
     def _worker(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(1, mp_context=self._context, initializer=_start_worker,
-                                             initargs=(self.shared.array, self.floor))
+                                             initargs=(self.shared.array, self.floor, self.patience))
         return self._pool
 
     def _end_worker(self) -> None:

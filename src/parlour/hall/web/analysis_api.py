@@ -22,8 +22,9 @@ router = APIRouter()
 async def room_analysis(code: str, hall: HallDep, request: Request, account: CurrentAccount,
                         address: ClientAddress) -> dict[str, Any]:
     """The finished game's analysis: ``{"status": "made", "moves": [...], "summary": [...]}`` once
-    made; ``{"status": "pending", "done": N, "total": M, "ahead": K}`` while it is being made (the
-    first request queues it); ``{"status": "failed", "reason": ...}``. 409 while the game runs."""
+    made; ``{"status": "pending", "done": N, "total": M, "ahead": K, "waiting": bool, "waited": s,
+    "patience": s}`` while it is being made (the first request queues it; ``waiting``: for a busy
+    hall, hall/pacing.py); ``{"status": "failed", "reason": ...}``. 409 while the game runs."""
     room = await hall.room(code)
     if room.status != "over":
         raise HallError("conflict", "the game is still being played: it is analysed once it is over")

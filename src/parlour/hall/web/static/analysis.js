@@ -128,9 +128,17 @@ async function start() {
       el("h1", {}, "Analysing the game…"),
       el("p", {}, `${answer.done} of ${plural(answer.total, "move")} judged`
         + (answer.ahead ? `; ${plural(answer.ahead, "game")} ahead of this one` : "") + "."),
-      el("progress", { max: 1, value: share, "aria-label": "Progress" })));
+      el("progress", { max: 1, value: share, "aria-label": "Progress" }),
+      answer.waiting ? el("p", { class: "muted", id: "analysis-waiting" }, waitingWords(answer)) : null));
     await new Promise((resolve) => setTimeout(resolve, 1500));
   }
+}
+
+/** Why nothing moves: the hall is busy with live games, and analyses wait for them (hall/pacing.py). */
+function waitingWords(answer) {
+  const left = Math.max(0, Math.ceil((answer.patience - answer.waited) / 60));
+  return "The hall is busy with live games, and they come first: the analysis waits for a quieter moment"
+    + (left > 0 ? ` (${plural(left, "minute")} at most), then goes on slowly if it has to.` : "; it goes on slowly meanwhile.");
 }
 
 start();
