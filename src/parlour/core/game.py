@@ -435,6 +435,14 @@ class SearchHooks(Generic[S]):
     # (view, seat, rng) -> the belief, a guess at the hidden state drawn from what the seat has
     # seen others do. None: ``game.sample``, every consistent state alike.
     sample: Callable[[View, int, random.Random], S] | None = None
+    # (state, positions) -> the game played out exactly from ``state`` (an open-information game,
+    # near its end): each seat's value with perfect play from both sides and a move of the seat to
+    # act that keeps its own, or None when finding out takes more than ``positions`` positions (a
+    # count, not the clock: the same state and budget give the same answer). The search asks before
+    # it searches and plays the move when it wins; the analysis judges each move by it
+    # (docs/bots.md). None: the search's estimates everywhere.
+    solve: Callable[[S, int], tuple[list[float], Action] | None] | None = None
+    solve_positions: int = 20_000  # the most positions the search lets ``solve`` visit for one question
 
 
 def replay(game: Game[S], players: int, options: Mapping[str, Any] | None, seed: int,

@@ -55,7 +55,7 @@ from .commands import (
 )
 from .context import RoomContext
 from .history import History
-from .leaving import ended_early, farewell, host_away, leave, time_out, watch_host
+from .leaving import ended_early, farewell, host_away, host_away_after, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
 from .seating import give_to_bot, join, start
@@ -145,7 +145,8 @@ class Room:
         return ended_early(self.status, self.game, self.state, self.seats, self.turn)
 
     def host_away(self) -> bool:
-        return host_away(self.status, self.seats, self.host_seen, self.context.clock.now())
+        return host_away(self.status, self.seats, self.host_seen, self.context.clock.now(),
+                         host_away_after(self.context))
 
     def expired(self, now: float, ttl: float) -> bool:
         """A waiting room nobody has been connected to for ``ttl`` seconds."""
