@@ -197,7 +197,8 @@ def test_parlour_analyse_prints_a_table_or_json(tmp_path: Any, capsys: pytest.Ca
     out = json.loads(capsys.readouterr().out)
     assert len(out["moves"]) == len(replay["actions"])
     assert set(out["moves"][0]) >= {"turn", "seat", "action", "best", "win_chance_before", "win_chance_after",
-                                    "label"}
+                                    "label", "best_words"}
+    assert all(isinstance(m["best_words"], str) and "·" not in m["best_words"] for m in out["moves"])  # in words
     judged = analyse(game, replay, budget=Budget(rounds=4))
     assert [s["blunder"] for s in out["summary"]] == [c["blunder"] for c in summary(judged, 2)]
     assert main(["analyse", str(path), "--seat", "0", "--rounds", "4"]) == 0
