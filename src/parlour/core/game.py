@@ -202,6 +202,11 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     hidden_information: ClassVar[bool] = False
+    # True when every seat's view is the spectators' with its own "seat": view(state, seat) ==
+    # {**view(state, None), "seat": seat}, keys in the same order (a game that hides nothing and
+    # words nothing for a seat; tests/games/test_views.py checks it). The hall then makes one view
+    # and its JSON a change for all of a room's seats (hall/room/audience.py).
+    same_view_but_seat: ClassVar[bool] = False
     options: ClassVar[tuple[Option, ...]] = ()
     # Each action type and the fields it carries besides "type", by kind: "int", "bool", "str",
     # "ints" or "strs" (lists of those); a trailing "?" makes a field optional (absent or null).
@@ -430,6 +435,14 @@ class SearchHooks(Generic[S]):
     # (view, seat, rng) -> the belief, a guess at the hidden state drawn from what the seat has
     # seen others do. None: ``game.sample``, every consistent state alike.
     sample: Callable[[View, int, random.Random], S] | None = None
+    # (state, positions) -> the game played out exactly from ``state`` (an open-information game,
+    # near its end): each seat's value with perfect play from both sides and a move of the seat to
+    # act that keeps its own, or None when finding out takes more than ``positions`` positions (a
+    # count, not the clock: the same state and budget give the same answer). The search asks before
+    # it searches and plays the move when it wins; the analysis judges each move by it
+    # (docs/bots.md). None: the search's estimates everywhere.
+    solve: Callable[[S, int], tuple[list[float], Action] | None] | None = None
+    solve_positions: int = 20_000  # the most positions the search lets ``solve`` visit for one question
 
 
 def replay(game: Game[S], players: int, options: Mapping[str, Any] | None, seed: int,

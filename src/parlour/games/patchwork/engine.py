@@ -279,6 +279,7 @@ class Patchwork(Game[State]):
     min_players = 2
     max_players = 2
     hidden_information = False
+    same_view_but_seat = True
     action_fields = {"play": {"patch": "int", "rotation": "int", "flip": "bool?", "x": "int", "y": "int"},
                      "skip": {}}
     time_limits_ms = TIME_LIMITS_MS
@@ -470,7 +471,12 @@ class Patchwork(Game[State]):
 
     # -- applying --------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action, log: list[LogEntry] | None = None) -> State:
-        placement = self._checked(state, seat, action)
+        return self.advance(state, seat, self._checked(state, seat, action), log)
+
+    def advance(self, state: State, seat: int, placement: Placement | None, log: list[LogEntry] | None = None
+                ) -> State:
+        """The state after ``seat`` sews ``placement`` (None: SKIP), which must be legal: :meth:`apply`
+        without the checks, for a search that only ever makes legal placements (the endgame's)."""
         me = f"{{p{seat}}}"
         circle, quilts, income, placed = state.circle, state.quilts, state.income, state.placed
         pending = state.pending[seat]

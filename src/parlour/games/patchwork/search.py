@@ -16,6 +16,7 @@ from typing import Any
 
 from ...core import Action, SearchHooks
 from .bots import _fit_quality, purchase_value, skip_value
+from .endgame import solve as solve_endgame
 from .engine import (
     BONUS_POINTS,
     EMPTY_PENALTY,
@@ -110,6 +111,10 @@ class PatchworkSearch(SearchHooks[State]):
             scored.append((skip_value(time, state.time[1 - seat]), len(scored), SKIP))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [action for _, _, action in scored]
+
+    def solve(self, state: State, positions: int) -> tuple[list[float], Action] | None:
+        """The last turns played exactly (:mod:`.endgame`): who wins with perfect play, and how."""
+        return solve_endgame(state, positions)
 
     def rollout(self, state: State, seat: int, rng: random.Random) -> Action:
         return self.candidates(state, seat, 1)[0]
