@@ -7,7 +7,10 @@ from __future__ import annotations
 import copy
 import json
 import math
+import multiprocessing
+import os
 import random
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -152,22 +155,35 @@ def steady_game(game: Game[Any], levels: list[str], seed: int) -> dict[str, Any]
     return bots_game(game, bots, seed, levels)[0]
 
 
+def judged_moves(task: tuple[list[str], int]) -> list[tuple[int, str, int]]:
+    """Every move of the steady Patchwork game of ``task`` (levels, seed) judged at the default
+    budget: (seat, label, choices) each. A worker process's part of the next test."""
+    levels, seed = task
+    game = get("patchwork")
+    return [(j.seat, j.label, j.choices) for j in analyse(game, steady_game(game, levels, seed))]
+
+
 @pytest.mark.slow
 def test_patchwork_judges_random_worse_than_medium_and_medium_worse_than_hard() -> None:
     """Item 5 of issue 33 on a small sample: every pair of levels plays from both seats of three
     deals, and the share of each level's moves (those with a choice) called a mistake or a blunder
     falls from random to medium to hard (over 100 games: docs/bots.md). It failed before each
-    candidate got a search of its own (the greedy medium bot was judged as often wrong as random)."""
-    game = get("patchwork")
+    candidate got a search of its own (the greedy medium bot was judged as often wrong as random).
+    The 18 games are analysed on every core at once (each game is the same wherever it is played:
+    the hard level stops at a number of iterations, and each move's judgement follows from its seed)."""
+    tasks = [(levels, seed) for seed in (1, 2, 3)
+             for pair in (["random", "medium"], ["medium", "hard"], ["random", "hard"])
+             for levels in (pair, pair[::-1])]
+    workers = min(len(tasks), os.cpu_count() or 1)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        games = list(pool.map(judged_moves, tasks))
     bad = dict.fromkeys(("random", "medium", "hard"), 0)
     moves = dict.fromkeys(bad, 0)
-    for seed in (1, 2, 3):
-        for pair in (["random", "medium"], ["medium", "hard"], ["random", "hard"]):
-            for levels in (pair, pair[::-1]):
-                for j in analyse(game, steady_game(game, levels, seed)):
-                    if j.choices > 1:
-                        moves[levels[j.seat]] += 1
-                        bad[levels[j.seat]] += j.label in ("mistake", "blunder")
+    for (levels, _), judged in zip(tasks, games):
+        for seat, called, choices in judged:
+            if choices > 1:
+                moves[levels[seat]] += 1
+                bad[levels[seat]] += called in ("mistake", "blunder")
     share = {level: bad[level] / moves[level] for level in bad}
     assert share["random"] > share["medium"] > share["hard"], share
 
@@ -181,7 +197,8 @@ def test_parlour_analyse_prints_a_table_or_json(tmp_path: Any, capsys: pytest.Ca
     out = json.loads(capsys.readouterr().out)
     assert len(out["moves"]) == len(replay["actions"])
     assert set(out["moves"][0]) >= {"turn", "seat", "action", "best", "win_chance_before", "win_chance_after",
-                                    "label"}
+                                    "label", "best_words"}
+    assert all(isinstance(m["best_words"], str) and "·" not in m["best_words"] for m in out["moves"])  # in words
     judged = analyse(game, replay, budget=Budget(rounds=4))
     assert [s["blunder"] for s in out["summary"]] == [c["blunder"] for c in summary(judged, 2)]
     assert main(["analyse", str(path), "--seat", "0", "--rounds", "4"]) == 0

@@ -43,6 +43,7 @@ def test_a_finished_game_s_analysis_shows_its_chart_and_its_blunders(open_page, 
         row = page.locator(f"#move-{worst['turn']}")
         expect(row).to_contain_text(worst["label"].capitalize())
         expect(row).to_contain_text("Better:")
+        expect(row.locator(".analysis-better strong")).to_have_text(worst["best_words"])  # in words, not raw
         expect(page.locator("main")).to_contain_text("never from the cards revealed later")
         box = page.locator("#analysis-chart").bounding_box()
         assert box["width"] <= size["width"] and box["height"] > 80  # the chart fits the screen

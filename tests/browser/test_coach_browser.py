@@ -7,6 +7,7 @@ it was. Screenshots: coach-lobby-*, coach-hint-*, coach-held-*, coach-taken-back
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import httpx
@@ -76,6 +77,8 @@ def test_a_hint_then_a_mistake_taken_back_against_a_bot(browser, coach_hall, scr
     line = page.locator("#coach-line")
     expect(line).to_contain_text("% chance of winning")
     expect(line).to_contain_text("The coach would play the highlighted move")
+    # the move in words ("take 1 coin (income)", "claim 2 coins"), not its raw form ("income")
+    expect(page.locator("#coach-move")).to_have_text(re.compile(r"^\w+ \w+"))
     enabled = page.locator(".em-actions button:enabled")
     expect(enabled).to_have_count(1)  # only the coach's move is offered on the board
     hinted = enabled.inner_text()

@@ -7,14 +7,18 @@ leave-resign-confirm-*, leave-resigned-*, leave-my-games-*, leave-vote-*, leave-
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
+from hallserver import served_hall
 from playwright.sync_api import expect
 from tablekit import SIZES, fits, seat_me, two_people
 from test_page_layouts import seated_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+HOST_AWAY_HERE = 8  # seconds, for `parlour serve --host-away` (a minute by default)
 
 @pytest.mark.parametrize("size", SIZES)
 def test_resigning_against_bots_asks_first_then_ends_the_game_and_watches(open_page, hall, screenshot, size):
@@ -140,19 +144,31 @@ def test_the_lobby_shows_who_is_at_each_table(open_page, hall, screenshot, size)
     screenshot(lobby, f"lobby-presence-{size}", full_page=False)
 
 
-def test_a_player_left_waiting_by_an_absent_host_may_start_after_a_minute(open_page, hall, screenshot):
+@pytest.fixture
+def impatient_hall(tmp_path) -> Iterator[str]:
+    """A hall of its own where a waiting room's host may be gone HOST_AWAY_HERE seconds, not a minute
+    (the default's own test: tests/hall/test_leaving.py)."""
+    with served_hall(tmp_path / "hall.sqlite3", "--host-away", str(HOST_AWAY_HERE)) as base:
+        yield base
+
+
+def test_a_player_left_waiting_by_an_absent_host_may_start_after_a_while(open_page, impatient_hall, screenshot):
+    hall = impatient_hall
     room = httpx.post(f"{hall}/api/rooms", json={"game": "patchwork", "host_name": "Cy", "take_seat": 0,
                                                  "seats": [{"kind": "open"}, {"kind": "open"}]}).json()
     code = room["code"]  # Cy made the room and went away
-    bo = open_page("/")
+    made = time.monotonic()
+    bo = open_page(f"{hall}/")
     bo.set_viewport_size(SIZES["desk"])
     seat_me(bo, code, httpx.post(f"{hall}/api/rooms/{code}/join", json={"name": "Bo"}).json(), "Bo")
-    bo.goto(f"/r/{code}")
+    bo.goto(f"{hall}/r/{code}")
     expect(bo.locator(".start-box")).to_contain_text("Waiting for the host to start")
     expect(bo.locator("#start")).to_have_count(0)
+    assert time.monotonic() - made < HOST_AWAY_HERE  # seen while the host was not yet gone long enough
     screenshot(bo, "leave-host-away-before-desk", full_page=False)
     start = bo.locator("#start")
-    expect(start).to_be_visible(timeout=80_000)  # the host has been gone a minute (HOST_AWAY)
+    expect(start).to_be_visible(timeout=(HOST_AWAY_HERE + 20) * 1000)  # the host has been gone a while
+    assert time.monotonic() - made >= HOST_AWAY_HERE - 0.5  # and not before
     expect(bo.locator("#host-away")).to_contain_text("The host has been gone a while: any player may start.")
     start.scroll_into_view_if_needed()
     fits(bo)

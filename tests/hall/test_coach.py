@@ -13,7 +13,7 @@ from hallkit import OPEN, Socket, bot, host, new_room
 from test_players import seat_socket, sign_up
 
 from parlour.bots.analysis import LABELS, advise, judge, move_seed
-from parlour.games import all_games
+from parlour.games import all_games, entry
 from parlour.hall.errors import HallError
 from parlour.hall.quotas import Limits
 from parlour.hall.room import takeback
@@ -65,6 +65,9 @@ def test_a_hint_is_the_analysis_best_move_from_the_seat_s_view_with_its_chance(c
         direct = advise(game, game.view(room.state, 0), 0, game.legal_actions(room.state, 0),
                         move_seed(room.seed, room.turn + 1))
         assert direct.to_json() == {k: hint[k] for k in ("best", "win_chance", "next_chance", "choices")}
+        # and the move in words, as the seat would read it (its view only): the page shows them
+        words = entry(game.id).describer(room.seats.names())
+        assert words is not None and hint["best_words"] == words(hint["best"], game.view(room.state, 0), 0)
         assert client.get(f"/api/rooms/{code}").json()["coach"] is True
         # asked again (an impatient click, an attacker): the same hint, not made again
         again = [ask(client, code, token).json() for _ in range(5)]

@@ -4,10 +4,13 @@ of a device; never an acknowledged move lost, never a hidden card shown."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
+import pytest
 from hallkit import OPEN, Socket, bot, host, join, new_room, started_room
 from test_players import as_guest, seat_socket, sign_in, signed_in_game
 
+from parlour.cli import main
 from parlour.hall.hall import SWEEP_EVERY
 from parlour.hall.quotas import Limits
 from parlour.hall.room.leaving import ABANDONED_AFTER, AWAY_GRACE, HOST_AWAY
@@ -259,6 +262,23 @@ def test_once_the_host_has_been_gone_a_minute_any_seated_player_may_start(client
         assert given.status_code == 200, given.text
         started = client.post(f"/api/rooms/{code}/start", headers=host(bo["seat_token"]))
         assert started.status_code == 200 and started.json()["status"] == "playing"
+
+
+def test_the_host_may_be_gone_a_minute_by_default_as_the_docs_say_and_serve_refuses_a_wrong_setting(client):
+    """The browser test of the absent host runs a hall with a shorter ``--host-away``: the default
+    that every hall keeps is checked here (and acted on above, with a clock moved a minute)."""
+    assert HOST_AWAY == 60.0
+    docs = Path(__file__).parents[2] / "docs"
+    assert "`HOST_AWAY` (60 s, `parlour serve\n  --host-away SECONDS`)" in (docs / "architecture.md").read_text()
+    assert "| `--host-away SECONDS` |" in (docs / "operations.md").read_text()
+    assert "(default 60;" in (docs / "operations.md").read_text().split("`--host-away SECONDS`")[1].split("\n")[0]
+    room = new_room(client, "secrets", [OPEN, OPEN, OPEN], host_name="Ana", take_seat=0)
+    bo = join(client, room["code"], "Bo")
+    refused = client.post(f"/api/rooms/{room['code']}/start", headers=host(bo["seat_token"]))
+    assert refused.status_code == 403 and "gone 60 seconds" in refused.json()["detail"]
+    for wrong in ("0", "-5", "86401"):
+        with pytest.raises(SystemExit, match="--host-away is between 0 and a day"):
+            main(["serve", "--host-away", wrong, "--db", "sqlite://"])
 
 
 def test_alone_against_bots_nobody_can_end_the_game_as_a_draw(client):

@@ -14,7 +14,7 @@ import pytest
 from parlour.bots import create
 from parlour.bots.analysis import Budget, analyse
 from parlour.cli.bench_analysis import bots_game
-from parlour.games import all_games, get
+from parlour.games import all_games, entry, get
 from parlour.hall import analyses as analyses_module
 from parlour.hall import observe
 from parlour.hall.analyses import Analyses
@@ -243,6 +243,8 @@ def test_an_analysis_still_completes_on_a_hall_always_busy_and_judges_the_same()
     saved, worked, waited = asyncio.run(run())
     assert len(saved) == 1
     # the same seed, the same judgement: exactly what analyse() gives unpaced, in this process
-    assert saved[0].moves == [j.to_json() for j in analyse(game, replay, budget=SMALL)]
+    words = entry("dinosaurs").describer(replay["names"])
+    assert saved[0].moves == [j.to_json() for j in analyse(game, replay, budget=SMALL, words=words)]
+    assert all(move["best_words"] for move in saved[0].moves)  # the better move in words, for the page
     # its patience (1 s), then at the floor: three times the CPU of each move spent waiting (floor 0.25)
     assert worked > 0 and 1.0 + 2.7 * worked <= waited + 3 * 0.2 and waited <= 1.0 + 3 * worked + 2.0

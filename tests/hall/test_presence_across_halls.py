@@ -19,11 +19,17 @@ from redis_server import RedisServer
 from test_postgres import empty_database
 from test_several_halls import WITHIN, Client, Halls, stored
 
+from parlour.hall.cluster.presence import ALIVE
 from parlour.hall.store import rooms_table
 from parlour.hall.tokens import new_token, token_hash
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
-ABANDONED_AFTER = 12.0  # seconds, for `parlour serve --abandoned-after` (an hour by default)
+# seconds, for `parlour serve --abandoned-after` (an hour by default): above presence.ALIVE (6 s, how long a
+# process's word holds), so a game is kept alive by a connection at another hall only while that hall
+# tells of it; 12 s where a killed hall's word must be seen to expire before the game may end (a tick
+# and ALIVE after the kill, and the game ends ABANDONED_AFTER after the last tick)
+ABANDONED_AFTER = 12.0
+KEPT_AFTER = 8.0
 
 
 @pytest.fixture
@@ -101,7 +107,8 @@ def test_a_host_connected_through_another_hall_keeps_the_waiting_room_listed_unt
 
 
 def test_a_game_played_through_another_hall_stays_alive_and_ends_by_itself_once_everyone_left(halls):
-    halls.start(2, ("--abandoned-after", str(ABANDONED_AFTER)))
+    assert KEPT_AFTER > ALIVE  # the other hall's word must be renewed to keep the game: it is told again and again
+    halls.start(2, ("--abandoned-after", str(KEPT_AFTER)))
     room = httpx.post(f"{halls.base(0)}/api/rooms", timeout=WITHIN, json={
         "game": "patchwork", "seats": [OPEN, bot("greedy")], "host_name": "Ana", "take_seat": 0}).json()
     code = room["code"]
@@ -111,8 +118,9 @@ def test_a_game_played_through_another_hall_stays_alive_and_ends_by_itself_once_
     ana = Client(halls.ws(1, code), room["seat_token"])
     try:
         ana.until(lambda state: bool(state["legal"]))  # her turn: nobody moves while she thinks
-        for _ in range(int(ABANDONED_AFTER * 2)):  # twice the time, without a move: she is here
-            time.sleep(1)
+        until = time.monotonic() + KEPT_AFTER * 2  # twice the time (by the clock), without a move: she is here
+        while time.monotonic() < until:
+            time.sleep(min(1.0, max(0.0, until - time.monotonic())))
             assert at_a(halls, code)["status"] == "playing"
         playing = httpx.get(f"{halls.base(0)}/api/rooms", params={"status": "playing"}, timeout=WITHIN).json()
         assert code in [r["code"] for r in playing]
@@ -121,7 +129,7 @@ def test_a_game_played_through_another_hall_stays_alive_and_ends_by_itself_once_
         left = time.time()
     eventually("the game nobody plays any more ends by itself",
                lambda: at_a(halls, code)["status"] == "over")
-    assert time.time() - left >= ABANDONED_AFTER - 0.5  # not before she was gone that long
+    assert time.time() - left >= KEPT_AFTER - 0.5  # not before she was gone that long
     record = stored(halls, code)
     assert record.status == "over" and record.seats[0]["left"] == "abandoned"
 

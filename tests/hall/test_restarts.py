@@ -13,6 +13,7 @@ import re
 import signal
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,18 @@ def rooms_of_two(base: str) -> list[tuple[str, list[str]]]:
         return made
 
 
+def moved_since(seats: list[Seat], since: float) -> bool:
+    """Whether every room of ``seats`` had a move acknowledged after ``since`` (time.monotonic)."""
+    return {seat.code for seat in seats} == {seat.code for seat in seats if any(when > since for when, _ in seat.acked)}
+
+
+def until(what: str, check: Callable[[], bool], within: float = 60.0) -> None:
+    deadline = time.monotonic() + within
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not within {within:.0f} s"
+        time.sleep(0.1)
+
+
 @pytest.mark.timeout(600)
 def test_every_hall_of_a_cluster_restarts_under_play_and_no_acknowledged_move_is_lost(cluster_folder, capsys):
     with Running(cluster_folder, 2, free_port()) as cluster:
@@ -130,11 +143,12 @@ def test_every_hall_of_a_cluster_restarts_under_play_and_no_acknowledged_move_is
         with ThreadPoolExecutor(1) as players:
             playing = players.submit(asyncio.run, everyone())
             try:  # the players stop even when the restart fails (else the executor waits for them for good)
-                time.sleep(4)
+                until("every room played a move before the restarts", lambda: moved_since(seats, 0.0))
                 began = time.monotonic()
                 assert main(["cluster", "restart", "--dir", str(cluster_folder / "cluster")]) == 0
                 ended = time.monotonic()
-                time.sleep(4)
+                # as strict as before: each room moves again within 4.5 s (the players think about 1 s a move)
+                until("every room played a move after the restarts", lambda: moved_since(seats, ended), within=4.5)
             finally:
                 stop.set()
             playing.result(timeout=60)

@@ -18,12 +18,13 @@ or the others' hands now, change nothing (``tests/bots/test_analysis.py`` resamp
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..core import Action, Game, ParlourError
+from ..core import Action, Game, ParlourError, View
 from ..core.replays import BadReplay, check
 from .mcts import MctsBot, winner_values
 
@@ -61,7 +62,8 @@ DEFAULT_BUDGET: Final = Budget()
 class Judgement:
     """One move judged: the mover's chance of winning with the search's preferred move (``before``)
     and with the move played (``after``), the preferred move, and the label of the difference.
-    ``choices`` is how many legal moves the seat had (1: a forced move, "best" by definition)."""
+    ``choices`` is how many legal moves the seat had (1: a forced move, "best" by definition);
+    ``best_words`` the preferred move in words, as its seat would read it (when the game has them)."""
 
     turn: int
     seat: int
@@ -71,6 +73,7 @@ class Judgement:
     win_chance_after: float
     label: str
     choices: int
+    best_words: str | None = None
 
     @property
     def loss(self) -> float:
@@ -80,7 +83,8 @@ class Judgement:
         return {"turn": self.turn, "seat": self.seat, "action": self.action, "best": self.best,
                 "win_chance_before": round(self.win_chance_before, 4),
                 "win_chance_after": round(self.win_chance_after, 4),
-                "loss": round(self.loss, 4), "label": self.label, "choices": self.choices}
+                "loss": round(self.loss, 4), "label": self.label, "choices": self.choices,
+                **({"best_words": self.best_words} if self.best_words is not None else {})}
 
 
 def label(loss: float, preferred: bool) -> str:
@@ -173,11 +177,13 @@ def advise(game: Game[Any], view: Any, seat: int, legal: list[Action], seed: int
 
 def analyse(game: Game[Any], replay: Mapping[str, Any], seat: int | None = None, budget: Budget = DEFAULT_BUDGET,
             progress: Callable[[int, int], None] | None = None, first: int = 1,
-            last: int | None = None, pace: Callable[[], None] | None = None) -> list[Judgement]:
+            last: int | None = None, pace: Callable[[], None] | None = None,
+            words: Callable[[Action, View, int], str] | None = None) -> list[Judgement]:
     """Every move of ``replay`` (a replay of ``game``, :mod:`parlour.core.replays`) judged, or only
     ``seat``'s, or only those from move ``first`` to ``last`` (counting from 1; a part, for a
     worker); ``progress(done, total)`` is told after each move; ``pace()`` is called before each
-    move judged (the hall's worker waits there while the hall is busy: hall/pacing.py)."""
+    move judged (the hall's worker waits there while the hall is busy: hall/pacing.py); ``words(action,
+    view, seat)`` names each preferred move from its seat's view (``GameEntry.describer``)."""
     check(replay)
     players: int = replay["players"]
     if seat is not None and not 0 <= seat < players:
@@ -197,8 +203,11 @@ def analyse(game: Game[Any], replay: Mapping[str, Any], seat: int | None = None,
             if pace is not None:
                 pace()
             legal = game.legal_actions(state, mover)
-            judged.append(judge(game, game.view(state, mover), mover, legal, action,
-                                move_seed(replay["seed"], turn), turn, budget))
+            view = game.view(state, mover)
+            made = judge(game, view, mover, legal, action, move_seed(replay["seed"], turn), turn, budget)
+            if words is not None:
+                made = dataclasses.replace(made, best_words=words(made.best, view, mover))
+            judged.append(made)
         state = game.apply(state, mover, action)
         if progress is not None:
             progress(turn, len(moves))

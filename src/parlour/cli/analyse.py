@@ -32,16 +32,17 @@ def run(args: argparse.Namespace) -> int:
     from ..arena import replays
     from ..bots.analysis import DEFAULT_BUDGET, Budget, analyse, summary
     from ..core import ParlourError
-    from ..games import get
+    from ..games import entry
 
     replay = replays.read(args.file)
-    game = get(replay["game"])
+    found = entry(replay["game"])
+    game = found.game
     try:
         budget = Budget(args.rounds, DEFAULT_BUDGET.width) if args.rounds is not None else DEFAULT_BUDGET
     except ValueError as error:
         raise ParlourError(f"--rounds: {error}") from None
-    judged = analyse(game, replay, seat=args.seat, budget=budget)
     names = list(replay.get("names") or [f"seat {i + 1}" for i in range(replay["players"])])
+    judged = analyse(game, replay, seat=args.seat, budget=budget, words=found.describer(names))
     if args.format == "json":
         json.dump({"game": game.id, "moves": [j.to_json() for j in judged],
                    "summary": [{"seat": i, "name": names[i], **counts}
@@ -65,7 +66,7 @@ def _table(game: Any, judged: list[Any], names: list[str], counts: list[tuple[st
         table.add_column(heading, overflow="fold")
     for j in judged:
         style = colours.get(j.label, "")
-        better = "" if j.label in ("best", "good") else _brief(j.best)
+        better = "" if j.label in ("best", "good") else j.best_words or _brief(j.best)
         table.add_row(str(j.turn), names[j.seat], _brief(j.action), f"{j.win_chance_before:.0%}",
                       f"{j.win_chance_after:.0%}", f"[{style}]{j.label}[/]" if style else j.label, better)
     console = Console(highlight=False)

@@ -69,6 +69,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--abandoned-after", type=float, default=None, metavar="SECONDS",
                         help="end a game nobody plays any more (no person connected to any hall, and no move)"
                              " after this long: its people forfeit (default 3600, an hour; docs/architecture.md)")
+    parser.add_argument("--host-away", type=float, default=None, metavar="SECONDS",
+                        help="let any seated player start a waiting room whose host has been gone this long"
+                             " (default 60, a minute; docs/architecture.md)")
     parser.set_defaults(run=run)
 
 
@@ -96,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     abandoned_after = ABANDONED_AFTER if args.abandoned_after is None else args.abandoned_after
     if not 0 < abandoned_after <= 30 * 86400:
         raise SystemExit("parlour serve: --abandoned-after is between 0 and 30 days, in seconds")
+    if args.host_away is not None and not 0 < args.host_away <= 86400:
+        raise SystemExit("parlour serve: --host-away is between 0 and a day, in seconds")
     logging_config = log_config(args.log_format, args.quiet)
     if args.log_format == "json":
         import logging.config
@@ -114,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(store, all_games(), SystemClock(), on_ready=settle_collector, limits=limits,
                      bot_time_limit=args.bot_budget, bot_workers=args.bot_workers, seed=args.seed,
                      cluster=cluster, proxies=Proxies(frozenset(args.proxy), os.environ.get(PROXY_SECRET_ENV) or None),
-                     notify=notify, metrics_from=metrics_from, abandoned_after=abandoned_after)
+                     notify=notify, metrics_from=metrics_from, abandoned_after=abandoned_after,
+                     host_away=args.host_away)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     among = f"; one of the halls on Redis {args.redis}, reached at {cluster.address}" if cluster else ""
     announce(f"Parlour is open at http://{shown}:{args.port}/  (store: {args.db}{among}; Ctrl-C stops it,"

@@ -11,11 +11,13 @@ entries (docs/adding-a-game.md)::
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .actions import Action, View
 from .game import Game
 
 
@@ -43,6 +45,17 @@ class GameEntry:
     def terminal_module(self) -> ModuleType | None:
         """The terminal renderer's module (``render``, ``parse_move``...), or None."""
         return importlib.import_module(self.terminal) if self.terminal else None
+
+    def describer(self, names: Sequence[str]) -> Callable[[Action, View, int], str] | None:
+        """``words(action, view, seat)``: a move in words, spoken to the seat that may make it, from
+        its view only (the terminal module's ``describe``: the coach's hint and the analysis' better
+        move are named with it), or None if the game has none."""
+        module = self.terminal_module()
+        describe = getattr(module, "describe", None) if module is not None else None
+        if describe is None:
+            return None
+        listed = list(names)
+        return lambda action, view, seat: str(describe(action, view, seat, listed))
 
     def protocol_module(self) -> ModuleType | None:
         """The module of the game's own bot protocol (``make_protocol``), or None."""

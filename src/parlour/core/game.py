@@ -202,6 +202,11 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     hidden_information: ClassVar[bool] = False
+    # True when every seat's view is the spectators' with its own "seat": view(state, seat) ==
+    # {**view(state, None), "seat": seat}, keys in the same order (a game that hides nothing and
+    # words nothing for a seat; tests/games/test_views.py checks it). The hall then makes one view
+    # and its JSON a change for all of a room's seats (hall/room/audience.py).
+    same_view_but_seat: ClassVar[bool] = False
     options: ClassVar[tuple[Option, ...]] = ()
     # Each action type and the fields it carries besides "type", by kind: "int", "bool", "str",
     # "ints" or "strs" (lists of those); a trailing "?" makes a field optional (absent or null).

@@ -80,7 +80,7 @@ def judge_part(game_id: str, replay: dict[str, Any], first: int, last: int, roun
     the pacer's leave (a game's patience starts with its first move), the last move judged told to
     the hall as it goes."""
     from ..bots.analysis import Budget, analyse
-    from ..games import all_games
+    from ..games import entry
 
     shared, pacer = _worker_pace[0]
     if first == 1:
@@ -90,9 +90,9 @@ def judge_part(game_id: str, replay: dict[str, Any], first: int, last: int, roun
         if turn >= first:
             shared.turn = turn
 
-    game = all_games()[game_id]
-    return [j.to_json() for j in analyse(game, replay, budget=Budget(rounds, width), progress=judged, first=first,
-                                         last=last, pace=pacer)]
+    found = entry(game_id)
+    return [j.to_json() for j in analyse(found.game, replay, budget=Budget(rounds, width), progress=judged,
+                                         first=first, last=last, pace=pacer, words=found.describer(replay["names"]))]
 
 
 class Analyses:

@@ -121,10 +121,11 @@ class Hall:
     def __init__(self, store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                  broadcast: Broadcast | None = None, bot_time_limit: float = 1.0, bot_threads: int = 4,
                  bot_workers: int = 1, seed: int | None = None, ownership: Ownership | None = None,
-                 abandoned_after: float = ABANDONED_AFTER) -> None:
+                 abandoned_after: float = ABANDONED_AFTER, host_away: float | None = None) -> None:
         """``ownership``: which process applies each room when several share them (hall/cluster/);
         by default this one applies them all. ``abandoned_after``: the seconds after which a game
-        nobody plays any more ends (room/leaving.py; an hour, shorter in tests)."""
+        nobody plays any more ends, ``host_away`` those after which any seated player may start a
+        waiting room whose host is gone (room/leaving.py; an hour and a minute, shorter in tests)."""
         self.store = store
         self.ownership: Ownership = ownership or LocalOwnership()
         self.clustered = ownership is not None
@@ -147,7 +148,7 @@ class Hall:
         self.draining = False  # stopping: no room is applied here any more (drain)
         self.context = RoomContext(clock=clock, store=store, broadcast=lambda: self.broadcast, spawn=self.spawn,
                                    new_seed=self.new_seed, bots=self.bots, deadlines=self.deadlines,
-                                   execute=self.execute, asked=self._asked)
+                                   execute=self.execute, asked=self._asked, host_away=host_away)
 
     async def start(self) -> None:
         """Rebuild every stored room whose game is not over by replaying its actions, wake its

@@ -279,6 +279,7 @@ class Patchwork(Game[State]):
     min_players = 2
     max_players = 2
     hidden_information = False
+    same_view_but_seat = True
     action_fields = {"play": {"patch": "int", "rotation": "int", "flip": "bool?", "x": "int", "y": "int"},
                      "skip": {}}
     time_limits_ms = TIME_LIMITS_MS

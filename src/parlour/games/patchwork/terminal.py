@@ -1,11 +1,14 @@
 """Patchwork in a terminal: drawing a seat's view with Rich, and reading moves typed in words.
 
 The command ``parlour play`` finds this module by the game's package; it needs ``render``,
-``parse_move`` and ``HELP``. Nothing here decides a rule: a move is parsed into an action and the
+``parse_move`` and ``HELP``, and lists the moves with ``describe`` (the hall's coach and analyses
+name a move with it too). Nothing here decides a rule: a move is parsed into an action and the
 engine says whether it is legal.
 
 >>> parse_move("play 12 r1 f 3 4", {"players": [{"special_patches": []}] * 2}, 0)
 {'type': 'play', 'patch': 12, 'rotation': 1, 'flip': True, 'x': 3, 'y': 4}
+>>> describe({"type": "play", "patch": 12, "rotation": 1, "flip": True, "x": 3, "y": 4}, {}, 0, ["Ana", "Bo"])[:60]
+'buy patch 12 (5 buttons, 5 spaces, income 2) and sew it in, '
 """
 
 from __future__ import annotations
@@ -100,6 +103,31 @@ def parse_move(text: str, view: View, seat: int) -> Action:
             pid, numbers = numbers[0], numbers[1:]
     rotation, flip, x, y = _placement(numbers, rotation, flip, x, y)
     return {"type": "play", "patch": pid, "rotation": rotation, "flip": flip, "x": x, "y": y}
+
+
+_TURNS = {1: "turned once clockwise", 2: "turned twice", 3: "turned once anticlockwise"}
+
+
+def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
+    """A move in words, spoken to its player: the numbered list of moves, the coach's hint, the
+    analysis' better move. Squares are counted from 1, as in the log and on the rules page."""
+    if action["type"] == "skip":
+        players = view["players"]
+        spaces = min(players[1 - seat]["time"] + 1, view["last_space"]) - players[seat]["time"]
+        return f"skip ahead {_count(spaces, 'space')} and take {_count(spaces, 'button')}"
+    square = f"column {action['x'] + 1}, row {action['y'] + 1}"
+    if action["patch"] < 0:
+        return f"sew the special patch onto the square at {square}"
+    how = " and ".join(word for word in ("flipped" if action.get("flip") else "", _TURNS.get(action["rotation"], ""))
+                       if word)
+    where = (f", {how}, " if how else " ") + f"with its top-left corner at {square}"
+    p = patch(action["patch"])
+    income = f", income {p.income}" if p.income else ""
+    return f"buy patch {p.id} ({_count(p.price, 'button')}, {_count(p.time, 'space')}{income}) and sew it in{where}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _placement(numbers: list[int], rotation: int | None, flip: bool | None, x: int | None, y: int | None

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ...core import Game, LogEntry, Result
-from ..wire import dumps_bytes, kept
+from ..wire import dumps_bytes, embedded, kept
 
 LOG_SENT = 200  # the most log lines one state message carries: a connection lacking more gets the newest
 LOG_KEPT = 1000  # the newest log lines an audience keeps (at least LOG_SENT); the older ones are let go
@@ -198,7 +198,12 @@ class Audiences:
                   common: tuple[list[int], dict[str, Any] | None] | None = None) -> bytes:
         """What ``seat`` sees of the game in ``state``: its view, who must act, the result."""
         to_act, result = common or self._common(state)
-        view = None if state is None else self.game.view(state, seat)
+        if state is None:
+            view = None
+        elif self.game.same_view_but_seat:  # made and encoded once for all seats
+            view = embedded(_LAST_VIEW.encoded(self.game, state, seat))
+        else:
+            view = self.game.view(state, seat)
         return kept(dumps_bytes({"view": view, "to_act": to_act, "result": result}))  # kept until the next change
 
     def state_text(self, seat: int | None, state: Any, moves: Callable[[], bytes], legal: bool = True,
@@ -238,3 +243,35 @@ class Audiences:
             self._shared = shared
             self.shared_revision += 1
         self._texts.clear()
+
+
+class LastView:
+    """The spectators' view last made of a game whose seats' views are it with their own "seat"
+    (:attr:`~parlour.core.Game.same_view_but_seat`), encoded, with its state. A room's seats ask
+    for theirs one after the other (their connections send in turn, in one pass of the event
+    loop), so the view is made and encoded once for all of them: each seat's JSON is the same
+    bytes with its own ``"seat"`` put in (for Patchwork in a room of two, half the views and
+    their JSON). One for the whole hall, let go at the next one, and only bytes: nothing of it
+    lives on per room, nor for the collector to go through."""
+
+    __slots__ = ("state", "opening", "closing")
+
+    def __init__(self) -> None:
+        self.state: Any = None
+        self.opening = self.closing = b""  # the view's JSON before the seat's value, and after it
+
+    def encoded(self, game: Game[Any], state: Any, seat: int | None) -> bytes:
+        """The JSON of ``game.view(state, seat)``, byte for byte."""
+        if self.state is not state:
+            view = game.view(state, None)
+            keys = list(view)
+            at = keys.index("seat") if "seat" in view else len(keys)  # {**view, "seat": seat}: its place
+            before = dumps_bytes({key: view[key] for key in keys[:at]})
+            after = dumps_bytes({key: view[key] for key in keys[at + 1:]})
+            self.opening = before[:-1] + (b',"seat":' if at else b'"seat":')
+            self.closing = b"," + after[1:] if at + 1 < len(keys) else b"}"
+            self.state = state
+        return self.opening + (b"null" if seat is None else b"%d" % seat) + self.closing
+
+
+_LAST_VIEW = LastView()

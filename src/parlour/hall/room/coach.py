@@ -21,6 +21,7 @@ from typing import Any, Final, Protocol
 
 from ...bots.analysis import DEFAULT_BUDGET, move_seed
 from ...core import Action, Game, View
+from ...games import entry
 from ..errors import HallError
 from ..store import Settlement
 from .audience import Audience
@@ -174,7 +175,7 @@ async def hint(room: Room, seat: int) -> dict[str, Any]:
         # it would call best. A task of its own: a requester that goes away leaves nobody waiting.
         made = coaching.hints[key] = asyncio.ensure_future(_advise(
             pool, game.id, move_seed(room.seed, room.turn + 1), game.view(room.state, seat), seat,
-            game.legal_actions(room.state, seat)))
+            game.legal_actions(room.state, seat), room.seats.names()))
         Coaching.making += 1
         made.add_done_callback(_made)
     answer = await asyncio.shield(made)
@@ -185,15 +186,16 @@ def _made(_: asyncio.Future[dict[str, Any]]) -> None:
     Coaching.making -= 1
 
 
-async def _advise(pool: BotPool, game_id: str, seed: int, view: View, seat: int, legal: list[Action]
-                  ) -> dict[str, Any]:
+async def _advise(pool: BotPool, game_id: str, seed: int, view: View, seat: int, legal: list[Action],
+                  names: list[str]) -> dict[str, Any]:
     try:
         advice = await asyncio.get_running_loop().run_in_executor(
             pool.thinking, pool.thinkers.advise, game_id, seed, DEFAULT_BUDGET.rounds, DEFAULT_BUDGET.width,
             view, seat, legal, SECONDS)
     except ThinkerFailed as error:
         raise HallError("retry", f"the coach could not make a hint ({error}): ask again") from None
-    return {**advice, "line": line(advice)}
+    words = entry(game_id).describer(names)  # the move in words, from the seat's view
+    return {**advice, "line": line(advice), **({"best_words": words(advice["best"], view, seat)} if words else {})}
 
 
 def line(advice: dict[str, Any]) -> str:

@@ -33,3 +33,6 @@ class RoomContext:
     execute: Callable[[str, Command], Awaitable[Answer]]
     # asked(code, seats): people of a turn-based room were asked to move anew (the notifications listen)
     asked: Callable[[str, list[int]], None] = lambda code, seats: None
+    # seconds a waiting room's host may be gone before any seated player may start it (None: room/leaving.py's
+    # HOST_AWAY, a minute; `parlour serve --host-away`, shorter in tests)
+    host_away: float | None = None

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
 from ..store import ActionRecord
-from ..wire import dumps_bytes, kept
+from ..wire import dumps_bytes, embedded, kept
 
 
 class History(Sequence[ActionRecord]):
@@ -29,8 +29,9 @@ class History(Sequence[ActionRecord]):
     def __init__(self, records: Iterable[ActionRecord] = ()) -> None:
         self._kept: list[bytes] = [_packed(record) for record in records]
 
-    def append(self, record: ActionRecord) -> None:
-        self._kept.append(_packed(record))
+    def append(self, record: ActionRecord, encoded: bytes | None = None) -> None:
+        """``encoded``: its action as JSON, if made already (room/acting.py: once a move)."""
+        self._kept.append(_packed(record, encoded))
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -62,8 +63,9 @@ class History(Sequence[ActionRecord]):
         return f"History({list(self)!r})"
 
 
-def _packed(record: ActionRecord) -> bytes:
-    return kept(dumps_bytes((record.turn, record.seat, record.action, record.by, record.at)))
+def _packed(record: ActionRecord, encoded: bytes | None = None) -> bytes:
+    action = record.action if encoded is None else embedded(encoded)
+    return kept(dumps_bytes((record.turn, record.seat, action, record.by, record.at)))
 
 
 def _unpacked(data: bytes) -> ActionRecord:

@@ -302,16 +302,21 @@ def check_timed_out(room: Room, seat: int) -> None:
         raise HallError("conflict", f"seat {seat} is not a bot account's whose turn ran out")
 
 
-def host_away(status: str, seats: SeatBook, host_seen: float, now: float) -> bool:
-    """A waiting room whose host has been gone ``HOST_AWAY`` seconds: any seated player may act as
-    its host (start it, seat bots). The host is the seat they took when they made the room, else
-    whoever last sent the host token (``host_seen``)."""
+def host_away(status: str, seats: SeatBook, host_seen: float, now: float, after: float = HOST_AWAY) -> bool:
+    """A waiting room whose host has been gone ``after`` seconds (``HOST_AWAY``): any seated player
+    may act as its host (start it, seat bots). The host is the seat they took when they made the
+    room, else whoever last sent the host token (``host_seen``)."""
     if status != "waiting":
         return False
     held = [seat for seat in seats if seat.host and seat.kind == "human"]
     if held:
-        return all(not seat.present and away_for(seat, now) >= HOST_AWAY for seat in held)
-    return now - host_seen >= HOST_AWAY
+        return all(not seat.present and away_for(seat, now) >= after for seat in held)
+    return now - host_seen >= after
+
+
+def host_away_after(context: RoomContext) -> float:
+    """The seconds a waiting room's host may be gone in this hall (``HOST_AWAY`` unless set)."""
+    return HOST_AWAY if context.host_away is None else context.host_away
 
 
 async def watch_host(room: Room) -> None:
@@ -385,6 +390,7 @@ def duration(seconds: float) -> str:
 def check_standing_host(room: Room, token: str | None) -> None:
     """Refuses ``token`` unless it is the room's host's or, once the host has been gone
     ``HOST_AWAY`` seconds from a waiting room, a seated player's (who may then start it)."""
+    after = host_away_after(room.context)
     try:
         room.check_host(token)
     except HallError:
@@ -392,7 +398,7 @@ def check_standing_host(room: Room, token: str | None) -> None:
             room.seat_for_token(token)
         except HallError:
             raise HallError("not_host", "only the room's host may do this (send the host token), or a seated"
-                            f" player once the host has been gone {HOST_AWAY:.0f} seconds") from None
+                            f" player once the host has been gone {after:.0f} seconds") from None
         if not room.host_away():
             raise HallError("not_host", "only the room's host may do this while they are here; a seated player"
-                            f" may once the host has been gone {HOST_AWAY:.0f} seconds") from None
+                            f" may once the host has been gone {after:.0f} seconds") from None

@@ -3,13 +3,13 @@ to act since when, which is what decides whether an action comes in time.
 
     play = Play(game, players=2, options={}, seed=7)
     play.begin()
-    play.check_turn(0, seq=0, then=0, seen=0, names=["Ana", "Bo"])   # HallError unless in time
+    play.check_turn(0, seq=0, then=0, seen=0, names=lambda: ["Ana", "Bo"])   # HallError unless in time
     play.advance(record, game.apply(play.state, 0, action, entries))
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -42,10 +42,10 @@ class Play:
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.state is None else self.game.to_act(self.state)
 
-    def advance(self, record: ActionRecord, state: Any) -> None:
-        """The game after ``record`` (committed), which made ``state``."""
+    def advance(self, record: ActionRecord, state: Any, encoded: bytes | None = None) -> None:
+        """The game after ``record`` (committed), which made ``state`` (``encoded``: its action as JSON)."""
         self.state = state
-        self.records.append(record)
+        self.records.append(record, encoded)
         self.turn = record.turn + 1
         self._update_waiting(record.seat)
 
@@ -57,10 +57,11 @@ class Play:
             elif seat == mover or self.waiting_since[seat] is None:
                 self.waiting_since[seat] = self.turn
 
-    def check_turn(self, seat: int, seq: int, then: int | None, seen: int, names: list[str]) -> None:
+    def check_turn(self, seat: int, seq: int, then: int | None, seen: int, names: Callable[[], list[str]]) -> None:
         """Refuses an action ``seat`` chose when it had seen ``seq`` turns, which was the room's
         turn ``then`` (None: a turn the seat has not reached; ``seen``: the turns it has seen now),
-        unless it comes in time and it is the seat's turn."""
+        unless it comes in time and it is the seat's turn. The seats' ``names`` are asked for only
+        to say whom a refusal waits for (not on every move)."""
         try:
             self.game.check_length(self.turn)  # the game's cap on actions (an endless game costs no more)
         except IllegalAction as error:
@@ -72,7 +73,8 @@ class Play:
             raise HallError("stale", f"the game has moved on since turn {seq} (it is at turn {seen}):"
                             " look at the new state and choose again")
         if seat not in self.game.to_act(self.state):
-            waiting = ", ".join(names[s] for s in sorted(self.game.to_act(self.state)))
+            named = names()
+            waiting = ", ".join(named[s] for s in sorted(self.game.to_act(self.state)))
             raise HallError("not_your_turn", f"it is not your turn: waiting for {waiting}")
 
     def cleaned(self, record: ActionRecord) -> ActionRecord:

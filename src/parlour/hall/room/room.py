@@ -30,7 +30,7 @@ from ..store import ActionRecord, Lease, LeaseLost, RoomRecord, StoreError
 from ..tokens import token_hash
 from ..wire import dumps_bytes
 from . import following, showing
-from .acting import check_turn, judge
+from .acting import check_turn, commit, judge
 from .audience import Audience, Audiences
 from .bots import BotDriver
 from .chat import Chat
@@ -55,7 +55,7 @@ from .commands import (
 )
 from .context import RoomContext
 from .history import History
-from .leaving import ended_early, farewell, host_away, leave, time_out, watch_host
+from .leaving import ended_early, farewell, host_away, host_away_after, leave, time_out, watch_host
 from .pace import Pace
 from .play import Play
 from .seating import give_to_bot, join, start
@@ -145,7 +145,8 @@ class Room:
         return ended_early(self.status, self.game, self.state, self.seats, self.turn)
 
     def host_away(self) -> bool:
-        return host_away(self.status, self.seats, self.host_seen, self.context.clock.now())
+        return host_away(self.status, self.seats, self.host_seen, self.context.clock.now(),
+                         host_away_after(self.context))
 
     def expired(self, now: float, ttl: float) -> bool:
         """A waiting room nobody has been connected to for ``ttl`` seconds."""
@@ -209,13 +210,15 @@ class Room:
     async def handle(self, command: Command, on_commit: Callable[[int], None] | None = None) -> Answer:
         """Applies ``command`` here (this process leads the room). An :class:`Act` is committed
         before anything else learns of it: ``on_commit`` (the acknowledgement) runs next, then the
-        broadcast; a cancelled caller (a closed socket) does not interrupt a commit under way.
-        Refusals raise :class:`HallError` and change nothing."""
+        broadcast; a caller cancelled (a closed socket) while its commit is under way does not
+        interrupt it: the room takes the move, then the caller gets its :class:`asyncio.CancelledError`
+        (one cancelled before its move was judged leaves it undone). Refusals raise
+        :class:`HallError` and change nothing."""
         if not self.leading:
             raise HallError("retry", f"room {self.code} is applied by another process of the hall now:"
                             " nothing was done; try again")
         if isinstance(command, Act):
-            return Acted(await asyncio.shield(self._act(command, on_commit)))
+            return Acted(await self._act(command, on_commit))
         if isinstance(command, Join):
             return Joined(*await join(self, command))
         if isinstance(command, Resign) or isinstance(command, GiveToBot) and self.status == "playing" \
@@ -280,25 +283,23 @@ class Room:
                 raise HallError("stale", f"room {self.code} is applied by another process of the hall now")
             check_turn(self, seat, command.seq)
             move = judge(self, command)
-            try:
-                # the fencing check, a finished game's ratings and a turn-based deadline commit with the action
-                await self.context.store.append_action(self.code, move.record, status="over" if move.over else None,
-                                                       lease=self.lease, settle=move.settle, deadline=move.deadline)
-            except StoreError as error:
-                raise self.refusal(error) from None
+            cancelled = await commit(self, move)  # waited out even if this task is cancelled meanwhile
             moved(self, move.record, move.over)  # the coach may judge it, the bots waiting (room/takeback.py)
-            seen_by_all = self.advance(move.record, move.state, move.entries)
+            seen_by_all = self.advance(move.record, move.state, move.entries, move.encoded)
             self.pace.committed(move.deadline, move.humans, self.leading)
             turn = self.audience(seat).turn
             if on_commit is not None:
                 on_commit(turn)
             observe.moved(self.game.id, by)
         self._changed(action_seen_by_all=seen_by_all, change=move.change)
+        if cancelled:  # the caller stopped waiting (a closed socket): the move is taken all the same
+            raise asyncio.CancelledError
         return turn
 
-    def advance(self, record: ActionRecord, state: Any, entries: list[LogEntry]) -> bool:
-        """The room after ``record`` (committed); returns whether every audience saw it."""
-        self.play.advance(record, state)
+    def advance(self, record: ActionRecord, state: Any, entries: list[LogEntry], encoded: bytes | None = None) -> bool:
+        """The room after ``record`` (committed; ``encoded``: its action as JSON, if made already);
+        returns whether every audience saw it."""
+        self.play.advance(record, state, encoded)
         if self.game.is_over(state) or self.turn >= self.game.max_actions:  # its rules ended it, or its cap
             self.status = "over"
         if not self.audiences.built:  # rebuilding on start: the audiences come later, from the records

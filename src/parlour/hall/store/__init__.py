@@ -19,6 +19,7 @@ The package: :mod:`.schema` (the tables), :mod:`.records` (what goes in and out)
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -114,12 +115,15 @@ class Store(NotifyStore, Protocol):
         more); all in the same transaction."""
         ...
 
-    async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
-                            lease: Lease | None = None, settle: Settlement | None = None,
-                            deadline: Deadline | None = None) -> None:
+    def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
+                      lease: Lease | None = None, settle: Settlement | None = None,
+                      deadline: Deadline | None = None, encoded: bytes | None = None) -> asyncio.Future[None]:
         """One accepted action, with the room's new ``status``, a turn-based room's new
         ``deadline`` and, for the last one of a game, its places and ratings (``settle``), all in
-        one transaction."""
+        one transaction; ``encoded``: its action as the hall's JSON, if the caller made it already.
+        Its commit is under way once this returns: the future (not a coroutine) ends once it
+        committed or failed and cannot be cancelled, so a task cancelled while it waits for it
+        hears so only once it ended (a room takes the move all the same: hall/room/acting.py)."""
         ...
 
     async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:

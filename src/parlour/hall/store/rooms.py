@@ -62,9 +62,10 @@ def updating(code: str, seats: list[SeatRecord] | None, status: str | None, rema
     return writes
 
 
-def acting(code: str, action: ActionRecord) -> Write:
-    return (INSERT_ACTION, dict(code=code, turn=action.turn, seat=action.seat, action=dumps(action.action),
-                                by=action.by, at=action.at))
+def acting(code: str, action: ActionRecord, encoded: bytes | None = None) -> Write:
+    """The write that keeps ``action`` of room ``code`` (``encoded``: its action as JSON, if made already)."""
+    text = dumps(action.action) if encoded is None else encoded.decode()
+    return (INSERT_ACTION, dict(code=code, turn=action.turn, seat=action.seat, action=text, by=action.by, at=action.at))
 
 
 def taking_back(code: str, turn: int) -> Write:

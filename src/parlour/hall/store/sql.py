@@ -164,17 +164,17 @@ class SqlStore(NotifySql):
         if writes:
             await self.write(writes)
 
-    async def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
-                            lease: Lease | None = None, settle: Settlement | None = None,
-                            deadline: Deadline | None = None) -> None:
-        writes = [rooms.acting(code, action), *rooms.updating(code, None, status, None)]
+    def append_action(self, code: str, action: ActionRecord, *, status: str | None = None,
+                      lease: Lease | None = None, settle: Settlement | None = None,
+                      deadline: Deadline | None = None, encoded: bytes | None = None) -> asyncio.Future[None]:
+        writes = [rooms.acting(code, action, encoded), *rooms.updating(code, None, status, None)]
         if deadline is not None:
             writes.append(deadline_write(code, deadline))
         if settle is not None:
             writes.append(settling(settle))
         if lease is not None:
             writes.append(fence(lease))
-        await self.write(writes)
+        return self.submit(writes, commit=True)
 
     async def take_back(self, code: str, turn: int, *, lease: Lease | None = None) -> None:
         await self.write([rooms.taking_back(code, turn), *([fence(lease)] if lease is not None else [])])
@@ -221,9 +221,16 @@ class SqlStore(NotifySql):
 
     async def write(self, writes: list[Write]) -> None:
         """``writes`` in one transaction, committed (with others queued meanwhile) by the writer."""
-        future = asyncio.get_running_loop().create_future()
+        await self.submit(writes)
+
+    def submit(self, writes: list[Write], commit: bool = False) -> asyncio.Future[None]:
+        """``writes`` queued for the writer; the future ends once they committed (or failed), and a
+        caller that stops waiting for it does not stop the commit. ``commit``: a :class:`Commit`,
+        which waits cannot be cancelled."""
+        loop = asyncio.get_running_loop()
+        future = Commit(loop=loop) if commit else loop.create_future()
         self._queue.put((writes, future))
-        await future
+        return future
 
     def _write_loop(self) -> None:
         try:
@@ -293,6 +300,17 @@ class SqlStore(NotifySql):
             self._writer.join()
         self._readers.shutdown(wait=True)
         self.engine.dispose()
+
+
+class Commit(asyncio.Future[None]):
+    """A commit under way, which cannot be cancelled: the writer makes it whoever waits. A task
+    cancelled while it waits for one gets its :class:`asyncio.CancelledError` once the commit
+    ended (asyncio's task, finding the future it waits for not cancelled, throws it in then), and
+    can still take what the store took (hall/room/acting.py: a move). Nothing else is made for it:
+    ``asyncio.shield`` made a future and two callbacks a move, and of a coroutine, a task."""
+
+    def cancel(self, msg: Any = None) -> bool:
+        return False
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None) -> None:

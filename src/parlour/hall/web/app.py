@@ -66,7 +66,7 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
                bot_workers: int = 1, password_hasher: PasswordHasher | None = None,
                seed: int | None = None, cluster: Ownership | None = None, proxies: Proxies | None = None,
                notify: NotifyConfig | None = None, metrics_from: Sequence[metrics.Network] = (),
-               abandoned_after: float = ABANDONED_AFTER) -> FastAPI:
+               abandoned_after: float = ABANDONED_AFTER, host_away: float | None = None) -> FastAPI:
     """The hall's web app; ``on_ready`` runs once every stored room is back, before serving.
     ``limits``: the rates and quotas (default: a public hall's, :class:`Limits`); ``bot_workers``:
     the processes where bots that think choose, each move within ``bot_time_limit`` seconds;
@@ -77,9 +77,10 @@ def create_app(store: Store, games: Mapping[str, Game[Any]], clock: Clock,
     ``notify``: e-mail and push (hall/notify/; default: no mail, push if pywebpush is installed, links
     to http://127.0.0.1:8000); ``metrics_from``: networks besides loopback that may read ``/metrics``
     (web/metrics.py); ``abandoned_after``: the seconds after which a game nobody plays any more
-    ends (hall/room/leaving.py). ``app.state.drain()`` stops the hall applying rooms before a stop (SIGTERM)."""
+    ends, ``host_away`` those after which a waiting room's absent host lets any seated player start
+    it (hall/room/leaving.py). ``app.state.drain()`` stops the hall applying rooms before a stop (SIGTERM)."""
     hall = Hall(store, games, clock, broadcast, bot_time_limit=bot_time_limit, bot_workers=bot_workers, seed=seed,
-                ownership=cluster, abandoned_after=abandoned_after)
+                ownership=cluster, abandoned_after=abandoned_after, host_away=host_away)
     guard = Guard(limits or Limits())
     analyses = Analyses(store, games, clock.now)
     notifications = Notifications(hall, notify or NotifyConfig("http://127.0.0.1:8000"))

@@ -31,6 +31,7 @@ class HintOut(BaseModel):
     next_chance: float | None = Field(description="the chance of the next best move it weighed (null: none)")
     choices: int = Field(description="how many moves the seat has")
     line: str = Field(description="why, in one line")
+    best_words: str | None = Field(None, description="the move in words, as the seat reads it (null: no words)")
 
 
 @router.post("/api/rooms/{code}/hint", response_model=HintOut, responses=ERRORS, tags=["rooms"])

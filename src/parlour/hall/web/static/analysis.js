@@ -68,7 +68,7 @@ function showMade(answer, game, replay) {
     })));
   const list = el("ol", { class: "analysis-moves", id: "analysis-moves" }, moves.map((m) => {
     const better = ["best", "good"].includes(m.label) ? null
-      : el("div", { class: "analysis-better" }, "Better: ", el("strong", {}, brief(m.best)),
+      : el("div", { class: "analysis-better" }, "Better: ", el("strong", {}, m.best_words || brief(m.best)),
         ` (${pct(m.win_chance_before)} to win)`);
     const row = el("li", { class: `analysis-move label-${m.label}`, id: `move-${m.turn}` },
       el("span", { class: "log-turn" }, String(m.turn)),

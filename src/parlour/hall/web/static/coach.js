@@ -70,7 +70,7 @@ function hintBox(code, msg, mySeat, redraw, onError) {
         title: "The move the coach would play, shown on the board, and its chance of winning" },
       asking ? "The coach is thinking…" : current ? (showing ? "Show all my moves" : "Show the hint") : "Hint")),
     current ? el("p", { class: "coach-line", id: "coach-line", role: "status" }, current.line, " The move: ",
-      el("strong", { class: "coach-move", id: "coach-move" }, brief(current.best)), ".",
+      el("strong", { class: "coach-move", id: "coach-move" }, current.best_words || brief(current.best)), ".",
       showing ? el("span", { class: "muted" }, " Only that move is offered on the board now; the others show as"
         + " not playable until “Show all my moves”.") : null) : null);
 }
