@@ -151,5 +151,14 @@ def test_it_answers_within_its_budget_or_not_at_all_and_the_same_each_time() -> 
     assert tight.winner(BLIND_SPOT) is None and tight.visited == 50
     answers: list[Any] = [solve(BLIND_SPOT, 20_000) for _ in range(2)]
     assert answers[0] == answers[1] is not None
+    after_17 = GAME.apply(MOVE_30, 0, PATCH_17)  # not settled within the hard level's 20,000
+    chosen = []
+    for _ in range(2):
+        bot = create(GAME, "hard", seed=7, time_limit=60.0)
+        assert isinstance(bot, MctsBot)
+        bot.max_iterations = 300
+        chosen.append(bot.choose(GAME.view(after_17, 0), 0, GAME.legal_actions(after_17, 0)))
+        assert bot.iterations == 300  # it searched after the question went unanswered
+    assert chosen[0] == chosen[1]  # the same seed, the same choice
     far = endgames(1, 40)[0]
     assert spaces_left(far) > MAX_SPACES_LEFT and solve(far, 10**9) is None  # not even tried
