@@ -41,14 +41,18 @@ LABELS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
 @dataclass(frozen=True)
 class Budget:
     """How much search a move gets: ``rounds`` guesses at the hidden state (each played out once per
-    candidate), over at most ``width`` candidates besides the move played."""
+    candidate), over at most ``width`` candidates besides the move played; and, in a game whose
+    hooks can play its end out exactly (Patchwork's ``solve``), at most ``positions`` positions for
+    each question asked of it (the position, then each move judged; 0: never asked)."""
 
     rounds: int = 48
     width: int = 5
+    positions: int = 200_000
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rounds <= 1000 or not 1 <= self.width <= 50:
-            raise ValueError(f"a budget has 1 to 1000 rounds and 1 to 50 candidates, not {self}")
+        if not 1 <= self.rounds <= 1000 or not 1 <= self.width <= 50 or not 0 <= self.positions <= 10**7:
+            raise ValueError(f"a budget has 1 to 1000 rounds, 1 to 50 candidates and 0 to 10,000,000"
+                             f" positions, not {self}")
 
 
 DEFAULT_BUDGET: Final = Budget()
@@ -106,11 +110,15 @@ def move_seed(seed: int, turn: int) -> int:
     return random.Random(f"parlour-analysis:{seed}:{turn}").getrandbits(63)
 
 
-def judging_bot(game: Game[Any], seed: int) -> MctsBot:
+def judging_bot(game: Game[Any], seed: int, budget: Budget = DEFAULT_BUDGET) -> MctsBot:
     """The search that judges moves: the hard level's (the game's search hooks), where only first
     place counts, and an unfinished position is judged by the game's chance of winning
-    (``win_chance(state)`` on its hooks, fitted to who won) if it has one, else by its ``evaluate``."""
+    (``win_chance(state)`` on its hooks, fitted to who won) if it has one, else by its ``evaluate``;
+    near the end, where the game's ``solve`` plays it out exactly, by who wins with perfect play."""
     bot = MctsBot(game, seed=seed)
+    bot.solve_positions = budget.positions
+    if not budget.positions:
+        bot._solve = None
     bot._result_values = winner_values
     chance = getattr(game.search, "win_chance", None)
     if chance is not None and bot._evaluate is not None:
@@ -123,7 +131,7 @@ def judge(game: Game[Any], view: Any, seat: int, legal: list[Action], action: Ac
     """``seat``'s move ``action`` judged from its ``view`` with ``legal`` its moves then; ``seed``
     fixes the search's guesses and dice (:func:`move_seed`)."""
     played = game.normalise(action)
-    bot = judging_bot(game, seed)
+    bot = judging_bot(game, seed, budget)
     width = budget.width if len(legal) > 1 else 1  # a forced move is still weighed, for the chart
     judged = [(game.normalise(a), value) for a, value in bot.appraise(view, seat, legal, played, budget.rounds,
                                                                       width)]
@@ -160,8 +168,8 @@ def advise(game: Game[Any], view: Any, seat: int, legal: list[Action], seed: int
     if not legal:
         raise ValueError(f"seat {seat} has no move to advise on")
     if len(legal) == 1:  # a forced move: still weighed, so the line can say how it stands
-        budget = Budget(budget.rounds, 1)
-    bot = judging_bot(game, seed)
+        budget = Budget(budget.rounds, 1, budget.positions)
+    bot = judging_bot(game, seed, budget)
     judged = bot.appraise(view, seat, legal, None, budget.rounds, budget.width)
     best, chance = judged[0]
     return Advice(game.normalise(best), chance, judged[1][1] if len(judged) > 1 else None, len(legal))

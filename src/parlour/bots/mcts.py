@@ -33,10 +33,14 @@ MARGIN = 0.004  # seconds kept back for everything around the search
 MIN_CPU_SHARE = 0.3  # the least share of its time the search keeps on a busy machine
 MAX_ROLLOUT = 1_000  # playout moves; a longer playout counts as even
 TREE_VISITS_PER_ROUND = 16  # an appraisal's tree search: each candidate's visits for each round of a flat one
-# The positions a game's ``solve`` hook is let visit for each second of a move's search time (a
-# count, so the same state gives the same choice on any machine; Patchwork's exact endgame visits
-# 100,000-140,000 a second on the loaded 2-core machine where it was measured).
-SOLVE_POSITIONS_PER_SECOND = 40_000
+# A game's ``solve`` hook is let visit this many positions for each second of the search's time
+# (after the share of the processor it got, as the search's own time is), on half that time at
+# most: Patchwork's exact endgame visits 100,000-140,000 a second of CPU (measured on the loaded
+# 2-core machine), so a question that does not settle leaves the tree search most of the move.
+# A count, not the clock: with time to spare (the cap, ``solve_positions``, binds from about 1 s a
+# move) the same state gives the same choice.
+SOLVE_POSITIONS_PER_SECOND = 80_000
+SOLVE_SHARE = 0.5
 
 
 def seat_values(ranks: tuple[int, ...] | list[int]) -> list[float]:
@@ -213,7 +217,7 @@ class MctsBot(Bot):
         if self._solve is not None:
             # Near the end the game may be played out exactly: a sure win is played as found.
             solved = self._solve(state, min(self.solve_positions,
-                                            int(limit * self.time_share * SOLVE_POSITIONS_PER_SECOND)))
+                                            int(budget * SOLVE_SHARE * SOLVE_POSITIONS_PER_SECOND)))
             if solved is not None and solved[0][seat] >= 1.0:
                 self.iterations = 0
                 return solved[1]

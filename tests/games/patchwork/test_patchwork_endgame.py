@@ -10,7 +10,7 @@ from typing import Any
 from patchwork_states import make_state
 
 from parlour.bots import create
-from parlour.bots.analysis import judge
+from parlour.bots.analysis import Budget, judge, judging_bot
 from parlour.bots.mcts import MctsBot
 from parlour.games import get
 from parlour.games.patchwork.endgame import MAX_SPACES_LEFT, Endgame, solve, spaces_left
@@ -18,6 +18,19 @@ from parlour.games.patchwork.engine import State, quilt_from_rows
 
 GAME = get("patchwork")
 SKIP = {"type": "skip"}
+SEAT_1_QUILT = quilt_from_rows([".OO..O.O.", ".OO....O.", ".OOOO.OOO", ".OOOOOOO.", "...OOO.OO", "O.OOOOOOO",
+                                "OO.OOO..O", "OO.OOO...", ".O.OOOO.."])
+# Move 30 of the game of seed 22 between medium (seat 0, to move on space 42) and random (on 44),
+# as `python -m parlour.cli.check_analysis patchwork --levels medium,random --seed 22 --turn 30` deals
+# it: the analysis prefers patch 17 to patch 1 (played), and by perfect play rightly so.
+MOVE_30 = make_state(
+    circle=(1, 32, 17, 0, 31, 3, 2, 28, 7, 23, 30, 13, 24, 14, 8),
+    quilts=(quilt_from_rows(["OOOOOO...", "OOOOOOOO.", "OOOOOOOOO", ".OOOOOOOO", ".OOO.OOOO", ".....O...",
+                             "...OOO...", "....O..OO", "...OOOOOO"]), SEAT_1_QUILT),
+    buttons=(20, 25), time=(42, 44), income=(11, 11), specials_left=(50,), last=0)
+PATCH_17 = {"type": "play", "patch": 17, "rotation": 3, "flip": False, "x": 0, "y": 6}  # the analysis' choice
+PATCH_31 = {"type": "play", "patch": 31, "rotation": 3, "flip": False, "x": 3, "y": 4}  # a winning answer
+PATCH_0 = {"type": "play", "patch": 0, "rotation": 0, "flip": True, "x": 1, "y": 7}  # a losing one
 # Seat 0 to move on space 45 (15 buttons), seat 1 on 46 (27): the game of seed 22 between medium
 # (seat 0) and random, move 30 answered by the analysis' preferred patch 17, then patch 31 and a
 # SKIP, as the hard level's bots played it on (docs/bots.md). Only SKIP wins; the hard level bought
@@ -25,9 +38,7 @@ SKIP = {"type": "skip"}
 BLIND_SPOT = make_state(
     circle=(3, 2, 28, 7, 23, 30, 13, 24, 14, 8, 1, 32, 0),
     quilts=(quilt_from_rows(["OOOOOO...", "OOOOOOOO.", "OOOOOOOOO", ".OOOOOOOO", ".OOOOOOOO", "...OOO...",
-                             "O..OOO...", "OO..O..OO", "O..OOOOOO"]),
-            quilt_from_rows([".OO..O.O.", ".OO....O.", ".OOOO.OOO", ".OOOOOOO.", "...OOO.OO", "O.OOOOOOO",
-                             "OO.OOO..O", "OO.OOO...", ".O.OOOO.."])),
+                             "O..OOO...", "OO..O..OO", "O..OOOOOO"]), SEAT_1_QUILT),
     buttons=(15, 27), time=(45, 46), income=(11, 11), specials_left=(50,), last=1)
 PATCH_3 = {"type": "play", "patch": 3, "rotation": 1, "flip": True, "x": 1, "y": 5}  # what the hard level bought
 
@@ -59,6 +70,25 @@ def test_the_hard_level_skips_where_buying_patch_3_lost_the_game() -> None:
     judged = judge(GAME, GAME.view(BLIND_SPOT, 0), 0, legal, PATCH_3, seed=5, turn=33)
     assert (judged.best, judged.win_chance_before, judged.win_chance_after, judged.label) == (
         SKIP, 1.0, 0.0, "blunder")
+
+
+def test_the_analysis_calls_the_losing_purchase_after_patch_17_a_blunder() -> None:
+    """After patch 17 (18 spaces left, 160,000 positions to settle: past the hard level's budget,
+    within the analysis'), the hard level with the fitted chance at its leaves bought patch 0 and
+    lost all 30 play-outs; the analysis called that purchase the best move (0.90)."""
+    after_17 = GAME.apply(MOVE_30, 0, PATCH_17)
+    state = GAME.apply(GAME.apply(after_17, 0, PATCH_31), 1, SKIP)
+    assert (state.quilts, state.buttons, state.time, state.circle) == (
+        BLIND_SPOT.quilts, BLIND_SPOT.buttons, BLIND_SPOT.time, BLIND_SPOT.circle)  # the same game
+    legal = GAME.legal_actions(after_17, 0)
+    analysis = judging_bot(GAME, 5)  # the analysis' budget (Budget.positions)
+    analysis._set_depth(after_17)
+    (played, lost), (best, won) = analysis._exact_values(after_17, 0, [PATCH_0], 16)
+    assert (played, lost, won) == (PATCH_0, 0.0, 1.0) and best in legal and best["patch"] != 0
+    hard = judging_bot(GAME, 5, Budget(positions=20_000))  # the hard level's: not settled, and misjudged
+    hard._set_depth(after_17)
+    [(_, estimate)] = hard._exact_values(after_17, 0, [PATCH_0], 16 * 48)  # as judge() searches it
+    assert estimate > 0.5
 
 
 def test_a_winning_move_outside_the_searchs_candidates_is_the_analysis_best() -> None:
@@ -121,5 +151,14 @@ def test_it_answers_within_its_budget_or_not_at_all_and_the_same_each_time() -> 
     assert tight.winner(BLIND_SPOT) is None and tight.visited == 50
     answers: list[Any] = [solve(BLIND_SPOT, 20_000) for _ in range(2)]
     assert answers[0] == answers[1] is not None
+    after_17 = GAME.apply(MOVE_30, 0, PATCH_17)  # not settled within the hard level's 20,000
+    chosen = []
+    for _ in range(2):
+        bot = create(GAME, "hard", seed=7, time_limit=60.0)
+        assert isinstance(bot, MctsBot)
+        bot.max_iterations = 300
+        chosen.append(bot.choose(GAME.view(after_17, 0), 0, GAME.legal_actions(after_17, 0)))
+        assert bot.iterations == 300  # it searched after the question went unanswered
+    assert chosen[0] == chosen[1]  # the same seed, the same choice
     far = endgames(1, 40)[0]
     assert spaces_left(far) > MAX_SPACES_LEFT and solve(far, 10**9) is None  # not even tried

@@ -15,7 +15,7 @@ GAME = Patchwork(
         "medium": Level("greedy", "Weighs each purchase now (squares, income, price, time, how snugly it packs); no"
                                   " look-ahead"),
         "hard": Level("mcts", "Searches a few moves ahead among the best placements, judging each quilt's projected"
-                              " score"),
+                              " score, and plays the last turns exactly"),
     },
 )
 

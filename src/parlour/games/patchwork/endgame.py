@@ -73,6 +73,9 @@ class Endgame:
         self.positions = positions
         self.visited = 0  # positions visited by the last question
         self._table: dict[tuple[Any, ...], int] = {}
+        # how often each move (seat, patch, squares) won a position: tried first elsewhere (the
+        # "history heuristic"; it halves the positions visited in the endgames measured)
+        self._history: dict[tuple[int, int, int], int] = {}
         self._left = 0
 
     def winner(self, state: State) -> int | None:
@@ -88,13 +91,11 @@ class Endgame:
         assert mover is not None, "the game is over"
         self._left = self.positions
         try:
-            first: Placement | None = None
-            for k, placement in enumerate(self.moves(state, mover)):
-                if k == 0:
-                    first = placement
+            moves = list(self.moves(state, mover))
+            for placement in moves:
                 if self._winner(_RULES.advance(state, mover, placement)) == mover:
                     return mover, placement
-            return 1 - mover, first
+            return 1 - mover, moves[0]
         except _OutOfBudget:
             return None
         finally:
@@ -141,14 +142,24 @@ class Endgame:
         self._left -= 1
         if self._left < 0:
             raise _OutOfBudget
-        advance = _RULES.advance
+        advance, history = _RULES.advance, self._history
         found = 1 - mover
-        for placement in self.moves(state, mover):
+        moves = list(self.moves(state, mover))
+        if history:
+            moves.sort(key=lambda p: -history.get(_move_key(mover, p), 0))
+        for placement in moves:
             if self._winner(advance(state, mover, placement)) == mover:
                 found = mover
+                move = _move_key(mover, placement)
+                history[move] = history.get(move, 0) + 1
                 break
         self._table[key] = found
         return found
+
+
+def _move_key(seat: int, placement: Placement | None) -> tuple[int, int, int]:
+    """A move as the history heuristic knows it: the seat, the patch and the squares it covers."""
+    return (seat, 0, 0) if placement is None else (seat, placement[1], placement[5])
 
 
 def _final_winner(state: State) -> int:
