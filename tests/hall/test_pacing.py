@@ -248,3 +248,31 @@ def test_an_analysis_still_completes_on_a_hall_always_busy_and_judges_the_same()
     assert all(move["best_words"] for move in saved[0].moves)  # the better move in words, for the page
     # its patience (1 s), then at the floor: three times the CPU of each move spent waiting (floor 0.25)
     assert worked > 0 and 1.0 + 2.7 * worked <= waited + 3 * 0.2 and waited <= 1.0 + 3 * worked + 2.0
+
+
+def test_asking_again_for_an_analysis_being_made_costs_the_hall_nothing() -> None:
+    """A page asks every second and a half while its analysis is made: the hall answers from its queue,
+    without reading the store or rebuilding the game's replay (both once, to queue it)."""
+    replay = dinosaurs_game(seed=5)
+    made_replays, reads = [0], [0]
+
+    class Counted(Kept):
+        async def analysis(self, code: str) -> Any:
+            reads[0] += 1
+            return await super().analysis(code)
+
+    def rebuilt() -> dict[str, Any]:
+        made_replays[0] += 1
+        return replay
+
+    async def run() -> list[dict[str, Any]]:
+        made = Analyses(Counted(), all_games(), load=Steered(busy=True))
+        made.shared.busy = True
+        try:
+            return [await made.request("ROOM", rebuilt, "ana") for _ in range(20)]
+        finally:
+            await made.close()
+
+    answers = asyncio.run(run())
+    assert all(a["status"] == "pending" and a["total"] == len(replay["actions"]) for a in answers)
+    assert made_replays == [1] and reads == [1]

@@ -20,7 +20,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
@@ -116,17 +116,23 @@ class Analyses:
         self.shared = Shared.new(self._context)  # what the hall and its worker tell each other
         self._making: Job | None = None
 
-    async def request(self, code: str, replay: dict[str, Any], requester: str) -> dict[str, Any]:
+    async def request(self, code: str, replay: dict[str, Any] | Callable[[], dict[str, Any]], requester: str
+                      ) -> dict[str, Any]:
         """Room ``code``'s analysis: made (stored), or pending with its progress (queued now if it
-        was not), or failed with the reason. ``replay``: the finished game's (core.replays)."""
+        was not), or failed with the reason. ``replay``: the finished game's (core.replays), or what
+        makes it, asked for only to queue it: a page asking every second and a half while its
+        analysis is made costs the hall neither a store read nor a replay rebuilt."""
+        job = self._jobs.get(code)
+        if job is not None:
+            return self.pending(job)
         stored = await self.store.analysis(code)
         if stored is not None:
             return made(stored)
         if code in self._failed:
             return {"status": "failed", "reason": self._failed[code]}
-        job = self._jobs.get(code)
+        job = self._jobs.get(code)  # asked for meanwhile, by another request
         if job is None:
-            job = self._queue(code, replay, requester)
+            job = self._queue(code, replay() if callable(replay) else replay, requester)
         return self.pending(job)
 
     @property

@@ -29,9 +29,12 @@ async def room_analysis(code: str, hall: HallDep, request: Request, account: Cur
     if room.status != "over":
         raise HallError("conflict", "the game is still being played: it is analysed once it is over")
     analyses: Analyses = request.app.state.analyses
-    replay = record(room.game, room.players, room.options, room.seed, room.names(),
-                    ((r.seat, r.action) for r in room.records), room.game.result(room.state))
+
+    def replay() -> dict[str, Any]:  # made only to queue the analysis
+        return record(room.game, room.players, room.options, room.seed, room.names(),
+                      ((r.seat, r.action) for r in room.records), room.game.result(room.state))
+
     answer = await analyses.request(room.code, replay, account.name if account is not None else address)
-    answer["names"] = replay["names"]
+    answer["names"] = room.names()
     answer["game"] = room.game.id
     return answer
