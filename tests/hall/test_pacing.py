@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -34,6 +35,17 @@ class Clock:
     def sleep(self, seconds: float) -> None:
         self.slept.append(seconds)
         self.now += seconds
+
+
+def busy_for(looks: int) -> Callable[[], bool]:
+    """A hall busy at its first ``looks`` looks, then quiet."""
+    seen = [0]
+
+    def busy() -> bool:
+        seen[0] += 1
+        return seen[0] <= looks
+
+    return busy
 
 
 def test_the_hall_is_busy_with_many_moves_a_second_or_a_late_event_loop() -> None:
@@ -77,13 +89,7 @@ def test_the_worker_waits_while_the_hall_is_busy_and_goes_on_when_it_is_quiet() 
 
     clock.slept.clear()
     clock.cpu += 0.08
-    looks = [0]
-
-    def quiet_after_three_looks() -> bool:
-        looks[0] += 1
-        return looks[0] <= 3
-
-    pacer.busy = quiet_after_three_looks
+    pacer.busy = busy_for(3)
     pacer()  # the hall turns quiet at the fourth look: the worker goes on then
     assert len(clock.slept) == 3 and sum(clock.slept) == pytest.approx(0.15)
 
@@ -116,13 +122,7 @@ def test_an_analysis_waits_for_a_busy_hall_all_its_patience_then_goes_on_at_the_
     assert told[-1] == (False, 0.0)
     clock.slept.clear()
     clock.cpu += 0.08
-    looks = [0]
-
-    def quiet_after_three_looks() -> bool:
-        looks[0] += 1
-        return looks[0] <= 3
-
-    pacer.busy = quiet_after_three_looks
+    pacer.busy = busy_for(3)
     pacer()  # waits while busy (longer than the floor would let it), goes on at the look it is quiet
     assert len(clock.slept) == 3 and pacer.game_waited == pytest.approx(0.15)
     assert pacer.waited == pytest.approx(2.72 + 0.15) and pacer.worked == pytest.approx(0.16)
