@@ -59,3 +59,8 @@ def addressed(text: str, seat: int, names: Sequence[str]) -> str:
 def number(value: float) -> str:
     """A score as people write it: 1.0 -> "1", 2.5 -> "2.5"."""
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def counted(n: int, noun: str) -> str:
+    """A number of things in words: counted(1, "space") -> "1 space", counted(3, "button") -> "3 buttons"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

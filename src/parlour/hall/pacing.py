@@ -49,7 +49,7 @@ class Shared:
     waited (the worker writes them). Doubles in shared memory, each written by one side only."""
 
     def __init__(self, array: Any) -> None:
-        self.array = array  # a multiprocessing RawArray of 4 doubles, handed to the worker at its start
+        self.array = array  # a multiprocessing RawArray of doubles (one a slot), handed to the worker at its start
 
     @classmethod
     def new(cls, context: BaseContext) -> Shared:

@@ -30,6 +30,7 @@ from itertools import combinations
 from typing import Any
 
 from ...core import Action, Game, IllegalAction, LogEntry, Option, Result, View, derive, require_action
+from ...core.words import counted
 
 # --- data -------------------------------------------------------------------------------------
 
@@ -296,10 +297,6 @@ def _names(cards: Iterable[int]) -> str:
     return ", ".join(card_name(c) for c in cards) or "nothing"
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 # --- the flow of a round (these change the copy they are given) --------------------------------
 
 def _reshuffle_if_empty(s: State, log: list[LogEntry] | None) -> None:
@@ -309,7 +306,7 @@ def _reshuffle_if_empty(s: State, log: list[LogEntry] | None) -> None:
         derive(s.seed, "reshuffle", s.reshuffles).shuffle(deck)
         s.deck, s.discard = deck, []
         s.reshuffles += 1
-        _say(log, f"The discard pile ({_count(len(deck), 'card')}) was shuffled to form a new Main deck")
+        _say(log, f"The discard pile ({counted(len(deck), 'card')}) was shuffled to form a new Main deck")
 
 
 def _draw(s: State, n: int, log: list[LogEntry] | None) -> list[int]:
@@ -328,7 +325,7 @@ def _fill_hand(s: State, seat: int, log: list[LogEntry] | None) -> None:
     if missing > 0:
         drawn = _draw(s, missing, log)
         s.hands[seat].extend(drawn)
-        _say(log, f"{_p(seat)} drew {_count(len(drawn), 'card')}")
+        _say(log, f"{_p(seat)} drew {counted(len(drawn), 'card')}")
         _say(log, f"{_p(seat)} drew {_names(drawn)}", [seat])
 
 
@@ -450,7 +447,7 @@ def _score(s: State, log: list[LogEntry] | None) -> None:
         if v == high:
             gained = max(v, 0)  # docs/rules/dinosaurs.md: a score below zero collects nothing
             s.escape[i] += gained
-            _say(log, f"{_p(i)} collected {_count(gained, 'point')} ({s.escape[i]} on the Escape Route)")
+            _say(log, f"{_p(i)} collected {counted(gained, 'point')} ({s.escape[i]} on the Escape Route)")
     if _finish_if_home(s, log):
         return
     lowest = [i for i, v in scores.items() if v == low]
@@ -550,7 +547,7 @@ def _end_round(s: State, log: list[LogEntry] | None) -> None:
     for i in s.active():
         if s.areas[i]:
             s.escape[i] += len(s.areas[i])
-            _say(log, f"{_p(i)} moved {_count(len(s.areas[i]), 'space')} for their Disasters"
+            _say(log, f"{_p(i)} moved {counted(len(s.areas[i]), 'space')} for their Disasters"
                       f" ({s.escape[i]} on the Escape Route)")
     if _finish_if_home(s, log):
         return
@@ -952,7 +949,7 @@ class Dinosaurs(Game[State]):
             else:
                 gained = CARDS[action["cards"][0]].value
                 s.bonus[seat] += gained
-                _say(log, f"{me}'s {c.name}: discarded {card_name(action['cards'][0])} for {_count(gained, 'point')}")
+                _say(log, f"{me}'s {c.name}: discarded {card_name(action['cards'][0])} for {counted(gained, 'point')}")
         elif kind == "look_hand":
             s.grab = action["player"]
             _say(log, f"{me} looks at {_p(s.grab)}'s hand with Dino Grabber")
@@ -960,7 +957,7 @@ class Dinosaurs(Game[State]):
             return
         elif kind == "look_deck":
             s.peek = _draw(s, 2, log)
-            _say(log, f"{me} looks at the top {_count(len(s.peek), 'card')} of the Main deck with Treenoculars")
+            _say(log, f"{me} looks at the top {counted(len(s.peek), 'card')} of the Main deck with Treenoculars")
             _say(log, f"{me} sees {_names(s.peek)}", [seat])
             return
         elif kind == "take" and s.grab is not None:

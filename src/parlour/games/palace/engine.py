@@ -28,6 +28,7 @@ from ...core import (
     require_action,
     require_int,
 )
+from ...core.words import counted
 from .cards import (
     ANYWHERE,
     AS_VALUES,
@@ -269,10 +270,6 @@ _ROUND = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
 
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _cards(ids: Iterable[int]) -> str:
@@ -691,7 +688,7 @@ class Palace(Game[State]):
                 return self._checked_swap(state, seat, action)
             if kind == "no_swap":
                 return None
-            raise IllegalAction(f"you played {_count(state.swaps_left, 'Cardinal swap')} still to make:"
+            raise IllegalAction(f"you played {counted(state.swaps_left, 'Cardinal swap')} still to make:"
                                 " choose a swap of hands ('swap') or make no more ('no_swap')")
         if kind == "play":
             return self._checked_play(state, seat, action)
@@ -716,7 +713,7 @@ class Palace(Game[State]):
             index = require_int(action, "index")
             count = len(state.face_downs[seat])
             if not 0 <= index < count:
-                raise IllegalAction(f"you have {_count(count, 'face-down card')}: 'index' must be 0 to {count - 1},"
+                raise IllegalAction(f"you have {counted(count, 'face-down card')}: 'index' must be 0 to {count - 1},"
                                     f" not {index}")
             return index
         if kind in ("swap", "no_swap"):
@@ -838,7 +835,7 @@ class Palace(Game[State]):
             n = turn.take_pile(seat, [])
             turn.last["picked_up"] = n
             if log is not None:
-                turn.say(f"{{p{seat}}} could not play and took the pile ({_count(n, 'card')})")
+                turn.say(f"{{p{seat}}} could not play and took the pile ({counted(n, 'card')})")
             turn.end_turn(seat)
         elif kind == "flip":
             self._flip(turn, seat, checked)
@@ -933,7 +930,7 @@ class Palace(Game[State]):
         turn.last["picked_up"] = n
         if turn.log is not None:
             turn.say(f"{{p{seat}}} turned over {label(ID_FACE[card])} from their face-downs, which cannot be played,"
-                     f" and took it with the pile ({_count(n, 'card')})")
+                     f" and took it with the pile ({counted(n, 'card')})")
         turn.end_turn(seat)
 
     def _swap(self, turn: _Turn, seat: int, a: int, b: int) -> None:

@@ -31,6 +31,7 @@ from ...core import (
     require_action,
     require_int,
 )
+from ...core.words import counted
 
 # --- data -------------------------------------------------------------------------------------
 
@@ -262,10 +263,6 @@ def _int_field(action: Mapping[str, Any], key: str) -> int:
     return value if type(value) is int else require_int(action, key)
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def _player_word(seat: int) -> str:
     return f"player {seat + 1}"
 
@@ -486,8 +483,8 @@ class Patchwork(Game[State]):
             end = min(state.time[1 - seat] + 1, LAST_SPACE)
             buttons += end - start
             if log is not None:
-                log.append(LogEntry(f"{me} skipped ahead {_count(end - start, 'space')} and took"
-                                    f" {_count(end - start, 'button')}"))
+                log.append(LogEntry(f"{me} skipped ahead {counted(end - start, 'space')} and took"
+                                    f" {counted(end - start, 'button')}"))
         else:
             p, pid, o, x, y, mask = placement
             quilts = _replaced(quilts, seat, quilts[seat] | mask)
@@ -505,13 +502,13 @@ class Patchwork(Game[State]):
                     income = _replaced(income, seat, income[seat] + p.income)
                 end = min(start + p.time, LAST_SPACE)
                 if log is not None:
-                    log.append(LogEntry(f"{me} bought patch {pid} for {_count(p.price, 'button')} and moved"
-                                        f" {_count(end - start, 'space')}"))
+                    log.append(LogEntry(f"{me} bought patch {pid} for {counted(p.price, 'button')} and moved"
+                                        f" {counted(end - start, 'space')}"))
         paid = INCOME_UPTO[end] - INCOME_UPTO[start]
         if paid and income[seat]:
             buttons += paid * income[seat]
             if log is not None:
-                log.append(LogEntry(f"{me} collected {_count(paid * income[seat], 'button')} of income"))
+                log.append(LogEntry(f"{me} collected {counted(paid * income[seat], 'button')} of income"))
         specials_left = state.specials_left
         if SPECIAL_UPTO[end] != SPECIAL_UPTO[start]:
             won = tuple(t for t in specials_left if start < t <= end)

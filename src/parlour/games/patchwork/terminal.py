@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, View
+from ...core.words import counted
 from .engine import LAST_SPACE, SIZE, patch
 
 HELP = """\
@@ -114,7 +115,7 @@ def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     if action["type"] == "skip":
         players = view["players"]
         spaces = min(players[1 - seat]["time"] + 1, view["last_space"]) - players[seat]["time"]
-        return f"skip ahead {_count(spaces, 'space')} and take {_count(spaces, 'button')}"
+        return f"skip ahead {counted(spaces, 'space')} and take {counted(spaces, 'button')}"
     square = f"column {action['x'] + 1}, row {action['y'] + 1}"
     if action["patch"] < 0:
         return f"sew the special patch onto the square at {square}"
@@ -123,11 +124,7 @@ def describe(action: Action, view: View, seat: int, names: list[str]) -> str:
     where = (f", {how}, " if how else " ") + f"with its top-left corner at {square}"
     p = patch(action["patch"])
     income = f", income {p.income}" if p.income else ""
-    return f"buy patch {p.id} ({_count(p.price, 'button')}, {_count(p.time, 'space')}{income}) and sew it in{where}"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    return f"buy patch {p.id} ({counted(p.price, 'button')}, {counted(p.time, 'space')}{income}) and sew it in{where}"
 
 
 def _placement(numbers: list[int], rotation: int | None, flip: bool | None, x: int | None, y: int | None
